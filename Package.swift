@@ -1,0 +1,48 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+let package = Package(
+    name: "actionflow",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "actionflow", targets: ["actionflow"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/jpsim/Yams.git", from: "6.2.2"),
+        .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.1"),
+    ],
+    targets: [
+        // Protocol model: ActionCodeSettings, links, wire types, routing. Pure, no I/O.
+        .target(name: "ActionFlowModel"),
+        // The simulated Firebase project (server side of the embedded transport).
+        .target(
+            name: "ActionFlowBackend",
+            dependencies: ["ActionFlowModel", .product(name: "Yams", package: "Yams")],
+            resources: [.copy("../../Resources")]
+        ),
+        // The pluggable transport protocol and its implementations.
+        .target(name: "ActionFlowTransport", dependencies: ["ActionFlowModel", "ActionFlowBackend"]),
+        // The simulated mobile app: reducer, runtime, scenarios.
+        .target(
+            name: "ActionFlowClient",
+            dependencies: ["ActionFlowModel", "ActionFlowTransport", "ActionFlowBackend", .product(name: "Yams", package: "Yams")]
+        ),
+        .executableTarget(
+            name: "actionflow",
+            dependencies: [
+                "ActionFlowModel", "ActionFlowBackend", "ActionFlowTransport", "ActionFlowClient",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .testTarget(
+            name: "ActionFlowModelTests",
+            dependencies: ["ActionFlowModel", .product(name: "PropertyBased", package: "swift-property-based")]
+        ),
+        .testTarget(name: "ActionFlowBackendTests", dependencies: ["ActionFlowBackend", "ActionFlowTransport"]),
+        .testTarget(name: "ActionFlowClientTests", dependencies: ["ActionFlowClient"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,2 @@
+import ActionFlowModel
+import ActionFlowTransport

@@ -1,0 +1,50 @@
+/// Makes untrusted text (emails, links, server messages, pasted text, scenario text) safe to
+/// put on a terminal: nothing in the result can move the cursor, change colours or reorder text.
+public enum UntrustedText {
+    /// Replaces C0/C1 controls, DEL, bidi controls and other invisible format characters with
+    /// visible single-column stand-ins. ESC becomes `␛`, tab `␉`, line feed `␊`.
+    public static func sanitize(_ text: String) -> String {
+        var out = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            out.append(contentsOf: replacement(for: scalar))
+        }
+        return String(out)
+    }
+
+    /// Like `sanitize`, but keeps line breaks so multi-line text (email bodies, JSON) can be
+    /// split into lines by the caller. Each returned line is safe.
+    public static func sanitizeLines(_ text: String) -> [String] {
+        // Split on scalars: "\r\n" is one Character and would not split on "\n".
+        text.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false).map { line in
+            let trimmed = line.last == "\r" ? line.dropLast() : line[...]
+            return sanitize(String(String.UnicodeScalarView(trimmed)))
+        }
+    }
+
+    /// True when `sanitize` would change the text.
+    public static func needsSanitizing(_ text: String) -> Bool {
+        text.unicodeScalars.contains { replacement(for: $0) != [$0] }
+    }
+
+    private static func replacement(for scalar: Unicode.Scalar) -> [Unicode.Scalar] {
+        let value = scalar.value
+        switch value {
+        case 0x00...0x1F:
+            // Control Pictures block: U+2400 + code.
+            return [Unicode.Scalar(0x2400 + value)!]
+        case 0x7F:
+            return ["\u{2421}"]
+        case 0x80...0x9F:
+            return ["\u{FFFD}"]
+        case 0x200B, 0x200E, 0x200F, 0x202A...0x202E, 0x2060...0x2064, 0x2066...0x206F, 0x061C, 0xFEFF, 0xFFF9...0xFFFB:
+            // Zero-width space, bidi embeddings, overrides, isolates and marks: shown, never obeyed.
+            // ZWJ and ZWNJ stay: emoji sequences and several scripts need them.
+            return ["\u{FFFD}"]
+        case 0xE0000...0xE007F:
+            // Tag characters hide text.
+            return ["\u{FFFD}"]
+        default:
+            return [scalar]
+        }
+    }
+}

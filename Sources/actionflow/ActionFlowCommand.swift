@@ -1,0 +1,10 @@
+import ArgumentParser
+
+@main
+struct ActionFlowCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "actionflow",
+        abstract: "Explore how Firebase Authentication email actions carry state through a continue URL.",
+        subcommands: []
+    )
+}
