@@ -29,10 +29,23 @@ let package = Package(
             name: "ActionFlowClient",
             dependencies: ["ActionFlowModel", "ActionFlowTransport", "ActionFlowBackend", .product(name: "Yams", package: "Yams")]
         ),
+        // ncursesw, wide-character API (the shim defines what pkg-config's flags would).
+        .systemLibrary(name: "CNcurses", pkgConfig: "ncursesw", providers: [.apt(["libncurses-dev"])]),
+        // Async-signal-safe terminal restore, signal flags and pseudo-terminals, in C.
+        .target(name: "CTerminalSupport"),
+        // The full-screen front end: cell frames, terminal drivers, screens over the client state.
+        .target(
+            name: "ActionFlowTUI",
+            dependencies: [
+                "ActionFlowModel", "ActionFlowTransport", "ActionFlowBackend", "ActionFlowClient",
+                "CNcurses", "CTerminalSupport",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         .executableTarget(
             name: "actionflow",
             dependencies: [
-                "ActionFlowModel", "ActionFlowBackend", "ActionFlowTransport", "ActionFlowClient",
+                "ActionFlowModel", "ActionFlowBackend", "ActionFlowTransport", "ActionFlowClient", "ActionFlowTUI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -43,6 +56,7 @@ let package = Package(
         ),
         .testTarget(name: "ActionFlowBackendTests", dependencies: ["ActionFlowBackend", "ActionFlowTransport"]),
         .testTarget(name: "ActionFlowClientTests", dependencies: ["ActionFlowClient"]),
+        .testTarget(name: "ActionFlowTUITests", dependencies: ["ActionFlowTUI"], exclude: ["Golden"]),
     ],
     swiftLanguageModes: [.v6]
 )

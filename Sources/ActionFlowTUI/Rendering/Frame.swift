@@ -1,0 +1,298 @@
+/// A rectangle of cells, in columns and rows.
+public struct Rect: Hashable, Sendable {
+    public var x: Int
+    public var y: Int
+    public var width: Int
+    public var height: Int
+
+    public init(x: Int, y: Int, width: Int, height: Int) {
+        self.x = x
+        self.y = y
+        self.width = max(0, width)
+        self.height = max(0, height)
+    }
+
+    public var maxX: Int { x + width }
+    public var maxY: Int { y + height }
+    public var isEmpty: Bool { width <= 0 || height <= 0 }
+
+    public func contains(x px: Int, y py: Int) -> Bool {
+        px >= x && px < maxX && py >= y && py < maxY
+    }
+
+    /// The rectangle shrunk by `by` cells on every side.
+    public func inset(by amount: Int) -> Rect {
+        Rect(x: x + amount, y: y + amount, width: width - 2 * amount, height: height - 2 * amount)
+    }
+
+    /// Splits off the first `columns` columns (left) from the rest (right).
+    public func splitColumns(_ columns: Int) -> (left: Rect, right: Rect) {
+        let left = min(max(0, columns), width)
+        return (Rect(x: x, y: y, width: left, height: height), Rect(x: x + left, y: y, width: width - left, height: height))
+    }
+
+    /// Splits off the first `rows` rows (top) from the rest (bottom).
+    public func splitRows(_ rows: Int) -> (top: Rect, bottom: Rect) {
+        let top = min(max(0, rows), height)
+        return (Rect(x: x, y: y, width: width, height: top), Rect(x: x, y: y + top, width: width, height: height - top))
+    }
+}
+
+/// One screen cell: a grapheme cluster and its style. The cell right of a wide character holds
+/// an empty `text` (a continuation) so the grid stays aligned with the terminal's columns.
+public struct Cell: Hashable, Sendable {
+    public var text: String
+    public var style: CellStyle
+
+    public init(text: String = " ", style: CellStyle = .plain) {
+        self.text = text
+        self.style = style
+    }
+
+    public static let blank = Cell()
+    public var isContinuation: Bool { text.isEmpty }
+}
+
+/// A styled run of text.
+public struct Span: Hashable, Sendable {
+    public var text: String
+    public var role: Role
+    public init(_ text: String, _ role: Role = .text) {
+        self.text = text
+        self.role = role
+    }
+}
+
+/// The whole screen as a grid of cells: what `view` produces and what drivers draw. Every string
+/// is sanitized before it is measured, so no input can move the cursor or change colours.
+public struct Frame: Hashable, Sendable {
+    public let width: Int
+    public let height: Int
+    public private(set) var cells: [Cell]
+    public let palette: Palette
+    /// Where the terminal cursor should be (a focused text field), nil to hide it.
+    public var cursor: (x: Int, y: Int)? {
+        get { cursorPosition.map { ($0.x, $0.y) } }
+        set { cursorPosition = newValue.map { CursorPosition(x: $0.x, y: $0.y) } }
+    }
+    private var cursorPosition: CursorPosition?
+
+    private struct CursorPosition: Hashable, Sendable {
+        var x: Int
+        var y: Int
+    }
+
+    public init(width: Int, height: Int, palette: Palette = Palette(mode: .full256)) {
+        self.width = max(0, width)
+        self.height = max(0, height)
+        self.palette = palette
+        cells = Array(repeating: .blank, count: self.width * self.height)
+    }
+
+    public static func == (lhs: Frame, rhs: Frame) -> Bool {
+        lhs.width == rhs.width && lhs.height == rhs.height && lhs.cells == rhs.cells && lhs.cursorPosition == rhs.cursorPosition
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(width)
+        hasher.combine(height)
+        hasher.combine(cells)
+    }
+
+    public var bounds: Rect { Rect(x: 0, y: 0, width: width, height: height) }
+
+    public subscript(x: Int, y: Int) -> Cell {
+        get { cells[y * width + x] }
+        set { cells[y * width + x] = newValue }
+    }
+
+    public func style(_ role: Role) -> CellStyle { palette.style(role) }
+
+    /// Fills a rectangle with blanks of a role's style.
+    public mutating func fill(_ rect: Rect, role: Role = .text, character: Character = " ") {
+        let style = palette.style(role)
+        let clipped = clip(rect)
+        for y in clipped.y..<clipped.maxY {
+            for x in clipped.x..<clipped.maxX {
+                self[x, y] = Cell(text: String(character), style: style)
+            }
+        }
+    }
+
+    /// Writes text on one row from column `x`, clipped to `clip` (the whole frame by default).
+    /// Returns the column after the last cell written. Wide characters that do not fit whole
+    /// become a space.
+    @discardableResult
+    public mutating func put(_ text: String, x: Int, y: Int, role: Role = .text, clip: Rect? = nil) -> Int {
+        put(text, x: x, y: y, style: palette.style(role), clip: clip)
+    }
+
+    @discardableResult
+    public mutating func put(_ text: String, x: Int, y: Int, style: CellStyle, clip: Rect? = nil) -> Int {
+        let area = self.clip(clip ?? bounds)
+        guard y >= area.y, y < area.maxY else { return x + text.displayWidth }
+        var column = x
+        for character in text.screenSafe {
+            let columns = DisplayWidth.of(character)
+            if columns == 0 {
+                // A lone combining mark or joiner: attach to the previous cell.
+                if column - 1 >= area.x, column - 1 < area.maxX {
+                    var previous = self[column - 1, y]
+                    if !previous.isContinuation { previous.text.append(character) }
+                    self[column - 1, y] = previous
+                }
+                continue
+            }
+            if column >= area.maxX { break }
+            if column >= area.x {
+                if column + columns > area.maxX {
+                    self[column, y] = Cell(text: " ", style: style)
+                } else {
+                    clearWideRemnant(x: column, y: y, area: area)
+                    self[column, y] = Cell(text: String(character), style: style)
+                    if columns == 2 {
+                        clearWideRemnant(x: column + 1, y: y, area: area)
+                        self[column + 1, y] = Cell(text: "", style: style)
+                    }
+                }
+            }
+            column += columns
+        }
+        return column
+    }
+
+    /// Writes spans one after another; returns the column after the last.
+    @discardableResult
+    public mutating func put(_ spans: [Span], x: Int, y: Int, clip: Rect? = nil) -> Int {
+        var column = x
+        for span in spans {
+            column = put(span.text, x: column, y: y, role: span.role, clip: clip)
+        }
+        return column
+    }
+
+    /// Overwriting half of a wide character leaves the other half blank, as a terminal would.
+    private mutating func clearWideRemnant(x: Int, y: Int, area: Rect) {
+        let current = self[x, y]
+        if current.isContinuation, x - 1 >= 0 {
+            self[x - 1, y] = Cell(text: " ", style: self[x - 1, y].style)
+        } else if DisplayWidth.of(current.text) == 2, x + 1 < width {
+            self[x + 1, y] = Cell(text: " ", style: current.style)
+        }
+    }
+
+    /// Text centred in a row of `rect`.
+    public mutating func putCentered(_ text: String, in rect: Rect, y: Int, role: Role = .text) {
+        let cut = text.truncated(toColumns: rect.width)
+        let x = rect.x + max(0, (rect.width - DisplayWidth.of(cut)) / 2)
+        put(cut, x: x, y: y, role: role, clip: rect)
+    }
+
+    /// A box-drawing frame around `rect`, with an optional title in the top edge.
+    public mutating func box(_ rect: Rect, title: String? = nil, role: Role = .border, titleRole: Role = .title, rounded: Bool = true) {
+        guard rect.width >= 2, rect.height >= 2 else { return }
+        let style = palette.style(role)
+        let (tl, tr, bl, br) = rounded ? ("╭", "╮", "╰", "╯") : ("┌", "┐", "└", "┘")
+        let horizontal = String(repeating: "─", count: rect.width - 2)
+        put(tl + horizontal + tr, x: rect.x, y: rect.y, style: style)
+        put(bl + horizontal + br, x: rect.x, y: rect.maxY - 1, style: style)
+        for y in (rect.y + 1)..<(rect.maxY - 1) {
+            put("│", x: rect.x, y: y, style: style)
+            put("│", x: rect.maxX - 1, y: y, style: style)
+        }
+        if let title, rect.width > 6 {
+            let label = " " + title.truncated(toColumns: rect.width - 6) + " "
+            put(label, x: rect.x + 2, y: rect.y, role: titleRole)
+        }
+    }
+
+    /// A horizontal rule across `rect` at row `y`.
+    public mutating func rule(in rect: Rect, y: Int, role: Role = .border) {
+        put(String(repeating: "─", count: rect.width), x: rect.x, y: y, role: role, clip: rect)
+    }
+
+    private func clip(_ rect: Rect) -> Rect {
+        let x0 = max(0, rect.x), y0 = max(0, rect.y)
+        let x1 = min(width, rect.maxX), y1 = min(height, rect.maxY)
+        return Rect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
+    }
+
+    /// The frame as plain text, one line per row, trailing spaces kept (for tests and captures).
+    public var text: String {
+        var lines: [String] = []
+        lines.reserveCapacity(height)
+        for y in 0..<height {
+            var line = ""
+            for x in 0..<width { line += self[x, y].text }
+            lines.append(line)
+        }
+        return lines.joined(separator: "\n")
+    }
+}
+
+/// Word wrapping to a column width, measuring display columns; words longer than a line are cut.
+public enum TextWrap {
+    public static func lines(_ text: String, width: Int) -> [String] {
+        guard width > 0 else { return [] }
+        var result: [String] = []
+        for paragraph in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            var line = ""
+            var lineWidth = 0
+            for word in paragraph.split(separator: " ", omittingEmptySubsequences: true) {
+                var word = String(word).screenSafe
+                var wordWidth = DisplayWidth.of(word)
+                if lineWidth > 0, lineWidth + 1 + wordWidth > width {
+                    result.append(line)
+                    line = ""
+                    lineWidth = 0
+                }
+                while wordWidth > width {
+                    let (head, rest) = cut(word, columns: width - lineWidth - (lineWidth > 0 ? 1 : 0))
+                    if lineWidth > 0 { line += " " }
+                    line += head
+                    result.append(line)
+                    line = ""
+                    lineWidth = 0
+                    word = rest
+                    wordWidth = DisplayWidth.of(word)
+                }
+                if lineWidth > 0 {
+                    line += " "
+                    lineWidth += 1
+                }
+                line += word
+                lineWidth += wordWidth
+            }
+            result.append(line)
+        }
+        return result
+    }
+
+    /// Splits text into lines of at most `width` columns without looking for spaces (for URLs,
+    /// tokens and JSON).
+    public static func hardLines(_ text: String, width: Int) -> [String] {
+        guard width > 0 else { return [] }
+        var result: [String] = []
+        var rest = text.screenSafe
+        repeat {
+            let (head, tail) = cut(rest, columns: width)
+            result.append(head)
+            rest = tail
+        } while !rest.isEmpty
+        return result
+    }
+
+    private static func cut(_ text: String, columns: Int) -> (String, String) {
+        var head = ""
+        var used = 0
+        var index = text.startIndex
+        while index < text.endIndex {
+            let width = DisplayWidth.of(text[index])
+            if used + width > max(1, columns), !head.isEmpty { break }
+            head.append(text[index])
+            used += width
+            index = text.index(after: index)
+        }
+        return (head, String(text[index...]))
+    }
+}

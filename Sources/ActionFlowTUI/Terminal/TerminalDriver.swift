@@ -1,0 +1,87 @@
+/// Something that shows frames: a real terminal through curses, or memory for tests.
+@MainActor
+public protocol TerminalDriver: AnyObject {
+    var width: Int { get }
+    var height: Int { get }
+    var colorMode: ColorMode { get }
+    /// Draws the frame, sending only the cells that differ from the last one presented.
+    func present(_ frame: Frame)
+    /// Forgets what is on screen so the next `present` draws every cell (after resume or resize).
+    func invalidate()
+}
+
+/// The cells that changed between two frames, grouped in runs along each row.
+public enum FrameDiff {
+    public struct Run: Hashable, Sendable {
+        public var x: Int
+        public var y: Int
+        public var cells: [Cell]
+        public init(x: Int, y: Int, cells: [Cell]) {
+            self.x = x
+            self.y = y
+            self.cells = cells
+        }
+    }
+
+    /// Runs of changed cells. With no previous frame (or a different size) every cell changes.
+    /// A wide character and the continuation cell right of it always travel together.
+    public static func runs(from previous: Frame?, to next: Frame) -> [Run] {
+        let comparable = previous.flatMap { $0.width == next.width && $0.height == next.height ? $0 : nil }
+        var runs: [Run] = []
+        var changed = [Bool](repeating: false, count: next.width)
+        for y in 0..<next.height {
+            for x in 0..<next.width {
+                changed[x] = comparable.map { $0[x, y] != next[x, y] } ?? true
+            }
+            for x in 0..<next.width where changed[x] {
+                if next[x, y].isContinuation, x > 0 { changed[x - 1] = true }
+                if x + 1 < next.width, next[x + 1, y].isContinuation { changed[x + 1] = true }
+            }
+            var x = 0
+            while x < next.width {
+                guard changed[x] else {
+                    x += 1
+                    continue
+                }
+                let start = x
+                while x < next.width, changed[x] { x += 1 }
+                runs.append(Run(x: start, y: y, cells: Array((start..<x).map { next[$0, y] })))
+            }
+        }
+        return runs
+    }
+}
+
+/// A terminal in memory: keeps the last frame and counts what each present would send.
+@MainActor
+public final class MemoryTerminal: TerminalDriver {
+    public private(set) var width: Int
+    public private(set) var height: Int
+    public let colorMode: ColorMode
+    public private(set) var screen: Frame?
+    public private(set) var presentCount = 0
+    /// Cells sent by the last present.
+    public private(set) var lastChangedCells = 0
+
+    public init(width: Int, height: Int, colorMode: ColorMode = .full256) {
+        self.width = width
+        self.height = height
+        self.colorMode = colorMode
+    }
+
+    public func resize(width: Int, height: Int) {
+        self.width = width
+        self.height = height
+    }
+
+    public func present(_ frame: Frame) {
+        lastChangedCells = FrameDiff.runs(from: screen, to: frame).reduce(0) { $0 + $1.cells.count }
+        screen = frame
+        presentCount += 1
+    }
+
+    public func invalidate() { screen = nil }
+
+    /// The screen as text, one line per row.
+    public var text: String { screen?.text ?? "" }
+}

@@ -1,0 +1,180 @@
+import ActionFlowTUI
+import Testing
+
+@Suite("Display width")
+struct DisplayWidthTests {
+    @Test("ASCII is one column, CJK and emoji two, combining marks none")
+    func widths() {
+        #expect("abc".displayWidth == 3)
+        #expect("日本語".displayWidth == 6)
+        #expect("👍".displayWidth == 2)
+        #expect("e\u{301}".displayWidth == 1)
+        #expect("👩‍💻".displayWidth == 2)
+        #expect("❤️".displayWidth == 2)
+        #expect("한국".displayWidth == 4)
+    }
+
+    @Test("Control bytes are measured after sanitizing: one visible column each")
+    func controls() {
+        #expect("a\u{1B}[2Jb".displayWidth == 6)
+        #expect("\u{202E}abc".displayWidth == 4)
+    }
+
+    @Test("Truncation and padding count columns, not characters")
+    func truncation() {
+        #expect("日本語テキスト".truncated(toColumns: 7) == "日本語…")
+        #expect("abc".padded(toColumns: 5) == "abc  ")
+        #expect("日本".padded(toColumns: 3).displayWidth == 3)
+    }
+}
+
+@Suite("Frame drawing")
+struct FrameTests {
+    @Test("Text is clipped to the frame and to a clip rectangle")
+    func clipping() {
+        var frame = Frame(width: 10, height: 2)
+        frame.put("hello world", x: 0, y: 0)
+        frame.put("abcdef", x: 2, y: 1, clip: Rect(x: 0, y: 0, width: 5, height: 2))
+        #expect(frame.text == "hello worl\n  abc     ")
+    }
+
+    @Test("A wide character that does not fit whole becomes a space")
+    func wideAtEdge() {
+        var frame = Frame(width: 5, height: 1)
+        frame.put("ab日本", x: 0, y: 0)
+        #expect(frame.text == "ab日 ")
+        #expect(frame[3, 0].isContinuation)
+    }
+
+    @Test("Overwriting half of a wide character blanks the other half")
+    func overwriteHalf() {
+        var frame = Frame(width: 4, height: 1)
+        frame.put("日本", x: 0, y: 0)
+        frame.put("x", x: 1, y: 0)
+        #expect(frame.text == " x本")
+    }
+
+    @Test("Escape sequences and bidi overrides are drawn as visible stand-ins")
+    func hostile() {
+        var frame = Frame(width: 12, height: 1)
+        frame.put("a\u{1B}[31mb\u{202E}c\n", x: 0, y: 0)
+        #expect(frame.text == "a␛[31mb�c␊  ")
+        #expect(frame.cells.allSatisfy { cell in cell.text.unicodeScalars.allSatisfy { $0.value >= 0x20 && $0.value != 0x7F } })
+    }
+
+    @Test("Boxes draw their edges and title")
+    func box() {
+        var frame = Frame(width: 12, height: 3)
+        frame.box(frame.bounds, title: "Flow")
+        #expect(frame.text == "╭─ Flow ───╮\n│          │\n╰──────────╯")
+    }
+
+    @Test("Wrapping breaks at spaces and cuts long words, by columns")
+    func wrapping() {
+        #expect(TextWrap.lines("the quick brown fox", width: 9) == ["the quick", "brown fox"])
+        #expect(TextWrap.lines("abcdefghij", width: 4) == ["abcd", "efgh", "ij"])
+        #expect(TextWrap.lines("日本語の文", width: 4) == ["日本", "語の", "文"])
+        #expect(TextWrap.hardLines("https://x.y/z", width: 5) == ["https", "://x.", "y/z"])
+    }
+}
+
+@Suite("Frame diff")
+@MainActor
+struct FrameDiffTests {
+    @Test("Only changed cells are sent; a wide character travels with its continuation")
+    func onlyChanges() {
+        var first = Frame(width: 10, height: 2)
+        first.put("hello", x: 0, y: 0)
+        var second = first
+        second.put("J", x: 0, y: 0)
+        second.put("日", x: 4, y: 1)
+        let runs = FrameDiff.runs(from: first, to: second)
+        #expect(runs == [
+            FrameDiff.Run(x: 0, y: 0, cells: [Cell(text: "J")]),
+            FrameDiff.Run(x: 4, y: 1, cells: [Cell(text: "日"), Cell(text: "")]),
+        ])
+    }
+
+    @Test("The memory terminal sends everything first, then nothing for an identical frame")
+    func memoryTerminal() {
+        let terminal = MemoryTerminal(width: 4, height: 2)
+        var frame = Frame(width: 4, height: 2)
+        frame.put("ab", x: 0, y: 0)
+        terminal.present(frame)
+        #expect(terminal.lastChangedCells == 8)
+        terminal.present(frame)
+        #expect(terminal.lastChangedCells == 0)
+        terminal.invalidate()
+        terminal.present(frame)
+        #expect(terminal.lastChangedCells == 8)
+    }
+}
+
+@Suite("Key decoding")
+struct KeyDecoderTests {
+    private func codes(_ text: String) -> [InputUnit] { text.unicodeScalars.map { .code($0.value) } }
+
+    @Test("Characters, control keys, Enter, Tab and Backspace")
+    func plain() {
+        var decoder = KeyDecoder()
+        #expect(decoder.feed(codes("a\u{3}\r\t\u{7F}é")) == [.character("a"), .control("c"), .enter, .tab, .backspace, .character("é")])
+    }
+
+    @Test("A lone ESC is Esc; ESC plus a letter is Alt")
+    func escape() {
+        var decoder = KeyDecoder()
+        #expect(decoder.feed(codes("\u{1B}")) == [.escape])
+        #expect(decoder.feed(codes("\u{1B}x")) == [.alt("x")])
+    }
+
+    @Test("A bracketed paste arrives as one paste, even across reads")
+    func paste() {
+        var decoder = KeyDecoder()
+        #expect(decoder.feed(codes("\u{1B}[200~https://a")) == [])
+        #expect(decoder.isInsidePaste)
+        #expect(decoder.feed(codes(".b/\u{1B}[201~q")) == [.paste("https://a.b/"), .character("q")])
+    }
+
+    @Test("Unknown escape sequences are dropped, not typed")
+    func unknownSequence() {
+        var decoder = KeyDecoder()
+        #expect(decoder.feed(codes("\u{1B}[99;5uz")) == [.character("z")])
+    }
+
+    @Test("Function keys, mouse and resize pass through")
+    func functions() {
+        var decoder = KeyDecoder()
+        #expect(decoder.feed([.functionKey(.up), .mouse(x: 3, y: 4, button: .left), .resize]) == [.up, .mouse(x: 3, y: 4, button: .left), .resize])
+    }
+}
+
+@Suite("Colour modes")
+struct ColorModeTests {
+    @Test("NO_COLOR and --monochrome turn colour off; otherwise the colour count decides")
+    func choose() {
+        #expect(ColorMode.choose(environment: ["NO_COLOR": "1"], monochromeRequested: false, terminalColors: 256) == .monochrome)
+        #expect(ColorMode.choose(environment: ["NO_COLOR": ""], monochromeRequested: false, terminalColors: 256) == .full256)
+        #expect(ColorMode.choose(environment: [:], monochromeRequested: true, terminalColors: 256) == .monochrome)
+        #expect(ColorMode.choose(environment: [:], monochromeRequested: false, terminalColors: 8) == .basic8)
+        #expect(ColorMode.choose(environment: [:], monochromeRequested: false, terminalColors: 0) == .monochrome)
+    }
+
+    @Test("Monochrome keeps focus and errors visible without colour")
+    func monochrome() {
+        let palette = Palette(mode: .monochrome)
+        for role in Role.allCases {
+            #expect(palette.style(role).foreground == .default && palette.style(role).background == .default)
+        }
+        #expect(palette.style(.focusedField).reverse)
+        #expect(palette.style(.error).bold)
+    }
+
+    @Test("Without a terminal the program says so and points to the headless commands")
+    func unavailable() {
+        let dumb = TerminalUnavailable.check(environment: ["TERM": "dumb"], stdinIsTTY: true, stdoutIsTTY: true)
+        #expect(dumb?.description.contains("TERM is 'dumb'") == true)
+        #expect(dumb?.description.contains("actionflow run SCENARIO") == true)
+        #expect(TerminalUnavailable.check(environment: ["TERM": "xterm"], stdinIsTTY: false, stdoutIsTTY: true) != nil)
+        #expect(TerminalUnavailable.check(environment: ["TERM": "xterm-256color"], stdinIsTTY: true, stdoutIsTTY: true) == nil)
+    }
+}
