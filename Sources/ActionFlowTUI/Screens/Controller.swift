@@ -1,0 +1,273 @@
+import ActionFlowClient
+import ActionFlowModel
+
+/// Maps keys to interface changes and client events. Makes no flow decisions: a control's
+/// commands come from the state, and the client reduces the events.
+public enum Controller {
+    static func paneKey(_ tab: InspectorTab) -> String { "tab.\(tab.rawValue)" }
+
+    /// The focused pane's key and controls.
+    private static func focusedPane(_ app: AppState, _ ui: UIState) -> (key: String, blocks: [Block]) {
+        switch ui.focus {
+        case .phone:
+            let page = PhoneContent.page(app, ui)
+            return (page.key, page.blocks)
+        case .inspector:
+            return (paneKey(ui.tab), InspectorContent.blocks(ui.tab, app, ui))
+        }
+    }
+
+    private static func controls(_ blocks: [Block]) -> [Control] {
+        blocks.compactMap { if case .control(let control) = $0 { control } else { nil } }
+    }
+
+    /// Handles one key. Returns what the application must do: client events to send, quit,
+    /// suspend, redraw or play a scenario step.
+    public static func handle(_ key: Key, app: AppState, ui: inout UIState, width: Int, height: Int) -> [UICommand] {
+        ui.message = nil
+        switch key {
+        case .resize: return [.redraw]
+        case .control("c"): return [.quit]
+        case .control("z"): return [.suspend]
+        case .control("l"): return [.redraw]
+        default: break
+        }
+        if let overlay = ui.overlay { return handleOverlay(overlay, key, ui: &ui) }
+        if ScreenLayout(width: width, height: height).isTooSmall {
+            return key == .character("q") ? [.quit] : []
+        }
+        if ui.mode == .welcome { return handleWelcome(key, app: app, ui: &ui) }
+        if ui.editing != nil { return handleEditing(key, app: app, ui: &ui) }
+        if case .mouse(let x, let y, let button) = key {
+            return handleMouse(x: x, y: y, button: button, app: app, ui: &ui, width: width, height: height)
+        }
+        return handleMain(key, app: app, ui: &ui, size: (width, height))
+    }
+
+    private static func handleOverlay(_ overlay: UIState.Overlay, _ key: Key, ui: inout UIState) -> [UICommand] {
+        switch overlay {
+        case .help:
+            ui.overlay = nil
+            return key == .character("q") ? [.quit] : []
+        case .pasteLink(var editor):
+            switch key {
+            case .escape:
+                ui.overlay = nil
+            case .enter:
+                ui.overlay = nil
+                let link = editor.text.trimmingCharacters(in: .whitespaces)
+                return link.isEmpty ? [] : [.send(.linkPasted(link))]
+            default:
+                _ = editor.apply(key)
+                ui.overlay = .pasteLink(editor)
+            }
+            return []
+        }
+    }
+
+    private static func handleWelcome(_ key: Key, app: AppState, ui: inout UIState) -> [UICommand] {
+        let choices = Welcome.choices(app)
+        switch key {
+        case .up, .character("k"): ui.welcomeSelection = max(0, ui.welcomeSelection - 1)
+        case .down, .character("j"): ui.welcomeSelection = min(choices.count - 1, ui.welcomeSelection + 1)
+        case .character("q"), .escape: return [.quit]
+        case .character("?"): ui.overlay = .help
+        case .character(let c) where c.wholeNumberValue.map { (1...choices.count).contains($0) } == true:
+            ui.welcomeSelection = (c.wholeNumberValue ?? 1) - 1
+            return start(choices[ui.welcomeSelection], ui: &ui)
+        case .enter, .character(" "):
+            return start(choices[ui.welcomeSelection], ui: &ui)
+        case .mouse(_, _, .left):
+            return start(choices[ui.welcomeSelection], ui: &ui)
+        default: break
+        }
+        return []
+    }
+
+    private static func start(_ choice: Welcome.Choice, ui: inout UIState) -> [UICommand] {
+        ui.mode = .main
+        ui.focus = .phone
+        ui.tab = .flow
+        return apply(choice.commands, ui: &ui)
+    }
+
+    /// Applies interface-only commands here and returns the rest for the application.
+    static func apply(_ commands: [UICommand], ui: inout UIState) -> [UICommand] {
+        var rest: [UICommand] = []
+        for command in commands {
+            switch command {
+            case .setDraft(let id, let text): ui.drafts[id] = text
+            case .toggleExchange(let id): ui.expandedExchange = ui.expandedExchange == id ? nil : id
+            default: rest.append(command)
+            }
+        }
+        return rest
+    }
+
+    private static func handleEditing(_ key: Key, app: AppState, ui: inout UIState) -> [UICommand] {
+        guard var editing = ui.editing else { return [] }
+        let pane = focusedPane(app, ui)
+        let all = controls(pane.blocks)
+        guard let control = all.first(where: { $0.id == editing.id }) else {
+            ui.editing = nil
+            return []
+        }
+        switch key {
+        case .escape:
+            ui.editing = nil
+            return []
+        case .enter, .tab, .down, .up, .backTab:
+            ui.editing = nil
+            let commands = apply(control.commit(editing.editor.text), ui: &ui)
+            let index = all.firstIndex { $0.id == control.id } ?? 0
+            let step = (key == .up || key == .backTab) ? -1 : 1
+            let next = max(0, min(all.count - 1, index + step))
+            ui.selection[pane.key] = next
+            // Enter walks a form: the next text field opens for typing straight away.
+            if key == .enter, next != index, all[next].isTextField, case .text(let value, _, _) = all[next].kind {
+                ui.editing = Editing(id: all[next].id, editor: TextEditor(value))
+            }
+            return commands
+        default:
+            _ = editing.editor.apply(key)
+            ui.editing = editing
+            return []
+        }
+    }
+
+    private static func handleMain(_ key: Key, app: AppState, ui: inout UIState, size: (Int, Int)) -> [UICommand] {
+        let pane = focusedPane(app, ui)
+        let all = controls(pane.blocks)
+        let selected = min(ui.selected(pane.key), max(0, all.count - 1))
+        switch key {
+        case .character("q"): return [.quit]
+        case .character("?"): ui.overlay = .help
+        case .tab, .backTab:
+            ui.focus = ui.focus == .phone ? .inspector : .phone
+        case .escape:
+            if ui.focus == .inspector {
+                ui.focus = .phone
+            } else if app.location != .app {
+                return [.send(.appOpened)]
+            } else if app.screen != .articles {
+                return [.send(.openRoute("/"))]
+            }
+        case .character(let c) where c.wholeNumberValue.map { (1...InspectorTab.allCases.count).contains($0) } == true:
+            ui.tab = InspectorTab(rawValue: (c.wholeNumberValue ?? 1) - 1) ?? .flow
+            ui.focus = .inspector
+        case .up, .character("k"): move(by: -1, pane: pane.key, count: all.count, ui: &ui, app: app, size: size)
+        case .down, .character("j"): move(by: 1, pane: pane.key, count: all.count, ui: &ui, app: app, size: size)
+        case .pageUp: scroll(by: -(size.1 / 2), app: app, ui: &ui, size: size)
+        case .pageDown: scroll(by: size.1 / 2, app: app, ui: &ui, size: size)
+        case .home, .character("g"): ui.selection[pane.key] = 0; ui.scroll[pane.key] = 0
+        case .end, .character("G"): ui.selection[pane.key] = max(0, all.count - 1); ui.scroll[pane.key] = nil
+        case .left, .character("h"), .right, .character("l"):
+            let direction = (key == .left || key == .character("h")) ? -1 : 1
+            if all.indices.contains(selected), case .choice = all[selected].kind, ui.focus == .inspector {
+                return apply(all[selected].activate(direction), ui: &ui)
+            }
+            if ui.focus == .inspector {
+                let count = InspectorTab.allCases.count
+                ui.tab = InspectorTab(rawValue: (ui.tab.rawValue + direction + count) % count) ?? .flow
+            }
+        case .enter, .character(" "):
+            guard all.indices.contains(selected) else { return [] }
+            return activate(all[selected], ui: &ui)
+        case .character("m"): return [.send(.mailboxOpened)]
+        case .character("a"): return [.send(.appOpened)]
+        case .character("p"): ui.overlay = .pasteLink(TextEditor())
+        case .paste(let text): ui.overlay = .pasteLink(TextEditor(text))
+        case .character("+"):
+            ui.message = "clock +1 h"
+            return [.send(.clockAdvanceRequested(seconds: 3600))]
+        case .character(">"):
+            ui.message = "clock +1 day"
+            return [.send(.clockAdvanceRequested(seconds: 86400))]
+        case .character("R"):
+            ui.drafts = [:]
+            ui.selection = [:]
+            ui.scroll = [:]
+            ui.expandedExchange = nil
+            ui.message = "world reset"
+            return [.send(.worldResetRequested)]
+        case .character("r"): return app.banner == nil ? [] : [.send(.retryTapped)]
+        case .character("x"): return app.banner == nil ? [] : [.send(.errorDismissed)]
+        case .character("w"): ui.mode = .welcome
+        case .character("n"): return ui.presenter == nil ? [] : [.nextScenarioStep]
+        default: break
+        }
+        return []
+    }
+
+    private static func activate(_ control: Control, ui: inout UIState) -> [UICommand] {
+        if case .text(let value, _, _) = control.kind {
+            ui.editing = Editing(id: control.id, editor: TextEditor(value))
+            return []
+        }
+        return apply(control.activate(1), ui: &ui)
+    }
+
+    private static func move(by delta: Int, pane: String, count: Int, ui: inout UIState, app: AppState, size: (Int, Int)) {
+        if count == 0 {
+            scroll(by: delta, app: app, ui: &ui, size: size)
+            return
+        }
+        ui.selection[pane] = max(0, min(count - 1, ui.selected(pane) + delta))
+        ui.scroll[pane] = 0
+    }
+
+    /// Scrolls the focused pane from where it is shown now.
+    private static func scroll(by delta: Int, app: AppState, ui: inout UIState, size: (Int, Int), focus: UIState.Focus? = nil) {
+        let layout = ScreenLayout(width: size.0, height: size.1)
+        let focus = focus ?? ui.focus
+        let (key, blocks, area) = focus == .phone
+            ? (PhoneContent.page(app, ui).key, PhoneContent.page(app, ui).blocks, layout.phoneContent)
+            : (paneKey(ui.tab), InspectorContent.blocks(ui.tab, app, ui), layout.inspectorContent)
+        let content = BlockLayout(blocks, width: area.width, editing: nil)
+        let current = currentOffset(content, key: key, focus: focus, ui: ui, height: area.height)
+        let bottom = max(0, content.contentHeight - area.height)
+        let next = max(0, min(bottom, current + delta))
+        // The Flow pane follows new narration again once scrolled back to the bottom.
+        ui.scroll[key] = (focus == .inspector && ui.tab == .flow && next == bottom) ? nil : next
+        if !content.controls.isEmpty, let visible = content.placed.first(where: { $0.controlIndex != nil && $0.row >= next }) {
+            ui.selection[key] = visible.controlIndex
+        }
+    }
+
+    private static func currentOffset(_ content: BlockLayout, key: String, focus: UIState.Focus, ui: UIState, height: Int) -> Int {
+        let requested = ui.scroll[key] ?? (focus == .inspector && ui.tab == .flow ? Int.max : 0)
+        return content.scrollOffset(selected: content.controls.isEmpty ? nil : ui.selected(key), height: height, requested: requested)
+    }
+
+    private static func handleMouse(x: Int, y: Int, button: Key.MouseButton, app: AppState, ui: inout UIState, width: Int, height: Int) -> [UICommand] {
+        let layout = ScreenLayout(width: width, height: height)
+        if button != .left {
+            scroll(by: button == .scrollUp ? -3 : 3, app: app, ui: &ui, size: (width, height), focus: layout.phone.contains(x: x, y: y) ? .phone : .inspector)
+            return []
+        }
+        if let tab = layout.tabs.first(where: { $0.rect.contains(x: x, y: y) }) {
+            ui.tab = tab.tab
+            ui.focus = .inspector
+            return []
+        }
+        let target: (focus: UIState.Focus, area: Rect, key: String, blocks: [Block])
+        if layout.phoneContent.contains(x: x, y: y) {
+            let page = PhoneContent.page(app, ui)
+            target = (.phone, layout.phoneContent, page.key, page.blocks)
+        } else if layout.inspectorContent.contains(x: x, y: y) {
+            target = (.inspector, layout.inspectorContent, paneKey(ui.tab), InspectorContent.blocks(ui.tab, app, ui))
+        } else {
+            if layout.phone.contains(x: x, y: y) { ui.focus = .phone }
+            if layout.inspector.contains(x: x, y: y) { ui.focus = .inspector }
+            return []
+        }
+        ui.focus = target.focus
+        let blockLayout = BlockLayout(target.blocks, width: target.area.width, editing: nil)
+        let offset = currentOffset(blockLayout, key: target.key, focus: target.focus, ui: ui, height: target.area.height)
+        let row = y - target.area.y + offset
+        guard let hit = blockLayout.placed.first(where: { $0.controlIndex != nil && row >= $0.row && row < $0.row + 1 }),
+              let index = hit.controlIndex else { return [] }
+        ui.selection[target.key] = index
+        return activate(blockLayout.controls[index], ui: &ui)
+    }
+}

@@ -1,0 +1,395 @@
+import ActionFlowClient
+import ActionFlowModel
+import Foundation
+
+/// The inspector's panes as blocks. Editable panes send the client a whole edited value
+/// (`settingsEdited`, `deviceEdited`, `projectEdited`); the client decides what it means.
+enum InspectorContent {
+    static func blocks(_ tab: InspectorTab, _ app: AppState, _ ui: UIState) -> [Block] {
+        switch tab {
+        case .flow: flow(app)
+        case .settings: settings(app)
+        case .device: device(app)
+        case .link: link(app)
+        case .network: network(app, ui)
+        case .project: project(app)
+        case .mailbox: mailbox(app)
+        }
+    }
+
+    // MARK: Flow
+
+    static func steps(for kind: FlowKind, inApp: Bool) -> [(FlowStep, String)] {
+        switch (kind, inApp) {
+        case (.passwordReset, true):
+            [(.requesting, "sendOobCode PASSWORD_RESET"), (.emailSent, "email in the inbox"), (.checkingCode, "resetPassword {oobCode}: check"),
+             (.enteringNewPassword, "app asks for a new password"), (.confirmingNewPassword, "resetPassword {oobCode, newPassword}"), (.completed, "signed in, resumed")]
+        case (.passwordReset, false):
+            [(.requesting, "sendOobCode PASSWORD_RESET"), (.emailSent, "email in the inbox"), (.handledInWebWidget, "web widget resets, then Continue"),
+             (.signingIn, "app signs in with the new password"), (.completed, "resumed at the continue URL")]
+        case (.verifyEmail, true):
+            [(.requesting, "sendOobCode VERIFY_EMAIL"), (.emailSent, "email in the inbox"), (.applyingCode, "update {oobCode}: apply"),
+             (.reloadingUser, "lookup: reload the cached user"), (.completed, "verified, resumed")]
+        case (.verifyEmail, false):
+            [(.requesting, "sendOobCode VERIFY_EMAIL"), (.emailSent, "email in the inbox"), (.handledInWebWidget, "web widget applies, then Continue"),
+             (.reloadingUser, "lookup: reload the cached user"), (.completed, "verified, resumed")]
+        case (.emailLinkSignIn, _):
+            [(.requesting, "sendOobCode EMAIL_SIGNIN"), (.emailSent, "email in the inbox"), (.signingIn, "signInWithEmailLink {email, oobCode}"),
+             (.completed, "signed in, resumed")]
+        }
+    }
+
+    static func flowTitle(_ kind: FlowKind) -> String {
+        switch kind {
+        case .passwordReset: "Password reset"
+        case .verifyEmail: "Email verification"
+        case .emailLinkSignIn: "Email-link sign-in"
+        }
+    }
+
+    private static func flow(_ app: AppState) -> [Block] {
+        var blocks: [Block] = []
+        if let flow = app.flow {
+            let inApp = app.settings.handleCodeInApp
+            blocks.append(.heading("\(flowTitle(flow.kind)) · handled \(inApp ? "in the app" : "by the web widget")"))
+            let steps = steps(for: flow.kind, inApp: inApp)
+            let current = steps.firstIndex { $0.0 == flow.step }
+            for (index, step) in steps.enumerated() {
+                let marker: Span
+                let role: Role
+                if let current, index < current {
+                    marker = Span(" ✓ ", .success)
+                    role = .text
+                } else if index == current {
+                    marker = Span(" ▶ ", .current)
+                    role = .title
+                } else {
+                    marker = Span(" · ", .muted)
+                    role = .muted
+                }
+                blocks.append(.line([marker, Span(" \(step.0.rawValue.padded(toColumns: 21))", role), Span(step.1, .muted)]))
+            }
+            if current == nil {
+                blocks.append(.line([Span(" ▶ ", .current), Span(" \(flow.step.rawValue)", .title)]))
+            }
+            if let url = flow.continueURL {
+                blocks.append(.pair(" continue", url, .link, nameWidth: 10))
+            }
+        } else {
+            blocks.append(.heading("No email action in progress"))
+            blocks.append(.paragraph("Open a members-only article signed out, or Subscribe unverified, to start one.", .muted))
+        }
+        blocks.append(.blank)
+        blocks.append(.heading("Narration"))
+        if app.narration.isEmpty { blocks.append(.paragraph("Nothing has happened yet.", .muted)) }
+        let start = max(0, app.narration.count - 200)
+        for (offset, line) in app.narration[start...].enumerated() {
+            let number = String(start + offset + 1)
+            blocks.append(.paragraph("\(number.padded(toColumns: 3)) \(line)", offset + start == app.narration.count - 1 ? .text : .muted))
+        }
+        return blocks
+    }
+
+    // MARK: Settings
+
+    private static func optional(_ text: String) -> String? { text.isEmpty ? nil : text }
+
+    private static func settingsText(_ app: AppState, _ id: String, _ label: String, _ keyPath: WritableKeyPath<ActionCodeSettings, String?> & Sendable, placeholder: String, requestType: OobRequestType) -> Control {
+        let settings = app.settings
+        let platform = app.clientPlatform
+        let field = String(id.dropFirst("settings.".count))
+        @Sendable func note(_ edited: ActionCodeSettings) -> Note? {
+            if let error = edited.validate(for: platform, requestType: requestType).first(where: { $0.field == field }) {
+                return Note("✗ \(error.code): \(error.message)", .error)
+            }
+            return nil
+        }
+        return Control(
+            id: id, label: label,
+            kind: .text(value: settings[keyPath: keyPath] ?? "", placeholder: placeholder, secret: false),
+            note: note(settings),
+            commit: { text in
+                var edited = settings
+                edited[keyPath: keyPath] = optional(text)
+                return [.send(.settingsEdited(edited))]
+            },
+            validate: { text in
+                var edited = settings
+                edited[keyPath: keyPath] = optional(text)
+                return note(edited)
+            })
+    }
+
+    private static func settingsToggle(_ app: AppState, _ id: String, _ label: String, _ keyPath: WritableKeyPath<ActionCodeSettings, Bool> & Sendable, requestType: OobRequestType) -> Control {
+        let settings = app.settings
+        let field = String(id.dropFirst("settings.".count))
+        let error = settings.validate(for: app.clientPlatform, requestType: requestType).first { $0.field == field }
+        return Control(id: id, label: label, kind: .toggle(settings[keyPath: keyPath]),
+                       note: error.map { Note("✗ \($0.code): \($0.message)", .error) },
+                       activate: { _ in
+                           var edited = settings
+                           edited[keyPath: keyPath].toggle()
+                           return [.send(.settingsEdited(edited))]
+                       })
+    }
+
+    static func findingNote(_ finding: Finding) -> Note {
+        let role: Role = switch finding.severity {
+        case .danger: .error
+        case .warning: .warning
+        case .info: .accent
+        }
+        let mark = finding.severity == .info ? "i" : "!"
+        return Note("\(mark) \(finding.message)", role)
+    }
+
+    private static func settings(_ app: AppState) -> [Block] {
+        let requestType: OobRequestType = switch app.flow?.kind {
+        case .verifyEmail?: .verifyEmail
+        case .emailLinkSignIn?: .emailSignIn
+        default: .passwordReset
+        }
+        let findings = SettingsFindings.findings(for: app.settings, requestType: requestType, project: app.project)
+        var blocks: [Block] = [
+            .heading("ActionCodeSettings"),
+            .paragraph("Checked as the \(app.clientPlatform.sdkName) SDK would for \(requestType.rawValue); used by the next send.", .muted),
+            .blank,
+        ]
+        blocks.append(.control(settingsText(app, "settings.url", "url", \.url, placeholder: "(the page being opened)", requestType: requestType)))
+        blocks.append(.control(settingsToggle(app, "settings.handleCodeInApp", "handleCodeInApp", \.handleCodeInApp, requestType: requestType)))
+        blocks.append(.control(settingsText(app, "settings.iOSBundleID", "iOSBundleID", \.iOSBundleID, placeholder: "(unset)", requestType: requestType)))
+        blocks.append(.control(settingsText(app, "settings.androidPackageName", "androidPackageName", \.androidPackageName, placeholder: "(unset)", requestType: requestType)))
+        blocks.append(.control(settingsToggle(app, "settings.androidInstallIfNotAvailable", "androidInstallIfNot…", \.androidInstallIfNotAvailable, requestType: requestType)))
+        blocks.append(.control(settingsText(app, "settings.androidMinimumVersion", "androidMinimumVersion", \.androidMinimumVersion, placeholder: "(unset)", requestType: requestType)))
+        blocks.append(.control(settingsText(app, "settings.linkDomain", "linkDomain", \.linkDomain, placeholder: "(project default)", requestType: requestType)))
+        blocks.append(.control(settingsText(app, "settings.dynamicLinkDomain", "dynamicLinkDomain", \.dynamicLinkDomain, placeholder: "(legacy, unset)", requestType: requestType)))
+        let base = app.continueURLBase
+        blocks.append(.control(Control(id: "settings.base", label: "app web origin", kind: .text(value: base, placeholder: "https://www.example.com", secret: false),
+                                       commit: { [.send(.continueURLBaseEdited($0))] })))
+        blocks.append(.blank)
+        blocks.append(.heading("Findings"))
+        if findings.isEmpty { blocks.append(.paragraph("None: these settings look sound.", .success)) }
+        for finding in findings {
+            let note = findingNote(finding)
+            blocks.append(.paragraph(note.text, note.role))
+        }
+        return blocks
+    }
+
+    // MARK: Device
+
+    private static func device(_ app: AppState) -> [Block] {
+        let device = app.device
+        @Sendable func edit(_ change: @escaping @Sendable (inout Device) -> Void) -> [UICommand] {
+            var edited = device
+            change(&edited)
+            return [.send(.deviceEdited(edited))]
+        }
+        var blocks: [Block] = [.heading("Device"), .paragraph("Changes apply to the next tap of a link.", .muted), .blank]
+        blocks.append(.control(Control(id: "device.platform", label: "Platform", kind: .choice(device.platform.rawValue), activate: { direction in
+            let all = Device.Platform.allCases
+            let index = ((all.firstIndex(of: device.platform) ?? 0) + direction + all.count) % all.count
+            let preset: Device = switch all[index] {
+            case .iOS: .iPhone
+            case .android: .pixel
+            case .desktop: .desktop
+            }
+            return edit {
+                $0.platform = preset.platform
+                $0.osName = preset.osName
+                if preset.platform == .desktop { $0.appInstalled = false }
+            }
+        })))
+        blocks.append(.control(Control(id: "device.os", label: "OS name", kind: .text(value: device.osName, placeholder: "Android 14", secret: false),
+                                       commit: { text in edit { $0.osName = text } })))
+        blocks.append(.control(Control(id: "device.installed", label: "App installed", kind: .toggle(device.appInstalled),
+                                       activate: { _ in edit { $0.appInstalled.toggle() } })))
+        blocks.append(.control(Control(
+            id: "device.version", label: "Installed version", kind: .text(value: device.installedVersion.map(String.init) ?? "", placeholder: "(none)", secret: false),
+            commit: { text in
+                if !text.isEmpty, Int(text) == nil { return [] }
+                return edit { $0.installedVersion = Int(text) }
+            },
+            validate: { text in
+                text.isEmpty || Int(text) != nil ? nil : Note("✗ a whole number (version code or build number)", .error)
+            })))
+        let linksLabel = device.platform == .iOS ? "Universal links OK" : "App links verified"
+        blocks.append(.control(Control(id: "device.links", label: linksLabel, kind: .toggle(device.linksVerified),
+                                       activate: { _ in edit { $0.linksVerified.toggle() } })))
+        let clientName = device.mailClient == .native ? "native app" : "webmail in-app browser"
+        blocks.append(.control(Control(id: "device.mail", label: "Mail client", kind: .choice(clientName), note: device.mailClient == .webmailInAppBrowser ? Note("universal links do not fire in an in-app browser", .warning) : nil,
+                                       activate: { _ in edit { $0.mailClient = $0.mailClient == .native ? .webmailInAppBrowser : .native } })))
+        blocks.append(.control(Control(id: "device.scanner", label: "Mail scanner", kind: .toggle(device.mailScanner),
+                                       note: device.mailScanner ? Note("pre-opens every link: single-use codes may be spent", .warning) : nil,
+                                       activate: { _ in edit { $0.mailScanner.toggle() } })))
+        return blocks
+    }
+
+    // MARK: Link
+
+    private static func link(_ app: AppState) -> [Block] {
+        guard let visit = app.lastLink else {
+            return [.heading("Link anatomy"), .paragraph("No link tapped yet. Open a message in the mailbox and tap its link, or paste one with p.", .muted)]
+        }
+        var blocks: [Block] = [.heading("Link anatomy"), .verbatim(visit.link, .link, indent: 0), .pair("went to", visit.outcome, .accent, nameWidth: 8), .blank]
+        do {
+            let anatomy = try LinkInspector.inspect(visit.link, authorizedDomains: app.project.authorizedDomains)
+            blocks.append(.pair("mode", "\(anatomy.mode ?? "(none)") → \(anatomy.operation.rawValue)", .text, nameWidth: 12))
+            if let authorized = anatomy.continueUrlAuthorized {
+                blocks.append(.pair("continue", authorized ? "✓ authorized domain" : "✗ not an authorized domain", authorized ? .success : .error, nameWidth: 12))
+            }
+            for (index, layer) in anatomy.layers.enumerated() {
+                blocks.append(.blank)
+                blocks.append(.line([Span("\(index + 1) ", .badge), Span(layer.kind.title, .title), Span("  \(layer.host)", .muted)]))
+                let width = min(14, (layer.parameters.map { $0.name.displayWidth }.max() ?? 4) + 1)
+                for parameter in layer.parameters {
+                    let shown = parameter.name == "apiKey" ? mask(parameter.value) : parameter.value
+                    blocks.append(.pair("  " + parameter.name, shown, parameter.name == "oobCode" ? .warning : .text, nameWidth: width + 2))
+                }
+            }
+            if !anatomy.findings.isEmpty {
+                blocks.append(.blank)
+                blocks.append(.heading("Findings"))
+                for finding in anatomy.findings {
+                    let note = findingNote(finding)
+                    blocks.append(.paragraph(note.text, note.role))
+                }
+            }
+        } catch {
+            blocks.append(.paragraph("✗ \(error.description)", .error))
+        }
+        return blocks
+    }
+
+    /// Keeps the first and last characters of a key so it can be recognised, not reused.
+    static func mask(_ secret: String) -> String {
+        guard secret.count > 8 else { return "••••" }
+        return "\(secret.prefix(4))…\(secret.suffix(2))"
+    }
+
+    // MARK: Network
+
+    private static func network(_ app: AppState, _ ui: UIState) -> [Block] {
+        var blocks: [Block] = [.heading("Network · \(app.exchangeCount) exchange\(app.exchangeCount == 1 ? "" : "s")")]
+        if app.exchanges.isEmpty {
+            blocks.append(.paragraph("No requests yet.", .muted))
+        }
+        for record in app.exchanges {
+            let status = record.status.map(String.init) ?? "—"
+            let outcome = record.failure.map { " \($0.serverCode?.rawValue ?? "network")" } ?? ""
+            let millis = String(format: "%.1f ms", record.duration * 1000)
+            let label = "#\(record.id) \(record.request.replacingOccurrences(of: "POST /v1/", with: "")) \(status)\(outcome) · \(millis)"
+            let expanded = ui.expandedExchange == record.id
+            blocks.append(.control(.button("net.\(record.id)", label, [.toggleExchange(record.id)])))
+            if expanded {
+                blocks.append(.line([Span("  request ", .muted), Span(record.request, .accent)]))
+                for (name, value) in record.requestHeaders.sorted(by: { $0.key < $1.key }) {
+                    blocks.append(.pair("  " + name, value, .muted, nameWidth: 22))
+                }
+                for line in UntrustedText.sanitizeLines(record.requestBody) {
+                    blocks.append(.verbatim(line, .text, indent: 2))
+                }
+                blocks.append(.line([Span("  response ", .muted), Span(status, record.failure == nil ? .success : .error)]))
+                for line in UntrustedText.sanitizeLines(record.responseBody ?? record.failure?.wireMessage ?? "") {
+                    blocks.append(.verbatim(line, record.failure == nil ? .text : .error, indent: 2))
+                }
+            }
+        }
+        return blocks
+    }
+
+    // MARK: Project
+
+    private static func list(_ items: [String]) -> String { items.joined(separator: ", ") }
+
+    private static func parseList(_ text: String) -> [String] {
+        text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+    }
+
+    /// `90s`, `45m`, `1h`, `3d` or plain seconds.
+    static func parseDuration(_ text: String) -> TimeInterval? {
+        let trimmed = text.trimmingCharacters(in: .whitespaces).lowercased()
+        let units: [Character: Double] = ["s": 1, "m": 60, "h": 3600, "d": 86400]
+        if let last = trimmed.last, let unit = units[last], let value = Double(trimmed.dropLast()), value > 0 { return value * unit }
+        if let value = Double(trimmed), value > 0 { return value }
+        return nil
+    }
+
+    static func formatDuration(_ seconds: TimeInterval) -> String {
+        let whole = Int(seconds)
+        if whole > 0, whole % 86400 == 0 { return "\(whole / 86400)d" }
+        if whole > 0, whole % 3600 == 0 { return "\(whole / 3600)h" }
+        if whole > 0, whole % 60 == 0 { return "\(whole / 60)m" }
+        return "\(whole)s"
+    }
+
+    private static func project(_ app: AppState) -> [Block] {
+        let project = app.project
+        @Sendable func edit(_ change: @escaping @Sendable (inout ProjectConfiguration) -> Void) -> [UICommand] {
+            var edited = project
+            change(&edited)
+            return [.send(.projectEdited(edited))]
+        }
+        func text(_ id: String, _ label: String, _ value: String, placeholder: String = "(unset)", note: Note? = nil, apply: @escaping @Sendable (String, inout ProjectConfiguration) -> Void) -> Block {
+            .control(Control(id: id, label: label, kind: .text(value: value, placeholder: placeholder, secret: false), note: note,
+                             commit: { value in edit { apply(value, &$0) } }))
+        }
+        func lifetime(_ id: String, _ label: String, _ keyPath: WritableKeyPath<CodeLifetimes, TimeInterval> & Sendable) -> Block {
+            .control(Control(
+                id: id, label: label, kind: .text(value: formatDuration(project.codeLifetimes[keyPath: keyPath]), placeholder: "1h", secret: false),
+                commit: { value in
+                    guard let seconds = parseDuration(value) else { return [] }
+                    return edit { $0.codeLifetimes[keyPath: keyPath] = seconds }
+                },
+                validate: { value in parseDuration(value) == nil ? Note("✗ a duration such as 90s, 45m, 1h or 3d", .error) : nil }))
+        }
+        var blocks: [Block] = [.heading("Project \(project.projectId)"), .paragraph("Editing restarts the simulated world with the new project.", .muted), .blank]
+        blocks.append(text("project.domains", "Authorized domains", list(project.authorizedDomains)) { $1.authorizedDomains = parseList($0) })
+        blocks.append(text("project.ios", "iOS bundle id", project.iOSApp?.bundleId ?? "") { value, project in
+            project.iOSApp = value.isEmpty ? nil : RegisteredIOSApp(bundleId: value, appStoreId: project.iOSApp?.appStoreId, teamId: project.iOSApp?.teamId)
+        })
+        blocks.append(text("project.android", "Android package", project.androidApp?.packageName ?? "") { value, project in
+            project.androidApp = value.isEmpty ? nil : RegisteredAndroidApp(packageName: value, sha1: project.androidApp?.sha1 ?? [], sha256: project.androidApp?.sha256 ?? [], latestVersion: project.androidApp?.latestVersion ?? 1)
+        })
+        let legacy = project.mobileLinkStyle == .firebaseDynamicLinkDomain
+        blocks.append(.control(Control(id: "project.style", label: "Link style", kind: .choice(legacy ? "Dynamic Links (legacy)" : "Hosting"),
+                                       note: legacy ? Note("! Dynamic Links shut down on 2025-08-25", .warning) : nil,
+                                       activate: { _ in edit { $0.mobileLinkStyle = legacy ? .hostingDomain : .firebaseDynamicLinkDomain } })))
+        blocks.append(text("project.hosting", "Hosting domains", list(project.hostingDomains)) { $1.hostingDomains = parseList($0) })
+        blocks.append(text("project.fdl", "Dynamic Links domains", list(project.dynamicLinkDomains)) { $1.dynamicLinkDomains = parseList($0) })
+        blocks.append(text("project.handler", "Action handler URL", project.actionHandlerURL ?? "", placeholder: project.defaultActionHandlerURL) { value, project in
+            project.actionHandlerURL = value.isEmpty ? nil : value
+        })
+        blocks.append(.control(Control(id: "project.enumeration", label: "Enumeration protection", kind: .toggle(project.emailEnumerationProtection),
+                                       activate: { _ in edit { $0.emailEnumerationProtection.toggle() } })))
+        blocks.append(.blank)
+        blocks.append(.line([Span("Code lifetimes ", .title), Span("(assumed: Firebase does not publish them)", .muted)]))
+        blocks.append(lifetime("project.lifetime.reset", "Password reset", \.passwordReset))
+        blocks.append(lifetime("project.lifetime.verify", "Verify email", \.verifyEmail))
+        blocks.append(lifetime("project.lifetime.signIn", "Email-link sign-in", \.emailSignIn))
+        return blocks
+    }
+
+    // MARK: Mailbox
+
+    private static func mailbox(_ app: AppState) -> [Block] {
+        var blocks: [Block] = [.heading("Inbox · \(app.inbox.count) message\(app.inbox.count == 1 ? "" : "s")")]
+        if app.inbox.isEmpty { blocks.append(.paragraph("No mail yet. Messages the project sends land here.", .muted)) }
+        var openID: String? = nil
+        if case .mailbox(let id) = app.location { openID = id }
+        for message in app.inbox.reversed() {
+            let marker = message.id == openID ? "▶ " : ""
+            blocks.append(.control(.button("inbox.\(message.id)", "\(marker)\(Clock.format(message.sentAt).suffix(5)) \(message.subject)", [.send(.messageOpened(id: message.id))])))
+            if message.id == openID {
+                blocks.append(.pair("  to", message.to, .text, nameWidth: 8))
+                blocks.append(.pair("  type", message.requestType.rawValue, .muted, nameWidth: 8))
+                blocks.append(.pair("  lang", message.locale, .muted, nameWidth: 8))
+                for line in UntrustedText.sanitizeLines(message.body) {
+                    blocks.append(.paragraph("  " + line, .text))
+                }
+                blocks.append(.control(.button("inbox.tap.\(message.id)", "Tap the link", [.send(.linkTapped(messageID: message.id))])))
+            }
+        }
+        return blocks
+    }
+}

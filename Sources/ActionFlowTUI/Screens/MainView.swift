@@ -1,0 +1,255 @@
+import ActionFlowClient
+import ActionFlowModel
+
+/// `view(state) -> Frame`: the whole screen from the client state and the interface state.
+/// Pure: the same states and size always give the same frame.
+public enum MainView {
+    public static func render(app: AppState, ui: UIState, transport: String, width: Int, height: Int) -> Frame {
+        var frame = Frame(width: width, height: height, palette: Palette(mode: ui.colorMode))
+        let layout = ScreenLayout(width: width, height: height)
+        if layout.isTooSmall {
+            drawTooSmall(&frame)
+            return frame
+        }
+        switch ui.mode {
+        case .welcome:
+            drawWelcome(&frame, app: app, ui: ui)
+        case .main:
+            drawHeader(&frame, layout: layout, app: app, ui: ui)
+            drawPhone(&frame, layout: layout, app: app, ui: ui)
+            drawInspector(&frame, layout: layout, app: app, ui: ui)
+            drawStatus(&frame, layout: layout, app: app, ui: ui, transport: transport)
+        }
+        drawHints(&frame, layout: layout, ui: ui)
+        switch ui.overlay {
+        case .help?: drawHelp(&frame)
+        case .pasteLink(let editor)?: drawPaste(&frame, editor: editor)
+        case nil: break
+        }
+        return frame
+    }
+
+    // MARK: Pieces
+
+    private static func drawTooSmall(_ frame: inout Frame) {
+        let lines = [
+            "Terminal too small: \(frame.width)×\(frame.height)",
+            "actionflow needs at least \(ScreenLayout.minimumWidth)×\(ScreenLayout.minimumHeight).",
+            "Enlarge the window, or press q to quit.",
+        ]
+        let top = max(0, frame.height / 2 - 1)
+        for (index, line) in lines.enumerated() {
+            frame.putCentered(line, in: frame.bounds, y: top + index, role: index == 0 ? .warning : .text)
+        }
+    }
+
+    private static func drawHeader(_ frame: inout Frame, layout: ScreenLayout, app: AppState, ui: UIState) {
+        var x = frame.put(" actionflow ", x: 0, y: 0, role: .focusedButton)
+        x = frame.put("  email actions & continue URLs", x: x, y: 0, role: .muted)
+        let right: [Span]
+        if let presenter = ui.presenter {
+            let step = min(presenter.played, presenter.steps.count)
+            right = [Span("▶ \(presenter.title) ", .badge), Span("step \(step)/\(presenter.steps.count) ", .accent)]
+        } else if let flow = app.flow {
+            right = [Span(InspectorContent.flowTitle(flow.kind), .accent), Span(" · \(flow.step.rawValue) ", .muted)]
+        } else {
+            right = [Span("free exploration ", .muted)]
+        }
+        let rightWidth = right.reduce(0) { $0 + $1.text.displayWidth }
+        if x + 2 + rightWidth <= frame.width {
+            frame.put(right, x: frame.width - rightWidth, y: 0)
+        }
+    }
+
+    private static func drawPhone(_ frame: inout Frame, layout: ScreenLayout, app: AppState, ui: UIState) {
+        let focused = ui.focus == .phone && ui.overlay == nil
+        frame.box(layout.phone, title: PhoneContent.deviceLabel(app.device), role: focused ? .focusedBorder : .phoneFrame, titleRole: .phoneFrame)
+        let page = PhoneContent.page(app, ui)
+        frame.put(page.bar.truncated(toColumns: layout.phoneBar.width), x: layout.phoneBar.x, y: layout.phoneBar.y, role: .accent, clip: layout.phoneBar)
+        frame.rule(in: Rect(x: layout.phone.x + 1, y: layout.phone.y + 2, width: layout.phone.width - 2, height: 1), y: layout.phone.y + 2)
+        let area = layout.phoneContent
+        let editing = ui.editing.map { (id: $0.id, editor: $0.editor) }
+        let blocks = BlockLayout(page.blocks, width: area.width, editing: editing)
+        let selected = ui.selected(page.key)
+        let offset = blocks.scrollOffset(selected: selected, height: area.height, requested: ui.scroll[page.key] ?? 0)
+        if let cursor = blocks.draw(into: &frame, rect: area, selected: selected, focused: focused, editing: editing, offset: offset), focused {
+            frame.cursor = cursor
+        }
+        frame.rule(in: Rect(x: layout.phone.x + 1, y: layout.phoneDock.y - 1, width: layout.phone.width - 2, height: 1), y: layout.phoneDock.y - 1)
+        let dock = [Span("a", .keyName), Span(" app  ", .muted), Span("m", .keyName), Span(" mail  ", .muted), Span("p", .keyName), Span(" paste link", .muted)]
+        let dockWidth = dock.reduce(0) { $0 + $1.text.displayWidth }
+        frame.put(dock, x: layout.phoneDock.x + max(0, (layout.phoneDock.width - dockWidth) / 2), y: layout.phoneDock.y, clip: layout.phoneDock)
+    }
+
+    private static func drawInspector(_ frame: inout Frame, layout: ScreenLayout, app: AppState, ui: UIState) {
+        let focused = ui.focus == .inspector && ui.overlay == nil
+        frame.box(layout.inspector, title: nil, role: focused ? .focusedBorder : .border)
+        for tab in layout.tabs {
+            let role: Role = tab.tab == ui.tab ? (focused ? .selection : .current) : .muted
+            frame.put(tab.label, x: tab.rect.x, y: tab.rect.y, role: role, clip: layout.tabBar)
+        }
+        frame.rule(in: Rect(x: layout.inspector.x + 1, y: layout.tabBar.y + 1, width: layout.inspector.width - 2, height: 1), y: layout.tabBar.y + 1, role: focused ? .focusedBorder : .border)
+        let area = layout.inspectorContent
+        let key = Controller.paneKey(ui.tab)
+        let editing = ui.editing.map { (id: $0.id, editor: $0.editor) }
+        let blocks = BlockLayout(InspectorContent.blocks(ui.tab, app, ui), width: area.width, editing: editing)
+        let hasControls = !blocks.controls.isEmpty
+        let selected = hasControls ? ui.selected(key) : nil
+        let requested = ui.scroll[key] ?? (ui.tab == .flow ? Int.max : 0)
+        let offset = blocks.scrollOffset(selected: selected, height: area.height, requested: requested)
+        if let cursor = blocks.draw(into: &frame, rect: area, selected: selected, focused: focused, editing: editing, offset: offset), focused {
+            frame.cursor = cursor
+        }
+    }
+
+    private static func drawStatus(_ frame: inout Frame, layout: ScreenLayout, app: AppState, ui: UIState, transport: String) {
+        frame.fill(layout.status, role: .statusBar)
+        var spans = [Span(" ● \(transport) ", .statusBar), Span("│", .statusBar)]
+        if let now = app.now {
+            spans.append(Span(" ⏱ \(Clock.format(now)) UTC ", .statusBar))
+            spans.append(Span("│", .statusBar))
+        }
+        if let session = app.session {
+            spans.append(Span(" \(session.email ?? session.localId)\(session.emailVerified ? " ✓" : " (unverified)") ", .statusBar))
+        } else {
+            spans.append(Span(" signed out ", .statusBar))
+        }
+        if let message = ui.message {
+            spans.append(Span("│", .statusBar))
+            spans.append(Span(" \(message) ", .statusBar))
+        }
+        frame.put(spans, x: 0, y: layout.status.y, clip: layout.status)
+    }
+
+    /// The hint bar for whatever has the keyboard.
+    static func hints(for ui: UIState) -> [(String, String)] {
+        if case .pasteLink? = ui.overlay { return [("Enter", "open link"), ("Ctrl-U", "clear"), ("Esc", "cancel")] }
+        if ui.overlay == .help { return [("any key", "close help"), ("q", "quit")] }
+        if ui.mode == .welcome { return [("↑↓", "choose"), ("Enter", "start"), ("?", "help"), ("q", "quit")] }
+        if ui.editing != nil {
+            return [("Enter", "save"), ("Esc", "cancel"), ("←→", "move"), ("Home/End", "jump"), ("Ctrl-U", "clear"), ("Tab/↓", "next")]
+        }
+        var hints: [(String, String)] = []
+        if ui.presenter != nil { hints.append(("n", "next step")) }
+        hints += [("↑↓", "select"), ("Enter", "press"), ("Tab", ui.focus == .phone ? "inspector" : "phone")]
+        if ui.focus == .inspector { hints.append(("←→", "tabs")) } else { hints.append(("1-7", "tabs")) }
+        hints += [("+", "clock 1h"), ("R", "reset"), ("?", "help"), ("q", "quit")]
+        return hints
+    }
+
+    private static func drawHints(_ frame: inout Frame, layout: ScreenLayout, ui: UIState) {
+        guard !layout.isTooSmall else { return }
+        frame.fill(layout.hints, role: .keyHint)
+        var x = 1
+        for (key, action) in hints(for: ui) {
+            let width = key.displayWidth + action.displayWidth + 3
+            if x + width > frame.width { break }
+            x = frame.put(key, x: x, y: layout.hints.y, role: .keyName)
+            x = frame.put(" \(action)  ", x: x, y: layout.hints.y, role: .keyHint)
+        }
+    }
+
+    // MARK: Welcome, help, paste
+
+    private static func drawWelcome(_ frame: inout Frame, app: AppState, ui: UIState) {
+        let stories = Welcome.choices(app)
+        let width = min(frame.width - 4, 76)
+        let height = min(frame.height - 2, 8 + stories.count * 2 + 2)
+        let box = Rect(x: (frame.width - width) / 2, y: max(0, (frame.height - 1 - height) / 2), width: width, height: height)
+        frame.box(box, title: "actionflow", role: .focusedBorder)
+        let inner = box.inset(by: 2)
+        var y = inner.y
+        frame.put("Passing state in email actions", x: inner.x, y: y, role: .title, clip: inner)
+        y += 1
+        for line in TextWrap.lines("Reset a password, verify an email, sign in by link: and land back where you were. Pick a user story or explore.", width: inner.width) {
+            frame.put(line, x: inner.x, y: y, role: .muted, clip: inner)
+            y += 1
+        }
+        y += 1
+        for (index, story) in stories.enumerated() {
+            let selected = index == ui.welcomeSelection
+            let label = " \(index + 1)  \(story.title) "
+            frame.put(label.padded(toColumns: inner.width), x: inner.x, y: y, role: selected ? .selection : .text, clip: inner)
+            frame.put("    \(story.detail)", x: inner.x, y: y + 1, role: .muted, clip: inner)
+            y += 2
+        }
+    }
+
+    private static func overlayBox(_ frame: inout Frame, width: Int, height: Int, title: String) -> Rect {
+        let box = Rect(x: max(0, (frame.width - width) / 2), y: max(0, (frame.height - height) / 2), width: min(width, frame.width), height: min(height, frame.height - 1))
+        frame.fill(box)
+        frame.box(box, title: title, role: .focusedBorder)
+        return box.inset(by: 2)
+    }
+
+    static let helpSections: [(String, [(String, String)])] = [
+        ("Move", [("Tab / Shift-Tab", "phone ⇄ inspector"), ("↑ ↓  or  k j", "select a control"), ("← →  or  h l", "switch tab / change a choice"),
+                  ("1 … 7", "Flow Settings Device Link Network Project Mail"), ("PgUp / PgDn", "scroll"), ("Esc", "back / leave a field")]),
+        ("Act", [("Enter / Space", "press, toggle, edit a field"), ("m / a", "open the mailbox / the app"), ("p", "paste a link into the app"),
+                 ("r / x", "retry / dismiss an error"), ("n", "next scenario step (presenter)")]),
+        ("World", [("+ / >", "advance the clock 1 hour / 1 day"), ("R", "reset users, codes, mailbox, clock"), ("w", "back to the welcome screen")]),
+        ("Fields", [("← → Home End", "move the cursor"), ("Backspace Del", "delete"), ("Ctrl-U / Ctrl-K", "clear before / after"), ("Enter / Esc", "save / cancel")]),
+        ("Terminal", [("Ctrl-L", "redraw"), ("Ctrl-Z", "suspend (fg resumes)"), ("q  or  Ctrl-C", "quit")]),
+    ]
+
+    private static func drawHelp(_ frame: inout Frame) {
+        let rows = helpSections.reduce(0) { $0 + $1.1.count + 1 }
+        let inner = overlayBox(&frame, width: min(72, frame.width - 2), height: rows + 4, title: "Keys")
+        var y = inner.y
+        for (section, keys) in helpSections {
+            guard y < inner.maxY else { break }
+            frame.put(section, x: inner.x, y: y, role: .title, clip: inner)
+            y += 1
+            for (key, action) in keys where y < inner.maxY {
+                frame.put("  " + key.padded(toColumns: 18), x: inner.x, y: y, role: .keyName, clip: inner)
+                frame.put(action, x: inner.x + 21, y: y, role: .text, clip: inner)
+                y += 1
+            }
+        }
+    }
+
+    private static func drawPaste(_ frame: inout Frame, editor: TextEditor) {
+        let inner = overlayBox(&frame, width: min(90, frame.width - 4), height: 7, title: "Paste a link")
+        frame.put("The app receives the link as if it opened it (a link from a real inbox, say).", x: inner.x, y: inner.y, role: .muted, clip: inner)
+        let (shown, column) = editor.visible(width: inner.width)
+        frame.put(shown.padded(toColumns: inner.width), x: inner.x, y: inner.y + 2, role: .focusedField, clip: inner)
+        frame.cursor = (inner.x + column, inner.y + 2)
+    }
+}
+
+/// The welcome screen's choices: the user stories of protocol.md and free exploration.
+enum Welcome {
+    struct Choice {
+        var title: String
+        var detail: String
+        var commands: [UICommand]
+    }
+
+    static func choices(_ app: AppState) -> [Choice] {
+        let users = app.project.users.filter { !$0.disabled }
+        let verified = users.first { $0.emailVerified }
+        let unverified = users.first { !$0.emailVerified }
+        func settings(inApp: Bool) -> UICommand {
+            var settings = app.settings
+            settings.url = nil
+            settings.handleCodeInApp = inApp
+            return .send(.settingsEdited(settings))
+        }
+        func story1(inApp: Bool) -> [UICommand] {
+            [settings(inApp: inApp), .setDraft(id: "signIn.email", text: verified?.email ?? ""), .send(.openRoute("/articles/42"))]
+        }
+        func story2(inApp: Bool) -> [UICommand] {
+            var commands = [settings(inApp: inApp), .send(.openRoute("/subscribe"))]
+            if let unverified { commands.append(.send(.signInSubmitted(email: unverified.email, password: unverified.password))) }
+            return commands
+        }
+        return [
+            Choice(title: "Forgot password, back to the article · in the app", detail: "story 1: signed out, open /articles/42, reset, resume there", commands: story1(inApp: true)),
+            Choice(title: "Forgot password, back to the article · web widget", detail: "story 1 with handleCodeInApp = false: the hosted page, then Continue", commands: story1(inApp: false)),
+            Choice(title: "Verify email to subscribe · in the app", detail: "story 2: signed in unverified, open /subscribe, verify, resume", commands: story2(inApp: true)),
+            Choice(title: "Verify email to subscribe · web widget", detail: "story 2 with handleCodeInApp = false", commands: story2(inApp: false)),
+            Choice(title: "Email-link sign-in", detail: "signIn mode: a link instead of a password", commands: [settings(inApp: true), .setDraft(id: "signIn.email", text: verified?.email ?? ""), .send(.openRoute("/account"))]),
+            Choice(title: "Free exploration", detail: "the app as it is; every pane editable", commands: []),
+        ]
+    }
+}

@@ -1,0 +1,257 @@
+import ActionFlowClient
+import ActionFlowModel
+import Foundation
+
+/// What the simulated phone shows: the newsletter app's screen, or wherever routing took the
+/// user (mailbox, web widget, store, browser). Only reads state; buttons send client events.
+public struct PhonePage {
+    /// Identifies the page so selections are remembered per page.
+    public var key: String
+    /// The address or app bar under the phone's status bar.
+    public var bar: String
+    public var blocks: [Block]
+}
+
+enum Articles {
+    static let all: [(id: String, title: String)] = [
+        ("42", "How continue URLs carry state"),
+        ("7", "Universal links, app links, and you"),
+        ("12", "Why single-use codes expire"),
+    ]
+
+    static func title(_ id: String) -> String {
+        all.first { $0.id == id }?.title ?? "Article \(id)"
+    }
+}
+
+enum PhoneContent {
+    /// "Android 14 · app v11 installed", "iOS 18 · app not installed", "Desktop browser".
+    static func deviceLabel(_ device: Device) -> String {
+        guard device.platform != .desktop else { return UntrustedText.sanitize(device.osName) }
+        let app = device.appInstalled ? "app v\(device.installedVersion.map(String.init) ?? "?") installed" : "app not installed"
+        return "\(UntrustedText.sanitize(device.osName)) · \(app)"
+    }
+
+    static func page(_ app: AppState, _ ui: UIState) -> PhonePage {
+        switch app.location {
+        case .app: appPage(app, ui)
+        case .mailbox(let openID): mailboxPage(app, openID)
+        case .webWidget(let page): webWidgetPage(page, app, ui)
+        case .store(let page): storePage(page)
+        case .browser(let url): browserPage(url)
+        }
+    }
+
+    private static func draft(_ ui: UIState, _ id: String, fallback: String = "") -> String {
+        ui.drafts[id] ?? fallback
+    }
+
+    /// A text field whose value stays in the interface until its form's button sends it.
+    private static func field(_ id: String, _ label: String, _ ui: UIState, placeholder: String, secret: Bool = false, fallback: String = "") -> Control {
+        Control(id: id, label: label, kind: .text(value: draft(ui, id, fallback: fallback), placeholder: placeholder, secret: secret),
+                commit: { [.setDraft(id: id, text: $0)] })
+    }
+
+    private static func status(_ app: AppState) -> [Block] {
+        var blocks: [Block] = []
+        if let banner = app.banner {
+            let code = banner.code.map { "\($0.rawValue): " } ?? ""
+            blocks.append(.paragraph("✗ \(code)\(banner.message)", .error))
+            blocks.append(.line([Span("r", .keyName), Span(" retry  ", .muted), Span("x", .keyName), Span(" dismiss", .muted)]))
+            blocks.append(.blank)
+        }
+        if !app.busy.isEmpty {
+            let tasks = app.busy.map(\.rawValue).sorted().joined(separator: ", ")
+            blocks.append(.paragraph("… waiting for \(tasks)", .warning))
+            blocks.append(.blank)
+        }
+        return blocks
+    }
+
+    private static func back(_ path: String = "/", label: String = "Back to articles") -> Control {
+        .button("back", label, [.send(.openRoute(path))])
+    }
+
+    private static func appPage(_ app: AppState, _ ui: UIState) -> PhonePage {
+        let screen = app.screen
+        let bar = "The Newsletter  \(screen.path ?? "")"
+        var blocks = status(app)
+        let email = app.session?.email.map(UntrustedText.sanitize)
+        switch screen {
+        case .articles:
+            blocks.append(.heading("Latest articles"))
+            blocks.append(.paragraph(email.map { "Signed in as \($0)" } ?? "Signed out · articles are members-only", .muted))
+            blocks.append(.blank)
+            for article in Articles.all {
+                blocks.append(.control(.button("article.\(article.id)", article.title, [.send(.openRoute("/articles/\(article.id)"))])))
+            }
+            blocks.append(.blank)
+            blocks.append(.control(.button("subscribe", app.subscribed ? "Subscribed ✓" : "Subscribe", [.send(.openRoute("/subscribe"))])))
+            blocks.append(.control(.button("account", "Account", [.send(.openRoute("/account"))])))
+        case .article(let id):
+            blocks.append(.heading(Articles.title(UntrustedText.sanitize(id))))
+            blocks.append(.line([Span("Members only ", .badge), Span("· /articles/\(UntrustedText.sanitize(id))", .muted)]))
+            blocks.append(.blank)
+            blocks.append(.paragraph("You are reading the full article. The continue URL brought you back to exactly this page after the email action.", .text))
+            blocks.append(.blank)
+            blocks.append(.control(back()))
+        case .subscribe:
+            blocks.append(.heading("Subscribe"))
+            if app.subscribed {
+                blocks.append(.paragraph("✓ Subscribed with \(email ?? "your account"). Thank you!", .success))
+            } else {
+                blocks.append(.paragraph("The weekly letter goes to verified addresses only.", .text))
+                blocks.append(.blank)
+                blocks.append(.control(.button("subscribe.confirm", "Subscribe now", [.send(.subscribeTapped)])))
+            }
+            blocks.append(.control(back()))
+        case .account:
+            blocks.append(.heading("Account"))
+            blocks.append(.pair("Email", email ?? "signed out", .text, nameWidth: 9))
+            blocks.append(.pair("Verified", app.session.map { $0.emailVerified ? "yes" : "no (cached)" } ?? "–", app.session?.emailVerified == true ? .success : .warning, nameWidth: 9))
+            blocks.append(.pair("Letter", app.subscribed ? "subscribed" : "not subscribed", .text, nameWidth: 9))
+            blocks.append(.blank)
+            blocks.append(.control(.button("account.reload", "Reload user", [.send(.reloadUserTapped)])))
+            blocks.append(.control(.button("account.signout", "Sign out", [.send(.signOutTapped)])))
+            blocks.append(.control(back()))
+        case .signIn:
+            blocks.append(.heading("Sign in"))
+            blocks.append(.paragraph(app.pendingDestination?.path.map { "to continue to \($0)" } ?? "Members sign in here.", .muted))
+            blocks.append(.blank)
+            let emailField = field("signIn.email", "Email", ui, placeholder: "you@example.com")
+            blocks.append(.control(emailField))
+            blocks.append(.control(field("signIn.password", "Password", ui, placeholder: "password", secret: true)))
+            let typedEmail = draft(ui, "signIn.email")
+            let typedPassword = draft(ui, "signIn.password")
+            blocks.append(.control(.button("signIn.submit", "Sign in", [.send(.signInSubmitted(email: typedEmail, password: typedPassword))])))
+            blocks.append(.control(.button("signIn.forgot", "Forgot password?", [.setDraft(id: "forgot.email", text: typedEmail), .send(.forgotPasswordTapped)])))
+            blocks.append(.control(.button("signIn.link", "Email me a sign-in link", [.send(.signInLinkRequested(email: typedEmail))])))
+            blocks.append(.control(back()))
+        case .forgotPassword:
+            blocks.append(.heading("Forgot password"))
+            blocks.append(.paragraph("We email a link that brings you back to \(app.pendingDestination?.path ?? "this app").", .muted))
+            blocks.append(.blank)
+            blocks.append(.control(field("forgot.email", "Email", ui, placeholder: "you@example.com")))
+            blocks.append(.control(.button("forgot.send", "Send reset email", [.send(.passwordResetRequested(email: draft(ui, "forgot.email")))])))
+            blocks.append(.control(back()))
+        case .verifyEmail:
+            blocks.append(.heading("Verify your email"))
+            blocks.append(.paragraph("Subscribing needs a verified address: \(email ?? "sign in first").", .text))
+            blocks.append(.blank)
+            blocks.append(.control(.button("verify.send", "Send verification email", [.send(.verificationRequested)])))
+            blocks.append(.control(.button("verify.reload", "I have verified: reload", [.send(.reloadUserTapped)])))
+            blocks.append(.control(back()))
+        case .newPassword(let forEmail):
+            blocks.append(.heading("Choose a new password"))
+            blocks.append(.paragraph("for \(UntrustedText.sanitize(forEmail))", .muted))
+            blocks.append(.blank)
+            blocks.append(.control(field("newPassword", "New password", ui, placeholder: "6+ characters", secret: true)))
+            blocks.append(.control(.button("newPassword.save", "Save password", [.send(.newPasswordSubmitted(draft(ui, "newPassword")))])))
+        case .confirmEmailForSignIn:
+            blocks.append(.heading("Confirm your email"))
+            blocks.append(.paragraph("This device does not remember which address asked for the link.", .muted))
+            blocks.append(.blank)
+            blocks.append(.control(field("confirm.email", "Email", ui, placeholder: "you@example.com")))
+            blocks.append(.control(.button("confirm.submit", "Sign in", [.send(.signInEmailConfirmed(draft(ui, "confirm.email")))])))
+        }
+        return PhonePage(key: "app.\(screen.name)", bar: bar, blocks: blocks)
+    }
+
+    private static func mailboxPage(_ app: AppState, _ openID: String?) -> PhonePage {
+        var blocks = status(app)
+        if let openID, let message = app.inbox.first(where: { $0.id == openID }) {
+            blocks.append(.heading(message.subject))
+            blocks.append(.pair("To", message.to, .text, nameWidth: 5))
+            blocks.append(.pair("Sent", Clock.format(message.sentAt), .muted, nameWidth: 5))
+            blocks.append(.rule)
+            for line in UntrustedText.sanitizeLines(message.body) where line != message.link {
+                blocks.append(.paragraph(line, .text))
+            }
+            blocks.append(.control(.button("mail.tap", "Tap the link", [.send(.linkTapped(messageID: message.id))])))
+            blocks.append(.verbatim(message.link, .link, indent: 0))
+            blocks.append(.control(.button("mail.inbox", "Back to inbox", [.send(.mailboxOpened)])))
+            return PhonePage(key: "mail.\(openID)", bar: "Mail · \(message.to)", blocks: blocks)
+        }
+        blocks.append(.heading("Inbox"))
+        if app.inbox.isEmpty {
+            blocks.append(.paragraph("No mail yet.", .muted))
+        }
+        for message in app.inbox.reversed() {
+            let opened = app.scannedMessageIDs.contains(message.id) ? " (scanned)" : ""
+            blocks.append(.control(.button("mail.\(message.id)", "\(message.subject)\(opened)", [.send(.messageOpened(id: message.id))])))
+        }
+        blocks.append(.blank)
+        blocks.append(.control(.button("mail.app", "Back to the app", [.send(.appOpened)])))
+        return PhonePage(key: "mail", bar: "Mail", blocks: blocks)
+    }
+
+    private static func webWidgetPage(_ page: WebWidgetPage, _ app: AppState, _ ui: UIState) -> PhonePage {
+        var blocks = status(app)
+        let heading = switch page.operation {
+        case .passwordReset: "Reset your password"
+        case .verifyEmail: "Verify your email"
+        case .emailLink: "Sign in"
+        default: "Email action"
+        }
+        blocks.append(.heading(heading))
+        blocks.append(.line([Span("web widget ", .badge), Span("· /__/auth/action", .muted)]))
+        blocks.append(.blank)
+        switch page.step {
+        case .loading:
+            blocks.append(.paragraph("Checking the code…", .warning))
+        case .resetForm(let email):
+            blocks.append(.paragraph("for \(UntrustedText.sanitize(email))", .muted))
+            blocks.append(.control(field("widget.password", "New password", ui, placeholder: "6+ characters", secret: true)))
+            blocks.append(.control(.button("widget.save", "Save", [.send(.newPasswordSubmitted(draft(ui, "widget.password")))])))
+        case .saving:
+            blocks.append(.paragraph("Saving…", .warning))
+        case .done(let message):
+            blocks.append(.paragraph("✓ \(message)", .success))
+            blocks.append(.blank)
+            if let continueURL = page.continueURL {
+                blocks.append(.control(.button("widget.continue", "Continue", [.send(.continueTapped)])))
+                blocks.append(.verbatim(continueURL, .link, indent: 2))
+            }
+        case .failed(let code, let message):
+            blocks.append(.paragraph("✗ \(code.map { "\($0.rawValue): " } ?? "")\(message)", .error))
+        }
+        blocks.append(.blank)
+        blocks.append(.control(.button("widget.mail", "Back to mail", [.send(.mailboxOpened)])))
+        let host = URLComponents(string: page.actionURL)?.host ?? page.actionURL
+        return PhonePage(key: "widget.\(page.operation.rawValue)", bar: "⚿ \(host)", blocks: blocks)
+    }
+
+    private static func storePage(_ page: StorePage) -> PhonePage {
+        let name = page.store == .playStore ? "Google Play" : "App Store"
+        var blocks: [Block] = [.heading("The Newsletter"), .paragraph(name, .muted), .blank]
+        let version = page.version.map { " (version \($0))" } ?? ""
+        blocks.append(.paragraph(page.purpose == .install ? "Not installed on this device\(version)." : "An update is required\(version).", .text))
+        blocks.append(.blank)
+        blocks.append(.control(.button("store.action", page.purpose == .install ? "Install" : "Update", [.send(.storeActionTapped)])))
+        blocks.append(.paragraph("then opens:", .muted))
+        blocks.append(.verbatim(page.thenOpens, .link, indent: 2))
+        blocks.append(.blank)
+        blocks.append(.control(.button("store.mail", "Back to mail", [.send(.mailboxOpened)])))
+        return PhonePage(key: "store", bar: name, blocks: blocks)
+    }
+
+    private static func browserPage(_ url: String) -> PhonePage {
+        var blocks: [Block] = [.heading("Browser"), .verbatim(url, .link, indent: 0), .blank]
+        blocks.append(.paragraph("The continue URL opened on the web, not in the app.", .text))
+        blocks.append(.blank)
+        blocks.append(.control(.button("browser.app", "Open the app", [.send(.appOpened)])))
+        blocks.append(.control(.button("browser.mail", "Back to mail", [.send(.mailboxOpened)])))
+        let host = URLComponents(string: url)?.host ?? url
+        return PhonePage(key: "browser", bar: "⌕ \(host)", blocks: blocks)
+    }
+}
+
+/// The simulated clock as the interface shows it (UTC).
+enum Clock {
+    static func format(_ date: Date) -> String {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC") ?? .current
+        let c = calendar.dateComponents([.year, .month, .day, .hour, .minute], from: date)
+        return String(format: "%04d-%02d-%02d %02d:%02d", c.year ?? 0, c.month ?? 0, c.day ?? 0, c.hour ?? 0, c.minute ?? 0)
+    }
+}

@@ -1,0 +1,50 @@
+/// Where everything goes for a terminal size. Shared by drawing and by mouse hit-testing.
+public struct ScreenLayout: Sendable {
+    public static let minimumWidth = 80
+    public static let minimumHeight = 24
+
+    public let width: Int
+    public let height: Int
+    public let header: Rect
+    public let phone: Rect
+    public let inspector: Rect
+    public let status: Rect
+    public let hints: Rect
+
+    public init(width: Int, height: Int) {
+        self.width = width
+        self.height = height
+        header = Rect(x: 0, y: 0, width: width, height: 1)
+        status = Rect(x: 0, y: height - 2, width: width, height: 1)
+        hints = Rect(x: 0, y: height - 1, width: width, height: 1)
+        let body = Rect(x: 0, y: 1, width: width, height: height - 3)
+        let phoneWidth = width >= 150 ? 46 : (width >= 100 ? 38 : 34)
+        let split = body.splitColumns(phoneWidth)
+        phone = split.left
+        inspector = split.right
+    }
+
+    public var isTooSmall: Bool { width < Self.minimumWidth || height < Self.minimumHeight }
+
+    /// The phone's address or app bar.
+    public var phoneBar: Rect { Rect(x: phone.x + 2, y: phone.y + 1, width: phone.width - 4, height: 1) }
+    /// The phone's screen, between the bar and the dock.
+    public var phoneContent: Rect { Rect(x: phone.x + 2, y: phone.y + 3, width: phone.width - 4, height: phone.height - 6) }
+    /// The dock row with the app / mail / paste keys.
+    public var phoneDock: Rect { Rect(x: phone.x + 2, y: phone.maxY - 2, width: phone.width - 4, height: 1) }
+    public var tabBar: Rect { Rect(x: inspector.x + 2, y: inspector.y + 1, width: inspector.width - 4, height: 1) }
+    public var inspectorContent: Rect { Rect(x: inspector.x + 2, y: inspector.y + 3, width: inspector.width - 4, height: inspector.height - 4) }
+
+    /// Each tab's label and where it is drawn, short labels when the full ones do not fit.
+    public var tabs: [(tab: InspectorTab, label: String, rect: Rect)] {
+        let full = InspectorTab.allCases.map { " \($0.rawValue + 1) \($0.title) " }
+        let useFull = full.reduce(0) { $0 + $1.displayWidth } <= tabBar.width
+        var x = tabBar.x
+        return InspectorTab.allCases.map { tab in
+            let label = useFull ? full[tab.rawValue] : " \(tab.rawValue + 1)\(tab.shortTitle) "
+            let rect = Rect(x: x, y: tabBar.y, width: label.displayWidth, height: 1)
+            x += rect.width
+            return (tab, label, rect)
+        }
+    }
+}

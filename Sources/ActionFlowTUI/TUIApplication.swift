@@ -1,0 +1,206 @@
+import ActionFlowClient
+import CTerminalSupport
+import Foundation
+import Logging
+import Synchronization
+
+/// The latest client state handed from the runtime's tasks to the terminal loop, plus how many
+/// sent events the runtime has reduced (so keys typed ahead act on the state they expect).
+final class StateMailbox: Sendable {
+    private struct Content {
+        var state: AppState?
+        var reducedEvents = 0
+        var wakeDescriptor: Int32 = -1
+        var stepResults: [StepResult] = []
+    }
+
+    struct StepResult: Sendable {
+        var index: Int
+        var passed: Bool
+        var summary: String
+    }
+
+    private let content = Mutex(Content())
+
+    func connect(wakeDescriptor: Int32) {
+        content.withLock { $0.wakeDescriptor = wakeDescriptor }
+    }
+
+    /// Stops waking the loop (its pipe is about to close).
+    func disconnect() {
+        content.withLock { $0.wakeDescriptor = -1 }
+    }
+
+    func post(_ state: AppState, reducedEvent: Bool = false, stepResult: StepResult? = nil) {
+        content.withLock { content in
+            content.state = state
+            if reducedEvent { content.reducedEvents += 1 }
+            if let stepResult { content.stepResults.append(stepResult) }
+            if content.wakeDescriptor >= 0 {
+                var byte: UInt8 = 1
+                _ = write(content.wakeDescriptor, &byte, 1)
+            }
+        }
+    }
+
+    func take() -> (state: AppState?, reducedEvents: Int, stepResults: [StepResult]) {
+        content.withLock { content in
+            defer {
+                content.state = nil
+                content.stepResults = []
+            }
+            return (content.state, content.reducedEvents, content.stepResults)
+        }
+    }
+}
+
+/// Plays a loaded scenario one step per call, for the presenter mode.
+public protocol ScenarioStepper: Sendable {
+    var title: String { get }
+    /// Each step's one-line description.
+    var stepDescriptions: [String] { get }
+    /// Plays step `index` against the runtime and says whether its expectation held.
+    func play(step index: Int, on runtime: AppRuntime) async -> (passed: Bool, summary: String)
+}
+
+/// The full-screen program: owns the terminal and the loop that turns keys into client
+/// events and client states into frames.
+@MainActor
+public final class TUIApplication {
+    public struct Options: Sendable {
+        public var monochrome: Bool
+        public var logFile: String?
+        public init(monochrome: Bool = false, logFile: String? = nil) {
+            self.monochrome = monochrome
+            self.logFile = logFile
+        }
+    }
+
+    private let runtime: AppRuntime
+    private let transportSummary: String
+    private let options: Options
+    private let scenario: ScenarioStepper?
+    private let logger: Logger
+    private let mailbox = StateMailbox()
+
+    public init(runtime: AppRuntime, options: Options, scenario: ScenarioStepper? = nil, logger: Logger) {
+        self.runtime = runtime
+        transportSummary = runtime.transport.summary
+        self.options = options
+        self.scenario = scenario
+        self.logger = logger
+    }
+
+    /// Runs until the user quits. Returns the termination signal that ended it, if one did.
+    public func run(initialEvents: [AppEvent] = []) async throws(TerminalUnavailable) -> Int32? {
+        let terminal = CursesTerminal(monochrome: options.monochrome)
+        try terminal.start(errorLog: options.logFile)
+        logger.info("terminal started", metadata: ["size": "\(terminal.width)x\(terminal.height)", "colors": "\(terminal.colorMode.rawValue)"])
+        mailbox.connect(wakeDescriptor: terminal.wakeDescriptor)
+
+        let (events, sender) = AsyncStream.makeStream(of: AppEvent.self)
+        let runtime = self.runtime
+        let mailbox = self.mailbox
+        let sending = Task.detached {
+            for await event in events {
+                await runtime.send(event)
+                mailbox.post(await runtime.state, reducedEvent: true)
+            }
+        }
+        let observing = Task.detached {
+            for await state in await runtime.updates() {
+                mailbox.post(state)
+            }
+        }
+
+        var app = await runtime.state
+        var ui = UIState(colorMode: terminal.colorMode)
+        if let scenario {
+            ui.mode = .main
+            ui.presenter = PresenterState(title: scenario.title, steps: scenario.stepDescriptions)
+        }
+        var sentEvents = 0
+        var reducedEvents = 0
+        var stepTask: Task<Void, Never>?
+
+        func send(_ event: AppEvent) {
+            sentEvents += 1
+            logger.debug("event", metadata: ["event": "\(Self.name(of: event))"])
+            sender.yield(event)
+        }
+        for event in initialEvents { send(event) }
+
+        func refreshState() {
+            let latest = mailbox.take()
+            if let state = latest.state { app = state }
+            reducedEvents = latest.reducedEvents
+            for result in latest.stepResults {
+                stepTask = nil
+                guard var presenter = ui.presenter else { continue }
+                presenter.played = result.index + 1
+                presenter.lastResult = result.summary
+                presenter.failed = presenter.failed || !result.passed
+                ui.presenter = presenter
+                ui.message = result.summary
+            }
+        }
+
+        var endingSignal: Int32?
+        loop: while true {
+            refreshState()
+            terminal.present(MainView.render(app: app, ui: ui, transport: transportSummary, width: terminal.width, height: terminal.height))
+            switch terminal.nextInput(timeout: 500) {
+            case .keys(let keys):
+                for key in keys {
+                    // Keys typed ahead wait (briefly) until the events before them are reduced.
+                    var waited = 0
+                    while reducedEvents < sentEvents, waited < 200 {
+                        _ = terminal.nextInput(timeout: 5)
+                        refreshState()
+                        waited += 5
+                    }
+                    for command in Controller.handle(key, app: app, ui: &ui, width: terminal.width, height: terminal.height) {
+                        switch command {
+                        case .send(let event): send(event)
+                        case .quit: break loop
+                        case .suspend:
+                            logger.info("suspended")
+                            terminal.suspend()
+                        case .redraw: terminal.invalidate()
+                        case .nextScenarioStep:
+                            guard let scenario, let presenter = ui.presenter, !presenter.isFinished, stepTask == nil else { continue }
+                            let index = presenter.played
+                            ui.message = "playing: \(presenter.steps[index])"
+                            stepTask = Task.detached {
+                                let result = await scenario.play(step: index, on: runtime)
+                                mailbox.post(await runtime.state, stepResult: StateMailbox.StepResult(index: index, passed: result.passed, summary: result.summary))
+                            }
+                        case .setDraft, .toggleExchange: break
+                        }
+                    }
+                }
+            case .terminate(let signal):
+                logger.info("terminated by signal", metadata: ["signal": "\(signal)"])
+                endingSignal = signal
+                break loop
+            case .suspend:
+                terminal.suspend()
+            case .wake, .timeout:
+                break
+            }
+        }
+        mailbox.disconnect()
+        sender.finish()
+        sending.cancel()
+        observing.cancel()
+        stepTask?.cancel()
+        terminal.stop()
+        logger.info("terminal restored")
+        return endingSignal
+    }
+
+    /// The event's case name, without its values (which may hold passwords).
+    static func name(of event: AppEvent) -> String {
+        String(String(describing: event).prefix { $0 != "(" })
+    }
+}

@@ -1,0 +1,233 @@
+import ActionFlowClient
+
+/// A short remark under a control: a validation message, a finding, a hint.
+public struct Note: Sendable, Hashable {
+    public var text: String
+    public var role: Role
+    public init(_ text: String, _ role: Role) {
+        self.text = text
+        self.role = role
+    }
+}
+
+/// What the TUI asks for in answer to a key: client events to send, or things only the
+/// interface does.
+public enum UICommand: Sendable, Equatable {
+    case send(AppEvent)
+    /// Remembers what the user typed in a form field that has no place in the client state yet.
+    case setDraft(id: String, text: String)
+    /// Shows or hides one exchange in full in the Network pane.
+    case toggleExchange(Int)
+    /// Plays the presented scenario's next step.
+    case nextScenarioStep
+    case quit
+    case suspend
+    case redraw
+}
+
+/// Something the user can select and act on: a text field, a toggle, a choice or a button.
+public struct Control: Sendable {
+    public enum Kind: Sendable, Hashable {
+        case text(value: String, placeholder: String, secret: Bool)
+        case toggle(Bool)
+        /// A value cycled with Enter / Space (and ←/→ while selected).
+        case choice(String)
+        case button
+    }
+
+    /// Stable identity: keeps selection and editing across re-renders.
+    public var id: String
+    public var label: String
+    public var kind: Kind
+    public var note: Note?
+    /// Enter on a button or toggle, or ←/→ (-1/+1) on a choice: what to do.
+    public var activate: @Sendable (_ direction: Int) -> [UICommand]
+    /// A text field's new value, on Enter.
+    public var commit: @Sendable (String) -> [UICommand]
+    /// Checks a text field's value while it is typed.
+    public var validate: @Sendable (String) -> Note?
+
+    public init(id: String, label: String, kind: Kind, note: Note? = nil,
+                activate: @escaping @Sendable (Int) -> [UICommand] = { _ in [] },
+                commit: @escaping @Sendable (String) -> [UICommand] = { _ in [] },
+                validate: @escaping @Sendable (String) -> Note? = { _ in nil }) {
+        self.id = id
+        self.label = label
+        self.kind = kind
+        self.note = note
+        self.activate = activate
+        self.commit = commit
+        self.validate = validate
+    }
+
+    /// A button that sends events.
+    public static func button(_ id: String, _ label: String, note: Note? = nil, _ commands: [UICommand]) -> Control {
+        Control(id: id, label: label, kind: .button, note: note, activate: { _ in commands })
+    }
+
+    public var isTextField: Bool {
+        if case .text = kind { true } else { false }
+    }
+}
+
+/// One piece of a pane's content, top to bottom.
+public enum Block: Sendable {
+    case heading(String)
+    /// Wrapped text.
+    case paragraph(String, Role)
+    /// Styled pieces on one line (clipped, not wrapped).
+    case line([Span])
+    /// A long value broken anywhere (URLs, JSON), indented by `indent` columns.
+    case verbatim(String, Role, indent: Int)
+    /// `name  value`, names aligned in a column of `nameWidth`.
+    case pair(String, String, Role, nameWidth: Int)
+    case control(Control)
+    case blank
+    case rule
+}
+
+/// Renders blocks into a rectangle with one selected control and scrolling that keeps the
+/// selection in view. Also answers which control a row shows (for mouse clicks).
+public struct BlockLayout {
+    public struct Placed {
+        public var block: Block
+        /// Rows from the top of the content.
+        public var row: Int
+        public var height: Int
+        /// Index among the controls, when the block is one.
+        public var controlIndex: Int?
+    }
+
+    public var placed: [Placed] = []
+    public var contentHeight = 0
+    public var width: Int
+
+    /// Lays out `blocks` for a width; text blocks wrap, controls take one or two rows.
+    public init(_ blocks: [Block], width: Int, editing: (id: String, editor: TextEditor)?) {
+        self.width = width
+        var row = 0
+        var controlIndex = 0
+        for block in blocks {
+            var index: Int? = nil
+            let height: Int
+            switch block {
+            case .paragraph(let text, _): height = max(1, TextWrap.lines(text, width: width).count)
+            case .verbatim(let text, _, let indent): height = TextWrap.hardLines(text, width: max(1, width - indent)).count
+            case .control(let control):
+                index = controlIndex
+                controlIndex += 1
+                let note = editing?.id == control.id ? control.validate(editing?.editor.text ?? "") : control.note
+                height = 1 + (note.map { TextWrap.lines($0.text, width: max(1, width - 2)).count } ?? 0)
+            default: height = 1
+            }
+            placed.append(Placed(block: block, row: row, height: height, controlIndex: index))
+            row += height
+        }
+        contentHeight = row
+    }
+
+    public var controls: [Control] {
+        placed.compactMap { if case .control(let control) = $0.block { control } else { nil } }
+    }
+
+    /// The first row to show so that the selected control is visible.
+    public func scrollOffset(selected: Int?, height: Int, requested: Int) -> Int {
+        var offset = max(0, min(requested, contentHeight - height))
+        if let selected, let item = placed.first(where: { $0.controlIndex == selected }) {
+            if item.row < offset { offset = item.row }
+            if item.row + item.height > offset + height { offset = item.row + item.height - height }
+        }
+        return max(0, offset)
+    }
+
+    /// Draws into `rect`; returns the cursor position when a field is being edited.
+    @discardableResult
+    public func draw(into frame: inout Frame, rect: Rect, selected: Int?, focused: Bool, editing: (id: String, editor: TextEditor)?, offset: Int) -> (x: Int, y: Int)? {
+        var cursor: (x: Int, y: Int)? = nil
+        let labelWidth = min(max(controls.filter { !isButton($0) }.map { $0.label.displayWidth }.max() ?? 0, 0) + 2, max(8, rect.width / 2))
+        for item in placed {
+            let top = rect.y + item.row - offset
+            guard top + item.height > rect.y, top < rect.maxY else { continue }
+            switch item.block {
+            case .heading(let text):
+                frame.put(text, x: rect.x, y: top, role: .title, clip: rect)
+            case .paragraph(let text, let role):
+                for (i, line) in TextWrap.lines(text, width: rect.width).enumerated() {
+                    frame.put(line, x: rect.x, y: top + i, role: role, clip: rect)
+                }
+            case .line(let spans):
+                frame.put(spans, x: rect.x, y: top, clip: rect)
+            case .verbatim(let text, let role, let indent):
+                for (i, line) in TextWrap.hardLines(text, width: max(1, rect.width - indent)).enumerated() {
+                    frame.put(line, x: rect.x + indent, y: top + i, role: role, clip: rect)
+                }
+            case .pair(let name, let value, let role, let nameWidth):
+                frame.put(name.padded(toColumns: nameWidth), x: rect.x, y: top, role: .muted, clip: rect)
+                frame.put(value.truncated(toColumns: rect.width - nameWidth - 1), x: rect.x + nameWidth + 1, y: top, role: role, clip: rect)
+            case .control(let control):
+                let isSelected = focused && item.controlIndex == selected
+                let edit = editing?.id == control.id ? editing?.editor : nil
+                if let position = drawControl(control, into: &frame, rect: rect, y: top, labelWidth: labelWidth, selected: isSelected, editor: edit) {
+                    cursor = position
+                }
+                let note = edit.map { control.validate($0.text) } ?? control.note
+                if let note {
+                    for (i, line) in TextWrap.lines(note.text, width: max(1, rect.width - 2)).enumerated() {
+                        frame.put(line, x: rect.x + 2, y: top + 1 + i, role: note.role, clip: rect)
+                    }
+                }
+            case .blank:
+                break
+            case .rule:
+                frame.rule(in: rect, y: top)
+            }
+        }
+        if contentHeight > rect.height, rect.width > 0 {
+            let marker = offset + rect.height < contentHeight ? "↓ more" : "↑"
+            frame.put(marker, x: rect.maxX - marker.displayWidth, y: rect.maxY - 1, role: .muted)
+        }
+        return cursor
+    }
+
+    private func isButton(_ control: Control) -> Bool {
+        if case .button = control.kind { true } else { false }
+    }
+
+    private func drawControl(_ control: Control, into frame: inout Frame, rect: Rect, y: Int, labelWidth: Int, selected: Bool, editor: TextEditor?) -> (x: Int, y: Int)? {
+        switch control.kind {
+        case .button:
+            let label = "[ \(control.label) ]"
+            frame.put(label, x: rect.x, y: y, role: selected ? .focusedButton : .button, clip: rect)
+            if selected { frame.put("◀", x: rect.x + label.displayWidth + 1, y: y, role: .accent, clip: rect) }
+            return nil
+        case .toggle(let on):
+            frame.put(control.label.padded(toColumns: labelWidth), x: rect.x, y: y, role: selected ? .selection : .text, clip: rect)
+            frame.put(on ? "[x] on" : "[ ] off", x: rect.x + labelWidth, y: y, role: on ? .success : .muted, clip: rect)
+            return nil
+        case .choice(let value):
+            frame.put(control.label.padded(toColumns: labelWidth), x: rect.x, y: y, role: selected ? .selection : .text, clip: rect)
+            frame.put("‹ \(value) ›", x: rect.x + labelWidth, y: y, role: .accent, clip: rect)
+            return nil
+        case .text(let value, let placeholder, let secret):
+            frame.put(control.label.padded(toColumns: labelWidth), x: rect.x, y: y, role: selected ? .selection : .text, clip: rect)
+            let fieldX = rect.x + labelWidth
+            let fieldWidth = max(1, rect.maxX - fieldX)
+            if let editor {
+                let (shown, column) = editor.visible(width: fieldWidth)
+                let text = secret ? String(repeating: "•", count: shown.count) : shown
+                frame.put(text.padded(toColumns: fieldWidth), x: fieldX, y: y, role: .focusedField, clip: rect)
+                return (fieldX + (secret ? min(column, shown.count) : column), y)
+            }
+            let shown = value.isEmpty ? placeholder : (secret ? String(repeating: "•", count: value.count) : value)
+            let role: Role = selected ? .focusedField : .field
+            frame.put(shown.truncated(toColumns: fieldWidth).padded(toColumns: fieldWidth), x: fieldX, y: y, style: value.isEmpty ? mutedField(frame, role) : frame.style(role), clip: rect)
+            return nil
+        }
+    }
+
+    private func mutedField(_ frame: Frame, _ role: Role) -> CellStyle {
+        var style = frame.style(role)
+        if frame.palette.mode != .monochrome { style.dim = true }
+        return style
+    }
+}
