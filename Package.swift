@@ -42,7 +42,7 @@ let package = Package(
             dependencies: ["ActionFlowModel", .product(name: "PropertyBased", package: "swift-property-based")]
         ),
         .testTarget(name: "ActionFlowBackendTests", dependencies: ["ActionFlowBackend", "ActionFlowTransport"]),
-        .testTarget(name: "ActionFlowClientTests", dependencies: ["ActionFlowClient"]),
+        .testTarget(name: "ActionFlowClientTests", dependencies: ["ActionFlowClient", "ActionFlowModel", "ActionFlowTransport", "ActionFlowBackend"]),
     ],
     swiftLanguageModes: [.v6]
 )
