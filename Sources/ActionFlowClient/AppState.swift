@@ -163,7 +163,7 @@ public enum FlowKind: String, Sendable, Hashable, CaseIterable {
     case passwordReset, verifyEmail, emailLinkSignIn
 }
 
-public enum FlowStep: String, Sendable, Hashable {
+public enum FlowStep: String, Sendable, Hashable, CaseIterable {
     /// `sendOobCode` on its way.
     case requesting
     /// The email is in the inbox; waiting for the user to open the link.
