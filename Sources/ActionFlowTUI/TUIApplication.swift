@@ -31,9 +31,9 @@ final class StateMailbox: Sendable {
         content.withLock { $0.wakeDescriptor = -1 }
     }
 
-    func post(_ state: AppState, reducedEvent: Bool = false, stepResult: StepResult? = nil) {
+    func post(_ state: AppState?, reducedEvent: Bool = false, stepResult: StepResult? = nil) {
         content.withLock { content in
-            content.state = state
+            if let state { content.state = state }
             if reducedEvent { content.reducedEvents += 1 }
             if let stepResult { content.stepResults.append(stepResult) }
             if content.wakeDescriptor >= 0 {
@@ -54,13 +54,9 @@ final class StateMailbox: Sendable {
     }
 }
 
-/// Plays a loaded scenario one step per call, for the presenter mode.
-public protocol ScenarioStepper: Sendable {
-    var title: String { get }
-    /// Each step's one-line description.
-    var stepDescriptions: [String] { get }
-    /// Plays step `index` against the runtime and says whether its expectation held.
-    func play(step index: Int, on runtime: AppRuntime) async -> (passed: Bool, summary: String)
+enum BridgeInput: Sendable {
+    case event(AppEvent)
+    case changed
 }
 
 /// The full-screen program: owns the terminal and the loop that turns keys into client
@@ -79,11 +75,11 @@ public final class TUIApplication {
     private let runtime: AppRuntime
     private let transportSummary: String
     private let options: Options
-    private let scenario: ScenarioStepper?
+    private let scenario: ScenarioPlayback?
     private let logger: Logger
     private let mailbox = StateMailbox()
 
-    public init(runtime: AppRuntime, options: Options, scenario: ScenarioStepper? = nil, logger: Logger) {
+    public init(runtime: AppRuntime, options: Options, scenario: ScenarioPlayback? = nil, logger: Logger) {
         self.runtime = runtime
         transportSummary = runtime.transport.summary
         self.options = options
@@ -98,18 +94,25 @@ public final class TUIApplication {
         logger.info("terminal started", metadata: ["size": "\(terminal.width)x\(terminal.height)", "colors": "\(terminal.colorMode.rawValue)"])
         mailbox.connect(wakeDescriptor: terminal.wakeDescriptor)
 
-        let (events, sender) = AsyncStream.makeStream(of: AppEvent.self)
+        // One task reads the runtime's state after every event and every change, so the states it
+        // posts are never older than the ones posted before them.
+        let (inputs, bridge) = AsyncStream.makeStream(of: BridgeInput.self)
         let runtime = self.runtime
         let mailbox = self.mailbox
-        let sending = Task.detached {
-            for await event in events {
-                await runtime.send(event)
-                mailbox.post(await runtime.state, reducedEvent: true)
+        let bridging = Task.detached {
+            for await input in inputs {
+                switch input {
+                case .event(let event):
+                    await runtime.send(event)
+                    mailbox.post(await runtime.state, reducedEvent: true)
+                case .changed:
+                    mailbox.post(await runtime.state)
+                }
             }
         }
         let observing = Task.detached {
-            for await state in await runtime.updates() {
-                mailbox.post(state)
+            for await _ in await runtime.updates() {
+                bridge.yield(.changed)
             }
         }
 
@@ -117,7 +120,7 @@ public final class TUIApplication {
         var ui = UIState(colorMode: terminal.colorMode)
         if let scenario {
             ui.mode = .main
-            ui.presenter = PresenterState(title: scenario.title, steps: scenario.stepDescriptions)
+            ui.presenter = PresenterState(title: scenario.scenario.name, steps: scenario.stepSummaries)
         }
         var sentEvents = 0
         var reducedEvents = 0
@@ -126,7 +129,7 @@ public final class TUIApplication {
         func send(_ event: AppEvent) {
             sentEvents += 1
             logger.debug("event", metadata: ["event": "\(Self.name(of: event))"])
-            sender.yield(event)
+            bridge.yield(.event(event))
         }
         for event in initialEvents { send(event) }
 
@@ -172,8 +175,9 @@ public final class TUIApplication {
                             let index = presenter.played
                             ui.message = "playing: \(presenter.steps[index])"
                             stepTask = Task.detached {
-                                let result = await scenario.play(step: index, on: runtime)
-                                mailbox.post(await runtime.state, stepResult: StateMailbox.StepResult(index: index, passed: result.passed, summary: result.summary))
+                                let result = await scenario.play(stepAt: index, on: runtime)
+                                mailbox.post(nil, stepResult: StateMailbox.StepResult(index: index, passed: result.passed, summary: result.summary))
+                                bridge.yield(.changed)
                             }
                         case .setDraft, .toggleExchange: break
                         }
@@ -190,8 +194,8 @@ public final class TUIApplication {
             }
         }
         mailbox.disconnect()
-        sender.finish()
-        sending.cancel()
+        bridge.finish()
+        bridging.cancel()
         observing.cancel()
         stepTask?.cancel()
         terminal.stop()

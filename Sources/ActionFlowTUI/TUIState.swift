@@ -57,6 +57,8 @@ public struct UIState: Sendable {
     /// Form values typed on the phone that the client receives only with the form's button.
     public var drafts: [String: String] = [:]
     public var welcomeSelection = 0
+    /// The user story picked on the welcome screen.
+    public var story: String?
     /// The exchange shown in full in the Network pane.
     public var expandedExchange: Int?
     /// A short confirmation in the status line ("clock +1 h", "world reset").

@@ -88,6 +88,7 @@ public enum Controller {
         ui.mode = .main
         ui.focus = .phone
         ui.tab = .flow
+        ui.story = choice.commands.isEmpty ? nil : choice.title
         return apply(choice.commands, ui: &ui)
     }
 
@@ -220,9 +221,10 @@ public enum Controller {
     private static func scroll(by delta: Int, app: AppState, ui: inout UIState, size: (Int, Int), focus: UIState.Focus? = nil) {
         let layout = ScreenLayout(width: size.0, height: size.1)
         let focus = focus ?? ui.focus
+        let scrolling = MainView.inspectorRegions(app, ui, layout).scrolling
         let (key, blocks, area) = focus == .phone
             ? (PhoneContent.page(app, ui).key, PhoneContent.page(app, ui).blocks, layout.phoneContent)
-            : (paneKey(ui.tab), InspectorContent.blocks(ui.tab, app, ui), layout.inspectorContent)
+            : (paneKey(ui.tab), scrolling.blocks, scrolling.area)
         let content = BlockLayout(blocks, width: area.width, editing: nil)
         let current = currentOffset(content, key: key, focus: focus, ui: ui, height: area.height)
         let bottom = max(0, content.contentHeight - area.height)
@@ -254,8 +256,9 @@ public enum Controller {
         if layout.phoneContent.contains(x: x, y: y) {
             let page = PhoneContent.page(app, ui)
             target = (.phone, layout.phoneContent, page.key, page.blocks)
-        } else if layout.inspectorContent.contains(x: x, y: y) {
-            target = (.inspector, layout.inspectorContent, paneKey(ui.tab), InspectorContent.blocks(ui.tab, app, ui))
+        } else if MainView.inspectorRegions(app, ui, layout).scrolling.area.contains(x: x, y: y) {
+            let scrolling = MainView.inspectorRegions(app, ui, layout).scrolling
+            target = (.inspector, scrolling.area, paneKey(ui.tab), scrolling.blocks)
         } else {
             if layout.phone.contains(x: x, y: y) { ui.focus = .phone }
             if layout.inspector.contains(x: x, y: y) { ui.focus = .inspector }

@@ -7,7 +7,7 @@ import Foundation
 enum InspectorContent {
     static func blocks(_ tab: InspectorTab, _ app: AppState, _ ui: UIState) -> [Block] {
         switch tab {
-        case .flow: flow(app)
+        case .flow: flowTimeline(app) + [.blank] + flowNarration(app)
         case .settings: settings(app)
         case .device: device(app)
         case .link: link(app)
@@ -47,7 +47,9 @@ enum InspectorContent {
         }
     }
 
-    private static func flow(_ app: AppState) -> [Block] {
+    /// The Flow pane in two parts: the timeline (kept in view) and the narration (scrolls,
+    /// newest last).
+    static func flowTimeline(_ app: AppState) -> [Block] {
         var blocks: [Block] = []
         if let flow = app.flow {
             let inApp = app.settings.handleCodeInApp
@@ -67,7 +69,7 @@ enum InspectorContent {
                     marker = Span(" · ", .muted)
                     role = .muted
                 }
-                blocks.append(.line([marker, Span(" \(step.0.rawValue.padded(toColumns: 21))", role), Span(step.1, .muted)]))
+                blocks.append(.line([marker, Span(" \(step.0.rawValue.padded(toColumns: 23))", role), Span(step.1, .muted)]))
             }
             if current == nil {
                 blocks.append(.line([Span(" ▶ ", .current), Span(" \(flow.step.rawValue)", .title)]))
@@ -79,13 +81,16 @@ enum InspectorContent {
             blocks.append(.heading("No email action in progress"))
             blocks.append(.paragraph("Open a members-only article signed out, or Subscribe unverified, to start one.", .muted))
         }
-        blocks.append(.blank)
-        blocks.append(.heading("Narration"))
+        return blocks
+    }
+
+    static func flowNarration(_ app: AppState) -> [Block] {
+        var blocks: [Block] = [.heading("Narration")]
         if app.narration.isEmpty { blocks.append(.paragraph("Nothing has happened yet.", .muted)) }
         let start = max(0, app.narration.count - 200)
         for (offset, line) in app.narration[start...].enumerated() {
             let number = String(start + offset + 1)
-            blocks.append(.paragraph("\(number.padded(toColumns: 3)) \(line)", offset + start == app.narration.count - 1 ? .text : .muted))
+            blocks.append(.item(number.padded(toColumns: 4), line, offset + start == app.narration.count - 1 ? .text : .muted))
         }
         return blocks
     }

@@ -52,6 +52,8 @@ public enum MainView {
             right = [Span("▶ \(presenter.title) ", .badge), Span("step \(step)/\(presenter.steps.count) ", .accent)]
         } else if let flow = app.flow {
             right = [Span(InspectorContent.flowTitle(flow.kind), .accent), Span(" · \(flow.step.rawValue) ", .muted)]
+        } else if let story = ui.story {
+            right = [Span("\(story) ", .accent)]
         } else {
             right = [Span("free exploration ", .muted)]
         }
@@ -89,10 +91,14 @@ public enum MainView {
             frame.put(tab.label, x: tab.rect.x, y: tab.rect.y, role: role, clip: layout.tabBar)
         }
         frame.rule(in: Rect(x: layout.inspector.x + 1, y: layout.tabBar.y + 1, width: layout.inspector.width - 2, height: 1), y: layout.tabBar.y + 1, role: focused ? .focusedBorder : .border)
-        let area = layout.inspectorContent
+        let regions = inspectorRegions(app, ui, layout)
+        if let fixed = regions.fixed {
+            BlockLayout(fixed.blocks, width: fixed.area.width, editing: nil).draw(into: &frame, rect: fixed.area, selected: nil, focused: false, editing: nil, offset: 0)
+        }
+        let area = regions.scrolling.area
         let key = Controller.paneKey(ui.tab)
         let editing = ui.editing.map { (id: $0.id, editor: $0.editor) }
-        let blocks = BlockLayout(InspectorContent.blocks(ui.tab, app, ui), width: area.width, editing: editing)
+        let blocks = BlockLayout(regions.scrolling.blocks, width: area.width, editing: editing)
         let hasControls = !blocks.controls.isEmpty
         let selected = hasControls ? ui.selected(key) : nil
         let requested = ui.scroll[key] ?? (ui.tab == .flow ? Int.max : 0)
@@ -100,6 +106,17 @@ public enum MainView {
         if let cursor = blocks.draw(into: &frame, rect: area, selected: selected, focused: focused, editing: editing, offset: offset), focused {
             frame.cursor = cursor
         }
+    }
+
+    /// The inspector's content: an optional part that stays in view (the Flow timeline) and the
+    /// part that scrolls. Shared with the controller so keys and clicks scroll what is drawn.
+    static func inspectorRegions(_ app: AppState, _ ui: UIState, _ layout: ScreenLayout) -> (fixed: (blocks: [Block], area: Rect)?, scrolling: (blocks: [Block], area: Rect)) {
+        let area = layout.inspectorContent
+        guard ui.tab == .flow else { return (nil, (InspectorContent.blocks(ui.tab, app, ui), area)) }
+        let timeline = InspectorContent.flowTimeline(app)
+        let height = min(BlockLayout(timeline, width: area.width, editing: nil).contentHeight, area.height / 2)
+        let split = area.splitRows(height + 1)
+        return ((timeline, Rect(x: area.x, y: area.y, width: area.width, height: height)), (InspectorContent.flowNarration(app), split.bottom))
     }
 
     private static func drawStatus(_ frame: inout Frame, layout: ScreenLayout, app: AppState, ui: UIState, transport: String) {
@@ -154,14 +171,15 @@ public enum MainView {
     private static func drawWelcome(_ frame: inout Frame, app: AppState, ui: UIState) {
         let stories = Welcome.choices(app)
         let width = min(frame.width - 4, 76)
-        let height = min(frame.height - 2, 8 + stories.count * 2 + 2)
+        let intro = TextWrap.lines("Reset a password, verify an email, sign in by link: and land back where you were. Pick a user story or explore.", width: width - 4)
+        let height = min(frame.height - 2, 4 + 1 + intro.count + 1 + stories.count * 2)
         let box = Rect(x: (frame.width - width) / 2, y: max(0, (frame.height - 1 - height) / 2), width: width, height: height)
         frame.box(box, title: "actionflow", role: .focusedBorder)
         let inner = box.inset(by: 2)
         var y = inner.y
         frame.put("Passing state in email actions", x: inner.x, y: y, role: .title, clip: inner)
         y += 1
-        for line in TextWrap.lines("Reset a password, verify an email, sign in by link: and land back where you were. Pick a user story or explore.", width: inner.width) {
+        for line in intro {
             frame.put(line, x: inner.x, y: y, role: .muted, clip: inner)
             y += 1
         }

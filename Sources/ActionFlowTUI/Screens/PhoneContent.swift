@@ -55,7 +55,7 @@ enum PhoneContent {
     private static func status(_ app: AppState) -> [Block] {
         var blocks: [Block] = []
         if let banner = app.banner {
-            let code = banner.code.map { "\($0.rawValue): " } ?? ""
+            let code = banner.code.map { banner.message.hasPrefix($0.rawValue) ? "" : "\($0.rawValue): " } ?? ""
             blocks.append(.paragraph("✗ \(code)\(banner.message)", .error))
             blocks.append(.line([Span("r", .keyName), Span(" retry  ", .muted), Span("x", .keyName), Span(" dismiss", .muted)]))
             blocks.append(.blank)

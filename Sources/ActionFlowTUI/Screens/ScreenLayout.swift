@@ -37,11 +37,11 @@ public struct ScreenLayout: Sendable {
 
     /// Each tab's label and where it is drawn, short labels when the full ones do not fit.
     public var tabs: [(tab: InspectorTab, label: String, rect: Rect)] {
-        let full = InspectorTab.allCases.map { " \($0.rawValue + 1) \($0.title) " }
+        let full = InspectorTab.allCases.map { " \($0.title) " }
         let useFull = full.reduce(0) { $0 + $1.displayWidth } <= tabBar.width
         var x = tabBar.x
         return InspectorTab.allCases.map { tab in
-            let label = useFull ? full[tab.rawValue] : " \(tab.rawValue + 1)\(tab.shortTitle) "
+            let label = useFull ? full[tab.rawValue] : " \(tab.shortTitle) "
             let rect = Rect(x: x, y: tabBar.y, width: label.displayWidth, height: 1)
             x += rect.width
             return (tab, label, rect)

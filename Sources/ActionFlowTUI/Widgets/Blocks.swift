@@ -79,6 +79,8 @@ public enum Block: Sendable {
     case line([Span])
     /// A long value broken anywhere (URLs, JSON), indented by `indent` columns.
     case verbatim(String, Role, indent: Int)
+    /// Wrapped text after a marker, continuation lines indented under the text.
+    case item(String, String, Role)
     /// `name  value`, names aligned in a column of `nameWidth`.
     case pair(String, String, Role, nameWidth: Int)
     case control(Control)
@@ -112,6 +114,7 @@ public struct BlockLayout {
             let height: Int
             switch block {
             case .paragraph(let text, _): height = max(1, TextWrap.lines(text, width: width).count)
+            case .item(let marker, let text, _): height = max(1, TextWrap.lines(text, width: max(1, width - marker.displayWidth)).count)
             case .verbatim(let text, _, let indent): height = TextWrap.hardLines(text, width: max(1, width - indent)).count
             case .control(let control):
                 index = controlIndex
@@ -157,6 +160,12 @@ public struct BlockLayout {
                 }
             case .line(let spans):
                 frame.put(spans, x: rect.x, y: top, clip: rect)
+            case .item(let marker, let text, let role):
+                let indent = marker.displayWidth
+                frame.put(marker, x: rect.x, y: top, role: .muted, clip: rect)
+                for (i, line) in TextWrap.lines(text, width: max(1, rect.width - indent)).enumerated() {
+                    frame.put(line, x: rect.x + indent, y: top + i, role: role, clip: rect)
+                }
             case .verbatim(let text, let role, let indent):
                 for (i, line) in TextWrap.hardLines(text, width: max(1, rect.width - indent)).enumerated() {
                     frame.put(line, x: rect.x + indent, y: top + i, role: role, clip: rect)
@@ -196,7 +205,7 @@ public struct BlockLayout {
     private func drawControl(_ control: Control, into frame: inout Frame, rect: Rect, y: Int, labelWidth: Int, selected: Bool, editor: TextEditor?) -> (x: Int, y: Int)? {
         switch control.kind {
         case .button:
-            let label = "[ \(control.label) ]"
+            let label = "[ \(control.label.truncated(toColumns: max(1, rect.width - 6))) ]"
             frame.put(label, x: rect.x, y: y, role: selected ? .focusedButton : .button, clip: rect)
             if selected { frame.put("◀", x: rect.x + label.displayWidth + 1, y: y, role: .accent, clip: rect) }
             return nil

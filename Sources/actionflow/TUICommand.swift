@@ -1,0 +1,75 @@
+import ActionFlowBackend
+import ActionFlowClient
+import ActionFlowModel
+import ActionFlowTUI
+import ArgumentParser
+import CTerminalSupport
+import Foundation
+import Logging
+
+/// `actionflow` (or `actionflow tui`): the full-screen interface over the embedded project.
+struct TUICommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "tui",
+        abstract: "Open the full-screen interface (the default when no command is given).",
+        discussion: """
+        Keys: Tab switches between the phone and the inspector, arrows or h/j/k/l move, Enter \
+        presses, 1-7 pick an inspector pane, ? shows every key, q quits. With --scenario FILE \
+        the scenario is played one step per press of n, with narration, for a presenter.
+        """
+    )
+
+    @Option(help: ArgumentHelp("Present a scenario (a file, or the name of a shipped scenario) one step per key press.", valueName: "file"))
+    var scenario: String?
+
+    @Flag(help: "Draw without colour (also when NO_COLOR is set).")
+    var monochrome = false
+
+    @Option(help: ArgumentHelp("Where log lines go (never the screen).", valueName: "path"))
+    var logFile: String = FileManager.default.temporaryDirectory.appendingPathComponent("actionflow.log").path
+
+    /// A path, or the name of a shipped scenario.
+    static func locate(_ nameOrPath: String) -> URL {
+        if FileManager.default.fileExists(atPath: nameOrPath) { return URL(fileURLWithPath: nameOrPath) }
+        return BundledResources.scenariosDirectory.appendingPathComponent("\(nameOrPath).yaml")
+    }
+
+    func run() async throws {
+        let base: ProjectConfiguration
+        var playback: ScenarioPlayback?
+        var project: ProjectConfiguration
+        do {
+            base = try ProjectConfigLoader.loadDefault()
+            project = base
+            if let scenario {
+                let parsed = try ScenarioParser.load(contentsOf: Self.locate(scenario))
+                project = parsed.project.applied(to: base)
+                playback = ScenarioPlayback(parsed)
+            }
+        } catch {
+            FileHandle.standardError.write(Data("actionflow: \(error)\n".utf8))
+            throw ExitCode(2)
+        }
+
+        let path = logFile
+        LoggingSystem.bootstrap { label in
+            FileLogHandler(label: label, path: path).map { $0 as LogHandler } ?? SwiftLogNoOpLogHandler()
+        }
+        let logger = Logger(label: "actionflow.tui")
+        let state = playback.map { ScenarioPlayback.initialState(for: $0.scenario, project: project, now: nil) }
+        let runtime = await EmbeddedWorld.runtime(project: project, state: state)
+        let application = await TUIApplication(runtime: runtime, options: .init(monochrome: monochrome, logFile: logFile), scenario: playback, logger: logger)
+        let endingSignal: Int32?
+        do {
+            endingSignal = try await application.run()
+        } catch {
+            FileHandle.standardError.write(Data("\(error.description)\n".utf8))
+            throw ExitCode(1)
+        }
+        if let endingSignal {
+            // The terminal is restored; end the way the signal asked.
+            signal(endingSignal, SIG_DFL)
+            raise(endingSignal)
+        }
+    }
+}
