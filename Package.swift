@@ -56,7 +56,8 @@ let package = Package(
         ),
         .testTarget(name: "ActionFlowBackendTests", dependencies: ["ActionFlowBackend", "ActionFlowTransport"]),
         .testTarget(name: "ActionFlowClientTests", dependencies: ["ActionFlowClient", "ActionFlowModel", "ActionFlowTransport", "ActionFlowBackend"]),
-        .testTarget(name: "ActionFlowTUITests", dependencies: ["ActionFlowTUI"], exclude: ["Golden"]),
+        .testTarget(name: "ActionFlowEndToEndTests"),
+        .testTarget(name: "ActionFlowTUITests", dependencies: ["ActionFlowTUI", "ActionFlowClient", "ActionFlowModel", "ActionFlowBackend"], exclude: ["Golden"]),
     ],
     swiftLanguageModes: [.v6]
 )

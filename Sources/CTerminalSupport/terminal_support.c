@@ -2,6 +2,7 @@
 #include "terminal_support.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <pty.h>
 #include <signal.h>
 #include <string.h>
@@ -125,10 +126,24 @@ int ts_take_pending_signal(void) {
     return signal_number;
 }
 
+void ts_reraise(int signal_number) {
+    signal(signal_number, SIG_DFL);
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, signal_number);
+    pthread_sigmask(SIG_UNBLOCK, &set, NULL);
+    raise(signal_number);
+    kill(getpid(), signal_number);
+}
+
 void ts_suspend_self(void) {
     signal(SIGTSTP, SIG_DFL);
-    kill(0, SIGTSTP);
-    // Execution continues here after `fg` (SIGCONT).
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, SIGTSTP);
+    pthread_sigmask(SIG_UNBLOCK, &set, NULL);
+    // Delivered to this thread before raise() returns: execution continues here after `fg`.
+    raise(SIGTSTP);
     install_suspend_handler();
 }
 

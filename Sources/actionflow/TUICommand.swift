@@ -68,8 +68,7 @@ struct TUICommand: AsyncParsableCommand {
         }
         if let endingSignal {
             // The terminal is restored; end the way the signal asked.
-            signal(endingSignal, SIG_DFL)
-            raise(endingSignal)
+            ts_reraise(endingSignal)
         }
     }
 }

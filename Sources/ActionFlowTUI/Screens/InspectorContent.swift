@@ -69,7 +69,7 @@ enum InspectorContent {
                     marker = Span(" · ", .muted)
                     role = .muted
                 }
-                blocks.append(.line([marker, Span(" \(step.0.rawValue.padded(toColumns: 23))", role), Span(step.1, .muted)]))
+                blocks.append(.line([marker, Span(" \(step.0.rawValue.padded(toColumns: 23))", role), Span(step.1, role == .title ? .accent : .muted)]))
             }
             if current == nil {
                 blocks.append(.line([Span(" ▶ ", .current), Span(" \(flow.step.rawValue)", .title)]))
@@ -99,15 +99,20 @@ enum InspectorContent {
 
     private static func optional(_ text: String) -> String? { text.isEmpty ? nil : text }
 
+    /// The SDK's checks on the settings as the app sends them: an unset `url` is filled with
+    /// the page being opened, so it is checked as that.
+    private static func validationError(_ settings: ActionCodeSettings, field: String, app: AppState, requestType: OobRequestType) -> Note? {
+        var sent = settings
+        if sent.url == nil { sent.url = app.continueURLBase + (app.pendingDestination?.path ?? "/") }
+        return sent.validate(for: app.clientPlatform, requestType: requestType).first { $0.field == field }
+            .map { Note("✗ \($0.code): \($0.message)", .error) }
+    }
+
     private static func settingsText(_ app: AppState, _ id: String, _ label: String, _ keyPath: WritableKeyPath<ActionCodeSettings, String?> & Sendable, placeholder: String, requestType: OobRequestType) -> Control {
         let settings = app.settings
-        let platform = app.clientPlatform
         let field = String(id.dropFirst("settings.".count))
         @Sendable func note(_ edited: ActionCodeSettings) -> Note? {
-            if let error = edited.validate(for: platform, requestType: requestType).first(where: { $0.field == field }) {
-                return Note("✗ \(error.code): \(error.message)", .error)
-            }
-            return nil
+            validationError(edited, field: field, app: app, requestType: requestType)
         }
         return Control(
             id: id, label: label,
@@ -128,9 +133,8 @@ enum InspectorContent {
     private static func settingsToggle(_ app: AppState, _ id: String, _ label: String, _ keyPath: WritableKeyPath<ActionCodeSettings, Bool> & Sendable, requestType: OobRequestType) -> Control {
         let settings = app.settings
         let field = String(id.dropFirst("settings.".count))
-        let error = settings.validate(for: app.clientPlatform, requestType: requestType).first { $0.field == field }
         return Control(id: id, label: label, kind: .toggle(settings[keyPath: keyPath]),
-                       note: error.map { Note("✗ \($0.code): \($0.message)", .error) },
+                       note: validationError(settings, field: field, app: app, requestType: requestType),
                        activate: { _ in
                            var edited = settings
                            edited[keyPath: keyPath].toggle()

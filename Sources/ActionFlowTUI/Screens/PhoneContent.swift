@@ -163,13 +163,13 @@ enum PhoneContent {
             blocks.append(.heading(message.subject))
             blocks.append(.pair("To", message.to, .text, nameWidth: 5))
             blocks.append(.pair("Sent", Clock.format(message.sentAt), .muted, nameWidth: 5))
+            blocks.append(.control(.button("mail.tap", "Tap the link", [.send(.linkTapped(messageID: message.id))])))
+            blocks.append(.control(.button("mail.inbox", "Back to inbox", [.send(.mailboxOpened)])))
             blocks.append(.rule)
             for line in UntrustedText.sanitizeLines(message.body) where line != message.link {
                 blocks.append(.paragraph(line, .text))
             }
-            blocks.append(.control(.button("mail.tap", "Tap the link", [.send(.linkTapped(messageID: message.id))])))
             blocks.append(.verbatim(message.link, .link, indent: 0))
-            blocks.append(.control(.button("mail.inbox", "Back to inbox", [.send(.mailboxOpened)])))
             return PhonePage(key: "mail.\(openID)", bar: "Mail · \(message.to)", blocks: blocks)
         }
         blocks.append(.heading("Inbox"))

@@ -81,6 +81,10 @@ public final class CursesTerminal: TerminalDriver {
         _ = fcntl(fds[1], F_SETFL, fcntl(fds[1], F_GETFL) | O_NONBLOCK)
 
         setlocale(LC_ALL, "")
+        // Box drawing and wide characters need UTF-8 even when the locale does not say so.
+        if let codeset = nl_langinfo(nl_item(CODESET)), String(cString: codeset) != "UTF-8" {
+            setlocale(LC_CTYPE, "C.UTF-8")
+        }
         ts_save_terminal(1)
         // Before curses starts, so curses leaves these signals to us.
         ts_install_signal_handlers(wakePipe.write)

@@ -113,7 +113,7 @@ public struct BlockLayout {
             var index: Int? = nil
             let height: Int
             switch block {
-            case .paragraph(let text, _): height = max(1, TextWrap.lines(text, width: width).count)
+            case .paragraph(let text, _), .heading(let text): height = max(1, TextWrap.lines(text, width: width).count)
             case .item(let marker, let text, _): height = max(1, TextWrap.lines(text, width: max(1, width - marker.displayWidth)).count)
             case .verbatim(let text, _, let indent): height = TextWrap.hardLines(text, width: max(1, width - indent)).count
             case .control(let control):
@@ -153,7 +153,9 @@ public struct BlockLayout {
             guard top + item.height > rect.y, top < rect.maxY else { continue }
             switch item.block {
             case .heading(let text):
-                frame.put(text, x: rect.x, y: top, role: .title, clip: rect)
+                for (i, line) in TextWrap.lines(text, width: rect.width).enumerated() {
+                    frame.put(line, x: rect.x, y: top + i, role: .title, clip: rect)
+                }
             case .paragraph(let text, let role):
                 for (i, line) in TextWrap.lines(text, width: rect.width).enumerated() {
                     frame.put(line, x: rect.x, y: top + i, role: role, clip: rect)
@@ -192,8 +194,9 @@ public struct BlockLayout {
             }
         }
         if contentHeight > rect.height, rect.width > 0 {
-            let marker = offset + rect.height < contentHeight ? "↓ more" : "↑"
-            frame.put(marker, x: rect.maxX - marker.displayWidth, y: rect.maxY - 1, role: .muted)
+            // On the frame line under the content, so it never hides text.
+            let marker = offset + rect.height < contentHeight ? (offset > 0 ? " ↑↓ more " : " ↓ more ") : " ↑ more "
+            frame.put(marker, x: rect.maxX - marker.displayWidth, y: rect.maxY, role: .accent)
         }
         return cursor
     }
@@ -210,15 +213,15 @@ public struct BlockLayout {
             if selected { frame.put("◀", x: rect.x + label.displayWidth + 1, y: y, role: .accent, clip: rect) }
             return nil
         case .toggle(let on):
-            frame.put(control.label.padded(toColumns: labelWidth), x: rect.x, y: y, role: selected ? .selection : .text, clip: rect)
+            frame.put(control.label.truncated(toColumns: labelWidth - 1).padded(toColumns: labelWidth), x: rect.x, y: y, role: selected ? .selection : .text, clip: rect)
             frame.put(on ? "[x] on" : "[ ] off", x: rect.x + labelWidth, y: y, role: on ? .success : .muted, clip: rect)
             return nil
         case .choice(let value):
-            frame.put(control.label.padded(toColumns: labelWidth), x: rect.x, y: y, role: selected ? .selection : .text, clip: rect)
+            frame.put(control.label.truncated(toColumns: labelWidth - 1).padded(toColumns: labelWidth), x: rect.x, y: y, role: selected ? .selection : .text, clip: rect)
             frame.put("‹ \(value) ›", x: rect.x + labelWidth, y: y, role: .accent, clip: rect)
             return nil
         case .text(let value, let placeholder, let secret):
-            frame.put(control.label.padded(toColumns: labelWidth), x: rect.x, y: y, role: selected ? .selection : .text, clip: rect)
+            frame.put(control.label.truncated(toColumns: labelWidth - 1).padded(toColumns: labelWidth), x: rect.x, y: y, role: selected ? .selection : .text, clip: rect)
             let fieldX = rect.x + labelWidth
             let fieldWidth = max(1, rect.maxX - fieldX)
             if let editor {

@@ -26,6 +26,10 @@ int ts_take_pending_signal(void);
 /// 1 when a SIGTSTP arrived (the caller leaves curses mode, then calls ts_suspend_self), cleared by the call.
 int ts_take_pending_suspend(void);
 
+/// Ends the process by `signal_number` with its default action, from any thread (worker
+/// threads block signals, so a plain raise() may never be delivered).
+void ts_reraise(int signal_number);
+
 /// Stops the process group as SIGTSTP would and returns after `fg`. Call after leaving curses mode.
 void ts_suspend_self(void);
 

@@ -1,0 +1,139 @@
+import Foundation
+import Testing
+
+/// The built binary in a real terminal (tmux): stories played from the keyboard alone,
+/// resizing, every way out, and hostile input.
+@Suite("Real terminal (tmux)", .serialized)
+struct TerminalEndToEndTests {
+    /// From the welcome screen to the sign-in form of story 1.
+    private func startStoryOne(_ tmux: TmuxSession, choice: String = "1") throws {
+        tmux.waitFor("Passing state in email actions", "Free exploration")
+        try tmux.press(choice)
+        tmux.waitFor("Sign in", "to continue to /articles/42", "alice@example.com")
+    }
+
+    @Test("Story 1 in the app: wrong password, reset by email, back at the article")
+    func storyOneInApp() throws {
+        let tmux = try TmuxSession()
+        try startStoryOne(tmux)
+        try tmux.press("Down", "Enter")
+        try tmux.type("not-my-password")
+        try tmux.press("Enter", "Enter")
+        tmux.waitFor("INVALID_PASSWORD")
+        try tmux.press("Down", "Enter")
+        tmux.waitFor("Forgot password", "Send reset email")
+        try tmux.press("Down", "Enter")
+        tmux.waitFor("emailSent", "sendOobCode PASSWORD_RESET")
+        try tmux.press("m")
+        tmux.waitFor("Inbox", "Reset your password")
+        try tmux.press("Enter")
+        tmux.waitFor("Tap the link")
+        try tmux.press("Enter")
+        tmux.waitFor("Choose a new password", "enteringNewPassword")
+        try tmux.press("Enter")
+        try tmux.type("correct-horse-battery")
+        try tmux.press("Enter", "Enter")
+        tmux.waitFor("How continue URLs carry state", "The Newsletter  /articles/42", "alice@example.com ✓", "Password reset · completed")
+        try tmux.press("q")
+        #expect(tmux.waitForExit() == 0)
+        tmux.expectTerminalRestored()
+    }
+
+    @Test("Story 2 through the web widget: verify, Continue, reload, subscribe")
+    func storyTwoWebWidget() throws {
+        let tmux = try TmuxSession()
+        tmux.waitFor("Free exploration")
+        try tmux.press("4")
+        tmux.waitFor("Verify your email", "bob@example.com")
+        try tmux.press("Enter")
+        tmux.waitFor("emailSent", "sendOobCode VERIFY_EMAIL")
+        try tmux.press("m")
+        tmux.waitFor("Inbox", "Verify your email")
+        try tmux.press("Enter")
+        tmux.waitFor("Tap the link")
+        try tmux.press("Enter")
+        tmux.waitFor("web widget", "Continue", "handledInWebWidget")
+        try tmux.press("Enter")
+        tmux.waitFor("The Newsletter", "I have verified: reload")
+        try tmux.press("Down", "Enter")
+        tmux.waitFor("Subscribe now", "bob@example.com ✓")
+        try tmux.press("Enter")
+        tmux.waitFor("Subscribed with bob@example.com", "The Newsletter  /subscribe")
+        try tmux.press("q")
+        #expect(tmux.waitForExit() == 0)
+        tmux.expectTerminalRestored()
+    }
+
+    @Test("Resizing mid-flow re-lays out without losing state; too small says how large")
+    func resize() throws {
+        let tmux = try TmuxSession()
+        try startStoryOne(tmux)
+        try tmux.press("Down", "Enter")
+        try tmux.type("nope")
+        try tmux.press("Enter", "Enter")
+        tmux.waitFor("INVALID_PASSWORD")
+        try tmux.resize(width: 80, height: 24)
+        tmux.waitFor("INVALID_PASSWORD", "Flow  Set  Dev")
+        #expect(tmux.screen().split(separator: "\n").allSatisfy { $0.count <= 80 })
+        try tmux.resize(width: 60, height: 18)
+        tmux.waitFor("Terminal too small", "at least 80×24")
+        try tmux.resize(width: 160, height: 48)
+        tmux.waitFor("INVALID_PASSWORD", "Flow  Settings  Device  Link", "to continue to /articles/42")
+        try tmux.press("q")
+        #expect(tmux.waitForExit() == 0)
+        tmux.expectTerminalRestored()
+    }
+
+    @Test("Ctrl-C quits and restores the terminal")
+    func controlC() throws {
+        let tmux = try TmuxSession()
+        try startStoryOne(tmux)
+        try tmux.press("C-c")
+        #expect(tmux.waitForExit() == 0)
+        tmux.expectTerminalRestored()
+        #expect(!tmux.screen().contains("Flow  Settings"), "the interface is still on the main screen")
+    }
+
+    @Test("SIGTERM ends the program with the terminal restored")
+    func sigterm() throws {
+        let tmux = try TmuxSession()
+        try startStoryOne(tmux)
+        let pid = try #require(tmux.pid)
+        kill(pid, SIGTERM)
+        #expect(tmux.waitForExit() == 128 + Int(SIGTERM), "the program ends by SIGTERM, as asked")
+        tmux.expectTerminalRestored()
+        #expect(!tmux.screen().contains("Flow  Settings"))
+    }
+
+    @Test("A hostile pasted email cannot move the cursor or break the frame")
+    func hostileEmail() throws {
+        let tmux = try TmuxSession()
+        try startStoryOne(tmux)
+        try tmux.press("Enter", "C-u")
+        try tmux.paste("evil\u{1B}[2J\u{1B}[31m\u{1B}[10;10H@x.com\u{202E}moc.elgoog")
+        try tmux.press("Enter")
+        try tmux.type("pw")
+        try tmux.press("Enter", "Enter")
+        tmux.waitFor("INVALID_EMAIL", "signInWithPassword for")
+        let screen = tmux.screen()
+        #expect(screen.contains("evil␛[2J␛[31m␛[10;10H@x.com"))
+        let lines = screen.split(separator: "\n", omittingEmptySubsequences: false)
+        // Both panes' right edges stay in place on every body row.
+        for line in lines[1..<28] {
+            #expect(line.hasSuffix("│") || line.hasSuffix("╮") || line.hasSuffix("╯"), "row broken: \(line)")
+        }
+        try tmux.press("q")
+        #expect(tmux.waitForExit() == 0)
+        tmux.expectTerminalRestored()
+    }
+
+    @Test("Without a terminal it says so and points to the headless commands")
+    func noTerminal() throws {
+        for term in ["dumb", "xterm-256color"] {
+            let result = try Spawn.run("/usr/bin/env", ["TERM=\(term)", BuiltBinary.url.path], capture: true)
+            #expect(result.status == 1)
+            #expect(result.output.contains("needs a terminal"))
+            #expect(result.output.contains("actionflow inspect"))
+        }
+    }
+}

@@ -1,0 +1,153 @@
+import Foundation
+import Testing
+
+/// Where `swift build` put the `actionflow` binary: next to the test bundle.
+enum BuiltBinary {
+    static var url: URL {
+        let candidates = [
+            URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("actionflow"),
+            Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent("actionflow"),
+            URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+                .appendingPathComponent(".build/debug/actionflow"),
+        ]
+        return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) } ?? candidates[0]
+    }
+}
+
+/// Runs a program and waits for it with posix_spawn and waitpid (no run loop involved).
+enum Spawn {
+    static func run(_ path: String, _ arguments: [String], capture: Bool) throws -> (status: Int32, output: String) {
+        var pipeEnds: [Int32] = [-1, -1]
+        guard pipe(&pipeEnds) == 0 else { throw TmuxError(description: "pipe failed") }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        if capture {
+            posix_spawn_file_actions_adddup2(&actions, pipeEnds[1], 1)
+            posix_spawn_file_actions_adddup2(&actions, pipeEnds[1], 2)
+        } else {
+            // A server started here would keep our pipe open forever.
+            posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+            posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        }
+        posix_spawn_file_actions_addclose(&actions, pipeEnds[0])
+        posix_spawn_file_actions_addclose(&actions, pipeEnds[1])
+        let argv = ([path] + arguments).map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var pid: pid_t = 0
+        let spawned = posix_spawn(&pid, path, &actions, nil, argv, environ)
+        close(pipeEnds[1])
+        guard spawned == 0 else {
+            close(pipeEnds[0])
+            throw TmuxError(description: "cannot run \(path): error \(spawned)")
+        }
+        var output = Data()
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let count = read(pipeEnds[0], &buffer, buffer.count)
+            if count <= 0 { break }
+            output.append(contentsOf: buffer[0..<count])
+        }
+        close(pipeEnds[0])
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) == -1, errno == EINTR {}
+        let exitStatus = (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
+        return (exitStatus, String(decoding: output, as: UTF8.self))
+    }
+}
+
+struct TmuxError: Error, CustomStringConvertible {
+    var description: String
+}
+
+/// A private tmux server (its own socket) running the built binary in a pane of a fixed size.
+/// The wrapper shell records `stty -a` before and after, and the exit status.
+final class TmuxSession {
+    let socket: String
+    let directory: URL
+    private static let tmux = ["/usr/bin/tmux", "/usr/local/bin/tmux"].first { FileManager.default.isExecutableFile(atPath: $0) } ?? "tmux"
+
+    init(width: Int = 100, height: Int = 30, arguments: [String] = [], environment: [String: String] = [:]) throws {
+        socket = "actionflow-test-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString.prefix(8))"
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent(socket)
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let binary = BuiltBinary.url.path
+        guard FileManager.default.isExecutableFile(atPath: binary) else {
+            throw TmuxError(description: "the actionflow binary is not built at \(binary); run `swift build` first")
+        }
+        let env = (["LC_ALL": "C.UTF-8", "TERM": "tmux-256color"].merging(environment) { $1 }).map { "\($0.key)='\($0.value)'" }.sorted().joined(separator: " ")
+        let args = (arguments + ["--log-file", directory.appendingPathComponent("log").path]).map { "'\($0)'" }.joined(separator: " ")
+        let d = directory.path
+        let script = "stty -a > '\(d)/before'; sh -c 'echo $$ > \"\(d)/pid\"; exec env \(env.replacingOccurrences(of: "'", with: "")) \"\(binary)\" \(args.replacingOccurrences(of: "'", with: ""))'; echo $? > '\(d)/status'; stty -a > '\(d)/after'; echo ACTIONFLOW-EXITED; sleep 600"
+        // The server this starts keeps its output descriptors open: give it none of ours.
+        try run(["-f", "/dev/null", "new-session", "-d", "-x", "\(width)", "-y", "\(height)", "-s", "main", script], capture: false)
+    }
+
+    deinit {
+        _ = try? run(["kill-server"])
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    @discardableResult
+    private func run(_ arguments: [String], capture: Bool = true) throws -> String {
+        let result = try Spawn.run(Self.tmux, ["-u", "-L", socket] + arguments, capture: capture)
+        if result.status != 0 { throw TmuxError(description: "tmux \(arguments.joined(separator: " ")): \(result.output)") }
+        return result.output
+    }
+
+    /// Named keys (`Enter`, `Down`, `C-c`, `Escape`) as tmux knows them.
+    func press(_ keys: String...) throws { try run(["send-keys", "-t", "main"] + keys) }
+
+    /// Literal text, typed.
+    func type(_ text: String) throws { try run(["send-keys", "-t", "main", "-l", text]) }
+
+    /// Text pasted the way a terminal pastes (bracketed, when the program asked for it).
+    func paste(_ text: String) throws {
+        try run(["set-buffer", "-b", "clip", text])
+        try run(["paste-buffer", "-p", "-d", "-b", "clip", "-t", "main"])
+    }
+
+    func resize(width: Int, height: Int) throws {
+        try run(["resize-window", "-t", "main", "-x", "\(width)", "-y", "\(height)"])
+    }
+
+    func screen() -> String { (try? run(["capture-pane", "-p", "-t", "main"])) ?? "" }
+
+    /// Waits until every text is on screen; on timeout records the screen as it was.
+    @discardableResult
+    func waitFor(_ texts: String..., timeout: Double = 10, sourceLocation: SourceLocation = #_sourceLocation) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        var shown = ""
+        while Date() < deadline {
+            shown = screen()
+            if texts.allSatisfy({ shown.contains($0) }) { return true }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        Issue.record("Timed out after \(timeout) s waiting for \(texts). Screen:\n\(shown)", sourceLocation: sourceLocation)
+        return false
+    }
+
+    func file(_ name: String) -> String? {
+        try? String(contentsOf: directory.appendingPathComponent(name), encoding: .utf8)
+    }
+
+    var pid: Int32? { file("pid").flatMap { Int32($0.trimmingCharacters(in: .whitespacesAndNewlines)) } }
+
+    /// Waits for the program to end; returns its exit status as the shell saw it.
+    func waitForExit(timeout: Double = 10, sourceLocation: SourceLocation = #_sourceLocation) -> Int? {
+        guard waitFor("ACTIONFLOW-EXITED", timeout: timeout, sourceLocation: sourceLocation) else { return nil }
+        return file("status").flatMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+    }
+
+    /// The terminal settings after the program ended are those it found (the window size aside,
+    /// which a resize changes on purpose).
+    func expectTerminalRestored(sourceLocation: SourceLocation = #_sourceLocation) {
+        func modes(_ text: String?) -> String? {
+            text?.replacingOccurrences(of: #"rows \d+; columns \d+;"#, with: "", options: .regularExpression)
+        }
+        let before = modes(file("before"))
+        let after = modes(file("after"))
+        #expect(before != nil && before == after, "stty -a differs:\nbefore:\n\(before ?? "-")\nafter:\n\(after ?? "-")", sourceLocation: sourceLocation)
+    }
+}

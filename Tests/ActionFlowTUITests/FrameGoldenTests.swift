@@ -1,0 +1,192 @@
+import ActionFlowBackend
+import ActionFlowClient
+import ActionFlowModel
+@testable import ActionFlowTUI
+import Foundation
+import Testing
+
+/// Drives the real client runtime over the embedded project (deterministic: seeded codes, a
+/// fixed clock) to reach the states the frames show.
+struct World {
+    let runtime: AppRuntime
+
+    static func start(device: Device = .iPhone, inApp: Bool = true) async throws -> World {
+        let project = try ProjectConfigLoader.loadDefault()
+        var state = EmbeddedWorld.defaultState(project: project)
+        state.device = device
+        state.settings.handleCodeInApp = inApp
+        return World(runtime: await EmbeddedWorld.runtime(project: project, state: state))
+    }
+
+    @discardableResult
+    func send(_ events: AppEvent...) async -> AppState {
+        for event in events { await runtime.process(event) }
+        return await state()
+    }
+
+    /// The state with exchange timings fixed, so frames do not depend on the machine's speed.
+    func state() async -> AppState {
+        var state = await runtime.state
+        state.exchanges = state.exchanges.map { record in
+            var record = record
+            record.duration = 0.0012
+            return record
+        }
+        return state
+    }
+
+    /// Story 1 up to the tapped reset link (the app's new-password form).
+    func resetLinkTapped() async -> AppState {
+        await send(.openRoute("/articles/42"), .signInSubmitted(email: "alice@example.com", password: "wrong"), .forgotPasswordTapped,
+                   .passwordResetRequested(email: "alice@example.com"), .mailboxOpened)
+        let inbox = await runtime.state.inbox
+        return await send(.linkTapped(messageID: inbox.last?.id ?? ""))
+    }
+}
+
+func mainUI(focus: UIState.Focus = .phone, tab: InspectorTab = .flow) -> UIState {
+    var ui = UIState(colorMode: .full256)
+    ui.mode = .main
+    ui.focus = focus
+    ui.tab = tab
+    return ui
+}
+
+func render(_ app: AppState, _ ui: UIState, _ size: (Int, Int)) -> Frame {
+    MainView.render(app: app, ui: ui, transport: "embedded demo-actionflow", width: size.0, height: size.1)
+}
+
+/// Every row of a frame takes exactly the frame's width, and the outer frame lines stay put.
+func expectIntact(_ frame: Frame, sourceLocation: SourceLocation = #_sourceLocation) {
+    for line in frame.text.split(separator: "\n", omittingEmptySubsequences: false) {
+        #expect(String(line).displayWidth == frame.width, "row \"\(line)\" is not \(frame.width) columns", sourceLocation: sourceLocation)
+    }
+    for cell in frame.cells {
+        #expect(!cell.text.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F || (0x80...0x9F).contains($0.value) || (0x202A...0x202E).contains($0.value) },
+                "a control character reached the frame", sourceLocation: sourceLocation)
+    }
+}
+
+let small = (80, 24)
+let large = (160, 48)
+
+@Suite("Frames: golden files at 80x24 and 160x48")
+struct FrameGoldenTests {
+    @Test("Welcome screen")
+    func welcome() async throws {
+        let world = try await World.start()
+        let app = await world.state()
+        for (size, name) in [(small, "welcome-80x24"), (large, "welcome-160x48")] {
+            let frame = render(app, UIState(colorMode: .full256), size)
+            expectIntact(frame)
+            GoldenFile.check(frame, name)
+        }
+    }
+
+    @Test("Phone screens through story 1, in the app")
+    func storyOneInApp() async throws {
+        let world = try await World.start()
+        var ui = mainUI()
+        ui.drafts["signIn.email"] = "alice@example.com"
+        let signIn = await world.send(.openRoute("/articles/42"), .signInSubmitted(email: "alice@example.com", password: "wrong"))
+        let forgot = await world.send(.forgotPasswordTapped)
+        let sent = await world.send(.passwordResetRequested(email: "alice@example.com"), .mailboxOpened)
+        let message = await world.send(.messageOpened(id: sent.inbox.last?.id ?? ""))
+        let tapped = await world.send(.linkTapped(messageID: sent.inbox.last?.id ?? ""))
+        let landed = await world.send(.newPasswordSubmitted("correct-horse"))
+        let screens: [(AppState, String)] = [(signIn, "sign-in-error"), (forgot, "forgot-password"), (sent, "mailbox"), (message, "message"), (tapped, "new-password"), (landed, "article")]
+        for (state, name) in screens {
+            for (size, suffix) in [(small, "80x24"), (large, "160x48")] {
+                let frame = render(state, ui, size)
+                expectIntact(frame)
+                GoldenFile.check(frame, "phone-\(name)-\(suffix)")
+            }
+        }
+        #expect(render(landed, ui, small).text.contains("How continue URLs carry state"))
+        #expect(render(landed, ui, small).text.contains("alice@example.com ✓"))
+    }
+
+    @Test("Phone screens of the web widget, store and browser")
+    func routedAway() async throws {
+        let widget = try await World.start(inApp: false)
+        await widget.send(.openRoute("/articles/42"), .forgotPasswordTapped, .passwordResetRequested(email: "alice@example.com"), .mailboxOpened)
+        let form = await widget.send(.linkTapped(messageID: await widget.state().inbox.last?.id ?? ""))
+        let done = await widget.send(.newPasswordSubmitted("correct-horse"))
+        let browser = await widget.send(.continueTapped)
+
+        var old = Device.pixel
+        old.installedVersion = 3
+        let store = try await World.start(device: old)
+        var settings = await store.state().settings
+        settings.setAndroidPackageName("com.example.android", installIfNotAvailable: false, minimumVersion: "11")
+        await store.send(.settingsEdited(settings), .openRoute("/articles/42"), .forgotPasswordTapped, .passwordResetRequested(email: "alice@example.com"), .mailboxOpened)
+        let upgrade = await store.send(.linkTapped(messageID: await store.state().inbox.last?.id ?? ""))
+
+        for (state, name) in [(form, "widget-form"), (done, "widget-done"), (browser, "after-continue"), (upgrade, "store-upgrade")] {
+            for (size, suffix) in [(small, "80x24"), (large, "160x48")] {
+                let frame = render(state, mainUI(), size)
+                expectIntact(frame)
+                GoldenFile.check(frame, "phone-\(name)-\(suffix)")
+            }
+        }
+    }
+
+    @Test("Every inspector pane, mid-flow")
+    func panes() async throws {
+        let world = try await World.start()
+        let app = await world.resetLinkTapped()
+        for tab in InspectorTab.allCases {
+            var ui = mainUI(focus: .inspector, tab: tab)
+            ui.expandedExchange = app.exchanges.last?.id
+            for (size, suffix) in [(small, "80x24"), (large, "160x48")] {
+                let frame = render(app, ui, size)
+                expectIntact(frame)
+                GoldenFile.check(frame, "pane-\(tab.title.lowercased())-\(suffix)")
+            }
+        }
+    }
+
+    @Test("Help and paste overlays, and a terminal that is too small")
+    func overlays() async throws {
+        let world = try await World.start()
+        let app = await world.state()
+        var ui = mainUI()
+        ui.overlay = .help
+        GoldenFile.check(render(app, ui, small), "help-80x24")
+        ui.overlay = .pasteLink(TextEditor("https://demo-actionflow.firebaseapp.com/__/auth/action?mode=resetPassword"))
+        GoldenFile.check(render(app, ui, small), "paste-80x24")
+        let tooSmall = render(app, mainUI(), (60, 20))
+        #expect(tooSmall.text.contains("needs at least 80×24"))
+        GoldenFile.check(tooSmall, "too-small-60x20")
+    }
+
+    @Test("CJK and emoji are measured as two columns and keep the frame aligned")
+    func wideCharacters() async throws {
+        let world = try await World.start()
+        var ui = mainUI()
+        let email = "山田太郎👩‍💻@例え.jp"
+        ui.drafts["signIn.email"] = email
+        let app = await world.send(.openRoute("/articles/42"), .signInSubmitted(email: email, password: "パスワード"))
+        for (size, suffix) in [(small, "80x24"), (large, "160x48")] {
+            let frame = render(app, ui, size)
+            expectIntact(frame)
+            #expect(frame.text.contains("山田太郎"))
+            GoldenFile.check(frame, "wide-characters-\(suffix)")
+        }
+    }
+
+    @Test("A hostile email address cannot move the cursor, recolour or reorder the screen")
+    func hostileStrings() async throws {
+        let world = try await World.start()
+        var ui = mainUI()
+        let hostile = "evil\u{1B}[2J\u{1B}[31m@x.com\r\n\u{202E}moc.elgoog\u{7}\u{9B}1;1H"
+        ui.drafts["signIn.email"] = hostile
+        let app = await world.send(.openRoute("/articles/42"), .signInSubmitted(email: hostile, password: "x"))
+        for (size, suffix) in [(small, "80x24"), (large, "160x48")] {
+            let frame = render(app, ui, size)
+            expectIntact(frame)
+            #expect(frame.text.contains("evil␛[2J␛[31m@x.com"))
+            GoldenFile.check(frame, "hostile-\(suffix)")
+        }
+    }
+}
