@@ -69,6 +69,10 @@ extension AppState {
             let protection = project.emailEnumerationProtection && request.requestType == .passwordReset
                 ? " (email enumeration protection: an unknown address gets the same answer and no email)" : ""
             narrate("sendOobCode \(request.requestType.rawValue) → sent to \(Narration.safe(email))\(protection)")
+            if request.requestType == .passwordReset, screen == .forgotPassword {
+                screen = .signIn
+                narrate("app: \"check your email\", back to sign-in")
+            }
             return start(.refreshMailbox)
         case (.resetPassword(let request), .passwordReset(let response)):
             guard let newPassword = request.newPassword else { return codeChecked(response) }

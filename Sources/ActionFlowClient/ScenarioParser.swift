@@ -334,8 +334,9 @@ private struct Reader {
                 expectations.append(.screen(try oneOf(value, key: key, step: step, names.map { ($0, $0) })))
             case "fails":
                 let code = try string(value, key: key, step: step)
-                guard !code.isEmpty, code.allSatisfy({ $0.isUppercase || $0 == "_" }) else {
-                    throw error(value, step: step, key: key, "expected a server error code such as EXPIRED_OOB_CODE, got `\(code)`")
+                let serverCode = !code.isEmpty && code.allSatisfy { $0.isUppercase || $0 == "_" }
+                guard serverCode || code.hasPrefix("auth/") else {
+                    throw error(value, step: step, key: key, "expected a server error code such as EXPIRED_OOB_CODE or an SDK code such as auth/argument-error, got `\(code)`")
                 }
                 expectations.append(.fails(AuthErrorCode(code)))
             case "noError":
@@ -359,7 +360,7 @@ private struct Reader {
             case "linkOpensIn":
                 expectations.append(.linkOpensIn(try oneOf(value, key: key, step: step, ["app", "web widget", "browser", "Play Store", "App Store"].map { ($0, $0) })))
             default:
-                expectations.append(.store(try oneOf(value, key: key, step: step, [("install", StorePage.Purpose.install), ("upgrade", .upgrade)])))
+                expectations.append(.store(try oneOf(value, key: key, step: step, [("install", StoreVisit.Purpose.install), ("upgrade", .upgrade)])))
             }
         }
         return expectations

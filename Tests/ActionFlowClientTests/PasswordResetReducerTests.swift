@@ -37,12 +37,15 @@ struct PasswordResetReducerTests {
         store.send(.passwordResetRequested(email: bob), effects: [.call(send, by: .app)]) {
             $0.busy = [.sendOobCode]
             $0.flow = FlowProgress(kind: .passwordReset, step: .requesting, email: self.bob, continueURL: "https://www.example.com/articles/42")
+            $0.sentSettings = sent
             $0.narration.append("sendOobCode PASSWORD_RESET for bob@example.com with continueUrl https://www.example.com/articles/42, canHandleCodeInApp \(settings.handleCodeInApp), iOSBundleId com.example.ios")
         }
         store.receive(.callSucceeded(send, by: .app, .oobCodeSent(SendOobCodeResponse(email: bob))), effects: [.refreshMailbox]) {
             $0.busy = [.mailbox]
             $0.flow?.step = .emailSent
+            $0.screen = .signIn
             $0.narration.append("sendOobCode PASSWORD_RESET → sent to bob@example.com")
+            $0.narration.append("app: \"check your email\", back to sign-in")
         }
         let message = Fixture.message(id: "m1", for: request, to: bob, code: "RESET1")
         store.receive(.mailboxRefreshed([message])) {
@@ -53,18 +56,24 @@ struct PasswordResetReducerTests {
         return (store, request)
     }
 
-    @Test("in the app: check, weak password refused, new password, signed in, resumed at the article")
-    func inApp() {
-        var (store, request) = storeWithResetSent()
+    /// Pastes the reset link into the app, which checks its code.
+    func pasteResetLink(_ store: inout TestStore, _ request: SendOobCodeRequest) -> AuthCall {
         let message = Fixture.message(id: "m1", for: request, to: bob, code: "RESET1")
         let check = AuthCall.resetPassword(ResetPasswordRequest(oobCode: "RESET1"))
         store.send(.linkPasted(message.link), effects: [.call(check, by: .app)]) {
             $0.busy = [.checkCode]
-            $0.lastLink = LinkVisit(link: message.link, outcome: "pasted into the app")
+            $0.lastLink = LinkVisit(link: message.link, outcome: "pasted into the app", anatomy: Fixture.anatomy(message.link))
             $0.flow = FlowProgress(kind: .passwordReset, step: .checkingCode, email: self.bob, continueURL: "https://www.example.com/articles/42", oobCode: "RESET1")
-            $0.narration.append("link pasted into the app: \(message.link)")
+            $0.narration.append("link pasted into the app: \(SecretMasking.maskLinks(in: message.link))")
             $0.narration.append("app handles mode resetPassword (continueUrl https://www.example.com/articles/42): resetPassword with oobCode only to check it")
         }
+        return check
+    }
+
+    @Test("in the app: check, weak password refused, new password, signed in, resumed at the article")
+    func inApp() {
+        var (store, request) = storeWithResetSent()
+        let check = pasteResetLink(&store, request)
         store.receive(.callSucceeded(check, by: .app, .passwordReset(ResetPasswordResponse(email: bob, requestType: .passwordReset)))) {
             $0.busy = []
             $0.flow?.step = .enteringNewPassword
@@ -120,15 +129,7 @@ struct PasswordResetReducerTests {
     @Test("an expired code sends the user back to the forgot-password form")
     func expiredCode() {
         var (store, request) = storeWithResetSent()
-        let message = Fixture.message(id: "m1", for: request, to: bob, code: "RESET1")
-        let check = AuthCall.resetPassword(ResetPasswordRequest(oobCode: "RESET1"))
-        store.send(.linkPasted(message.link), effects: [.call(check, by: .app)]) {
-            $0.busy = [.checkCode]
-            $0.lastLink = LinkVisit(link: message.link, outcome: "pasted into the app")
-            $0.flow = FlowProgress(kind: .passwordReset, step: .checkingCode, email: self.bob, continueURL: "https://www.example.com/articles/42", oobCode: "RESET1")
-            $0.narration.append("link pasted into the app: \(message.link)")
-            $0.narration.append("app handles mode resetPassword (continueUrl https://www.example.com/articles/42): resetPassword with oobCode only to check it")
-        }
+        let check = pasteResetLink(&store, request)
         store.receive(.callFailed(check, by: .app, .server(.expiredOobCode, detail: nil))) {
             $0.busy = []
             $0.flow = nil
@@ -151,6 +152,7 @@ struct PasswordResetReducerTests {
         store.send(.passwordResetRequested(email: bob), effects: [.call(send, by: .app)]) {
             $0.busy = [.sendOobCode]
             $0.flow = FlowProgress(kind: .passwordReset, step: .requesting, email: self.bob, continueURL: "https://www.example.com/")
+            $0.sentSettings = ActionCodeSettings(url: "https://www.example.com/", handleCodeInApp: true, iOSBundleID: "com.example.ios")
             $0.narration.append("sendOobCode PASSWORD_RESET for bob@example.com with continueUrl https://www.example.com/, canHandleCodeInApp true, iOSBundleId com.example.ios")
         }
         store.receive(.callFailed(send, by: .app, .network(.connectionLost("injected")))) {
