@@ -231,8 +231,9 @@ public struct SimulatedProject: Sendable {
         // 3. Continue URL.
         let continueURL = nonEmpty(request.continueUrl)
         if let continueURL {
-            if let failure = InterimContinueURLCheck.check(continueURL, authorizedDomains: configuration.authorizedDomains) {
-                throw failure
+            let verdict = ContinueURLPolicy.check(continueURL, authorizedDomains: configuration.authorizedDomains)
+            if let code = verdict.errorCode {
+                throw AuthFailure.server(code, detail: verdict.explanation)
             }
         } else if type == .emailSignIn {
             throw AuthFailure.server(.missingContinueURI, detail: "A continue URL must be provided in the request.")
@@ -277,7 +278,7 @@ public struct SimulatedProject: Sendable {
         // Issue, build the link, mail it.
         let language = locale.flatMap(MailTemplates.language(for:)) ?? configuration.defaultLocale
         let oobCode = generator.urlSafeString(count: 54)
-        let link = InterimEmailLink.emailLink(for: request, oobCode: oobCode, lang: language, project: configuration, linkDomain: linkDomain)
+        let link = ActionLinkBuilder.emailLink(for: request, oobCode: oobCode, lang: language, project: configuration, linkDomain: linkDomain)
         var issued = IssuedOobCode(
             oobCode: oobCode, requestType: type, email: email, newEmail: newEmail, localId: target?.localId,
             settings: Self.settings(of: request, continueURL: continueURL), clientType: request.clientType,
@@ -443,7 +444,7 @@ public struct SimulatedProject: Sendable {
     private mutating func issueRecoverEmail(account: Account, oldEmail: String, language: String) {
         let oobCode = generator.urlSafeString(count: 54)
         let request = SendOobCodeRequest(requestType: .recoverEmail, email: oldEmail)
-        let link = InterimEmailLink.emailLink(for: request, oobCode: oobCode, lang: language, project: configuration, linkDomain: configuration.defaultHostingDomain)
+        let link = ActionLinkBuilder.emailLink(for: request, oobCode: oobCode, lang: language, project: configuration, linkDomain: configuration.defaultHostingDomain)
         var issued = IssuedOobCode(
             oobCode: oobCode, requestType: .recoverEmail, email: oldEmail, newEmail: account.email, localId: account.localId,
             settings: ActionCodeSettings(), clientType: nil, tenantId: nil, language: language, link: link,
