@@ -584,16 +584,30 @@ public struct SimulatedProject: Sendable {
         "exp":\(issuedAt + Self.idTokenLifetime),"email":"\(account.email)","email_verified":\(account.emailVerified),\
         "sid":"\(generator.alphanumericString(count: 10))"}
         """
-        let token = "eyJhbGciOiJub25lIiwidHlwIjoiSldUIn0." + Self.base64URL(Data(payload.utf8)) + "."
+        let token = "eyJhbGciOiJub25lIiwidHlwIjoiSldUIn0." + Self.base64URL(payload) + "."
         sessions[token] = Session(localId: account.localId, generation: account.sessionGeneration)
         return token
     }
 
-    private static func base64URL(_ data: Data) -> String {
-        data.base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-")
-            .replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
+    private static let base64URLAlphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
+
+    /// Unpadded base64url, as JWTs use.
+    static func base64URL(_ text: String) -> String {
+        let bytes = Array(text.utf8)
+        var out: [UInt8] = []
+        out.reserveCapacity((bytes.count + 2) / 3 * 4)
+        var index = 0
+        while index < bytes.count {
+            let chunk = min(3, bytes.count - index)
+            var value = UInt32(bytes[index]) << 16
+            if chunk > 1 { value |= UInt32(bytes[index + 1]) << 8 }
+            if chunk > 2 { value |= UInt32(bytes[index + 2]) }
+            for position in 0...chunk {
+                out.append(base64URLAlphabet[Int((value >> UInt32(18 - 6 * position)) & 63)])
+            }
+            index += 3
+        }
+        return String(decoding: out, as: UTF8.self)
     }
 
     private func userRecord(_ account: Account) -> UserRecord {

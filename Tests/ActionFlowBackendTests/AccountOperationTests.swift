@@ -113,3 +113,23 @@ import Testing
         #expect(await failureCode { try await transport.signIn((alice.email, "changed-secret")) } == nil)
     }
 }
+
+@Suite struct IDTokenTests {
+    @Test func idTokensAreUnsignedJWTsDescribingTheUser() async throws {
+        let transport = try embedded()
+        let session = try await transport.signIn(alice)
+        let parts = try #require(session.idToken).split(separator: ".", omittingEmptySubsequences: false)
+        #expect(parts.count == 3)
+        #expect(parts[2].isEmpty)
+        var payload = String(parts[1]).replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        while payload.count % 4 != 0 { payload += "=" }
+        let data = try #require(Data(base64Encoded: payload))
+        let claims = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        #expect(claims["email"] as? String == alice.email)
+        #expect(claims["email_verified"] as? Bool == true)
+        #expect(claims["user_id"] as? String == session.localId)
+        #expect(claims["aud"] as? String == "demo-actionflow")
+        #expect(claims["iat"] as? Int == 1_768_467_600)
+        #expect(claims["exp"] as? Int == 1_768_467_600 + 3600)
+    }
+}

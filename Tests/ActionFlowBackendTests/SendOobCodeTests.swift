@@ -221,3 +221,12 @@ import Testing
         #expect(Set(first).count == first.count)
     }
 }
+
+@Suite struct MailTemplateTests {
+    @Test func fillsKnownPlaceholdersAndKeepsOtherPercentSigns() {
+        let template = MailTemplates.Template(subject: "%APP_NAME%: 100% ready", body: "%EMAIL% -> %NEW_EMAIL%\n%LINK%\n%UNKNOWN% %")
+        let rendered = MailTemplates.render(template, appName: "demo", email: "a@example.com", newEmail: nil, link: "https://h/a?x=%25")
+        #expect(rendered.subject == "demo: 100% ready")
+        #expect(rendered.body == "a@example.com -> a@example.com\nhttps://h/a?x=%25\n%UNKNOWN% %")
+    }
+}
