@@ -211,3 +211,26 @@ import Testing
         #expect(transport.capabilities == TransportCapabilities(listsMailbox: true, controlsClock: true, resetsWorld: true))
     }
 }
+
+@Suite struct EmbeddedTransportConcurrencyTests {
+    @Test func concurrentCallersEachGetTheirOwnAccountAndCode() async throws {
+        let transport = try embedded { $0.rateLimit = RateLimit(maxEmails: 1000, windowSeconds: 60) }
+        let count = 200
+        let ids = try await withThrowingTaskGroup(of: String.self) { group in
+            for index in 0..<count {
+                group.addTask {
+                    let email = "user\(index)@example.com"
+                    let created = try await transport.signUp(SignUpRequest(email: email, password: "secret-\(index)"))
+                    _ = try await transport.sendOobCode(SendOobCodeRequest(requestType: .passwordReset, email: email), locale: nil)
+                    return created.localId
+                }
+            }
+            return try await group.reduce(into: [String]()) { $0.append($1) }
+        }
+        #expect(Set(ids).count == count)
+        let mails = try await transport.mailbox()
+        #expect(mails.count == count)
+        #expect(Set(mails.compactMap(\.oobCode)).count == count)
+        #expect(Set(mails.map(\.id)).count == count)
+    }
+}

@@ -107,6 +107,8 @@ import Testing
         (SendOobCodeRequest(requestType: .passwordReset, email: alice.email, continueUrl: articleURL, dynamicLinkDomain: "other.page.link"), .invalidDynamicLinkDomain),
         (SendOobCodeRequest(requestType: .passwordReset, email: "nobody@example.com"), .emailNotFound),
         (SendOobCodeRequest(requestType: .passwordReset, email: carol.email), .userDisabled),
+        (SendOobCodeRequest(requestType: .emailSignIn, email: carol.email, continueUrl: articleURL, canHandleCodeInApp: true), .userDisabled),
+        (SendOobCodeRequest(requestType: .passwordReset, email: alice.email, continueUrl: "https://www.example.com@evil.com/"), .unauthorizedDomain),
     ])
     func validationErrors(request: SendOobCodeRequest, expected: AuthErrorCode) async throws {
         let transport = try embedded()
