@@ -231,8 +231,9 @@ public struct SimulatedProject: Sendable {
         // 3. Continue URL.
         let continueURL = nonEmpty(request.continueUrl)
         if let continueURL {
-            if let failure = InterimContinueURLCheck.check(continueURL, authorizedDomains: configuration.authorizedDomains) {
-                throw failure
+            let verdict = ContinueURLPolicy.check(continueURL, authorizedDomains: configuration.authorizedDomains)
+            if let code = verdict.errorCode {
+                throw AuthFailure.server(code, detail: verdict.explanation)
             }
         } else if type == .emailSignIn {
             throw AuthFailure.server(.missingContinueURI, detail: "A continue URL must be provided in the request.")
@@ -277,7 +278,7 @@ public struct SimulatedProject: Sendable {
         // Issue, build the link, mail it.
         let language = locale.flatMap(MailTemplates.language(for:)) ?? configuration.defaultLocale
         let oobCode = generator.urlSafeString(count: 54)
-        let link = InterimEmailLink.emailLink(for: request, oobCode: oobCode, lang: language, project: configuration, linkDomain: linkDomain)
+        let link = ActionLinkBuilder.emailLink(for: request, oobCode: oobCode, lang: language, project: configuration, linkDomain: linkDomain)
         var issued = IssuedOobCode(
             oobCode: oobCode, requestType: type, email: email, newEmail: newEmail, localId: target?.localId,
             settings: Self.settings(of: request, continueURL: continueURL), clientType: request.clientType,
@@ -443,7 +444,7 @@ public struct SimulatedProject: Sendable {
     private mutating func issueRecoverEmail(account: Account, oldEmail: String, language: String) {
         let oobCode = generator.urlSafeString(count: 54)
         let request = SendOobCodeRequest(requestType: .recoverEmail, email: oldEmail)
-        let link = InterimEmailLink.emailLink(for: request, oobCode: oobCode, lang: language, project: configuration, linkDomain: configuration.defaultHostingDomain)
+        let link = ActionLinkBuilder.emailLink(for: request, oobCode: oobCode, lang: language, project: configuration, linkDomain: configuration.defaultHostingDomain)
         var issued = IssuedOobCode(
             oobCode: oobCode, requestType: .recoverEmail, email: oldEmail, newEmail: account.email, localId: account.localId,
             settings: ActionCodeSettings(), clientType: nil, tenantId: nil, language: language, link: link,
@@ -583,16 +584,30 @@ public struct SimulatedProject: Sendable {
         "exp":\(issuedAt + Self.idTokenLifetime),"email":"\(account.email)","email_verified":\(account.emailVerified),\
         "sid":"\(generator.alphanumericString(count: 10))"}
         """
-        let token = "eyJhbGciOiJub25lIiwidHlwIjoiSldUIn0." + Self.base64URL(Data(payload.utf8)) + "."
+        let token = "eyJhbGciOiJub25lIiwidHlwIjoiSldUIn0." + Self.base64URL(payload) + "."
         sessions[token] = Session(localId: account.localId, generation: account.sessionGeneration)
         return token
     }
 
-    private static func base64URL(_ data: Data) -> String {
-        data.base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-")
-            .replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
+    private static let base64URLAlphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
+
+    /// Unpadded base64url, as JWTs use.
+    static func base64URL(_ text: String) -> String {
+        let bytes = Array(text.utf8)
+        var out: [UInt8] = []
+        out.reserveCapacity((bytes.count + 2) / 3 * 4)
+        var index = 0
+        while index < bytes.count {
+            let chunk = min(3, bytes.count - index)
+            var value = UInt32(bytes[index]) << 16
+            if chunk > 1 { value |= UInt32(bytes[index + 1]) << 8 }
+            if chunk > 2 { value |= UInt32(bytes[index + 2]) }
+            for position in 0...chunk {
+                out.append(base64URLAlphabet[Int((value >> UInt32(18 - 6 * position)) & 63)])
+            }
+            index += 3
+        }
+        return String(decoding: out, as: UTF8.self)
     }
 
     private func userRecord(_ account: Account) -> UserRecord {
