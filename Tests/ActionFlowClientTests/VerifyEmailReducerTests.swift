@@ -75,16 +75,7 @@ struct VerifyEmailReducerTests {
             $0.narration.append("accounts:update with oobCode → VERIFY_EMAIL code consumed; the server now says emailVerified true")
             $0.narration.append("cached user still says emailVerified false until reloaded: accounts:lookup with idToken")
         }
-        store.receive(.callSucceeded(lookup, by: .app, .lookedUp(Fixture.user(bob, verified: true)))) {
-            $0.busy = []
-            $0.session?.emailVerified = true
-            $0.screen = .subscribe
-            $0.pendingDestination = nil
-            $0.flow?.step = .completed
-            $0.narration.append("accounts:lookup → emailVerified true (cache was false)")
-            $0.narration.append("resume: at /subscribe")
-            $0.narration.append("verifyEmail complete: resumed at /subscribe from continueUrl https://www.example.com/subscribe")
-        }
+        store.receiveVerifiedLookup(lookup, email: bob, resumingAt: .subscribe, completing: .verifyEmail)
         store.send(.subscribeTapped) {
             $0.subscribed = true
             $0.narration.append("subscription completed for bob@example.com")
@@ -131,16 +122,7 @@ struct VerifyEmailReducerTests {
             $0.busy = [.lookup]
             $0.narration.append("reload user: accounts:lookup with idToken")
         }
-        store.receive(.callSucceeded(lookup, by: .app, .lookedUp(Fixture.user(bob, verified: true)))) {
-            $0.busy = []
-            $0.session?.emailVerified = true
-            $0.screen = .subscribe
-            $0.pendingDestination = nil
-            $0.flow?.step = .completed
-            $0.narration.append("accounts:lookup → emailVerified true (cache was false)")
-            $0.narration.append("resume: at /subscribe")
-            $0.narration.append("verifyEmail complete: resumed at /subscribe from continueUrl https://www.example.com/subscribe")
-        }
+        store.receiveVerifiedLookup(lookup, email: bob, resumingAt: .subscribe, completing: .verifyEmail)
         store.finish()
     }
 
@@ -189,14 +171,7 @@ struct VerifyEmailReducerTests {
             $0.busy = [.lookup]
             $0.narration.append("reload user: accounts:lookup with idToken")
         }
-        store.receive(.callSucceeded(lookup, by: .app, .lookedUp(Fixture.user(bob, verified: true)))) {
-            $0.busy = []
-            $0.session?.emailVerified = true
-            $0.screen = .subscribe
-            $0.pendingDestination = nil
-            $0.narration.append("accounts:lookup → emailVerified true (cache was false)")
-            $0.narration.append("resume: at /subscribe")
-        }
+        store.receiveVerifiedLookup(lookup, email: bob, resumingAt: .subscribe, completing: nil)
         store.finish()
     }
 }
