@@ -63,6 +63,28 @@ import Testing
         #expect(queryValue("continueUrl", in: inner) == articleURL)
     }
 
+    @Test func emptyStringsCountAsAbsent() async throws {
+        let transport = try embedded()
+        _ = try await transport.sendOobCode(SendOobCodeRequest(
+            requestType: .passwordReset, email: alice.email, continueUrl: articleURL, iOSBundleId: "", iOSAppStoreId: "",
+            androidPackageName: "", androidMinimumVersion: "", dynamicLinkDomain: "", linkDomain: ""), locale: nil)
+        let mail = try #require(try await transport.mailbox().first)
+        #expect(queryValue("continueUrl", in: mail.link) == articleURL)
+        let settings = try #require(transport.settings(forOobCode: mail.oobCode ?? ""))
+        #expect(settings == ActionCodeSettings(url: articleURL))
+    }
+
+    @Test func appReturnLinkWrapsTheContinueURLForTheWebWidget() async throws {
+        let transport = try embedded()
+        _ = try await transport.sendOobCode(SendOobCodeRequest(
+            requestType: .passwordReset, email: alice.email, continueUrl: articleURL, iOSBundleId: "com.example.ios"), locale: nil)
+        let link = try #require(try await transport.mailbox().first?.link)
+        #expect(queryValue("mode", in: link) == "resetPassword")
+        let continueLink = try #require(queryValue("continueUrl", in: link))
+        #expect(continueLink.hasPrefix("https://demo-actionflow.firebaseapp.com/__/auth/links?link="))
+        #expect(queryValue("link", in: continueLink) == articleURL)
+    }
+
     @Test func legacyProjectsBuildDynamicLinks() async throws {
         let transport = try embedded { $0.mobileLinkStyle = .firebaseDynamicLinkDomain }
         _ = try await transport.sendOobCode(SendOobCodeRequest(

@@ -189,3 +189,22 @@ final class LatencyLog: @unchecked Sendable {
         #expect(clock.now - started >= .milliseconds(30))
     }
 }
+
+@Suite struct DecoratorPassThroughTests {
+    @Test func decoratorsShareTheBaseWorldAndDescription() async throws {
+        let base = try embedded()
+        let transport = RecordingTransport(FaultInjectingTransport(base), apiKey: base.configuration.apiKey)
+        #expect(transport.summary == "embedded demo-actionflow")
+        #expect(transport.capabilities == base.capabilities)
+        let moved = try await transport.advanceClock(by: 120)
+        #expect(try await base.now() == moved)
+        _ = try await transport.sendOobCode(SendOobCodeRequest(requestType: .passwordReset, email: alice.email), locale: nil)
+        #expect(try await transport.mailbox() == base.mailbox())
+        #expect(transport.records().first?.startedAt == moved)
+        try await transport.resetWorld()
+        #expect(try await base.mailbox().isEmpty)
+        #expect(try await transport.now() == Date(timeIntervalSince1970: 1_768_467_600))
+        // Only protocol calls are recorded.
+        #expect(transport.records().count == 1)
+    }
+}

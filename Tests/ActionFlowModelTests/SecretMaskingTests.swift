@@ -1,5 +1,6 @@
 import ActionFlowModel
 import Foundation
+import PropertyBased
 import Testing
 
 @Suite struct SecretMaskingTests {
@@ -34,5 +35,29 @@ import Testing
 
     @Test func textThatIsNotJSONIsMaskedAsLinks() {
         #expect(SecretMasking.maskJSON(Data("oops oobCode=ABCDEFGHIJKLMNOP".utf8)) == "oops oobCode=ABCDEF…(masked)")
+    }
+}
+
+@Suite struct SecretMaskingPropertyTests {
+    static let secret = Gen.letterOrNumber.string(of: 13...60)
+    static let words = Gen.letterOrNumber.string(of: 1...12)
+
+    @Test func noSecretParameterSurvivesInAnyEncoding() async {
+        await propertyCheck(input: Self.secret, Self.words, Gen.int(in: 0...2)) { secret, other, depth in
+            let layers = ["", "%3D", "%253D"]
+            let separator = ["&", "%26", "%2526"][depth]
+            let text = "https://h/p?x=\(other)\(separator)oobCode\(layers[depth] == "" ? "=" : layers[depth])\(secret)\(separator)lang=en"
+            let masked = SecretMasking.maskLinks(in: text)
+            #expect(!masked.contains(secret))
+            #expect(masked.contains(String(secret.prefix(6)) + SecretMasking.marker))
+        }
+    }
+
+    @Test func noSecretJSONValueSurvives() async {
+        await propertyCheck(input: Self.secret, Gen.int(in: 0..<SecretMasking.secretKeys.count)) { secret, keyIndex in
+            let key = SecretMasking.secretKeys.sorted()[keyIndex]
+            let json = "{\"\(key)\":\"\(secret)\",\"other\":{\"\(key)\":[\"\(secret)\"]}}"
+            #expect(!SecretMasking.maskJSON(Data(json.utf8)).contains(secret))
+        }
     }
 }
