@@ -200,10 +200,13 @@ struct Routing {
 
     /// The web page a mobile link falls back to: a fallback parameter, else its payload.
     mutating func fallback(to fallbackURL: String?, domain: String) -> TapRoute {
-        if let fallbackURL, fallbackURL != payload?.layer.url {
+        if let fallbackURL {
             var ignored: [Finding] = []
+            step("The link's fallback page opens: \(fallbackURL)")
+            if let payload, payload.layer.url == fallbackURL {
+                return plainWebPage(payload)
+            }
             if let chain = try? LinkInspector.unwrap(fallbackURL, lenient: true, findings: &ignored), let last = chain.last {
-                step("The link's fallback page opens: \(fallbackURL)")
                 return plainWebPage(last)
             }
             step("The link's fallback \(fallbackURL) is not a URL; the browser tries it as it is")
