@@ -17,6 +17,14 @@ public struct RoutingMatrix: Sendable, Hashable, Codable {
         /// Nil when it cannot matter.
         public var mailClient: Device.MailClient?
 
+        public init(platform: Device.Platform, appInstalled: Bool, appVersion: AppVersion?, linksVerified: Bool?, mailClient: Device.MailClient?) {
+            self.platform = platform
+            self.appInstalled = appInstalled
+            self.appVersion = appVersion
+            self.linksVerified = linksVerified
+            self.mailClient = mailClient
+        }
+
         public var device: Device {
             Device(platform: platform, osName: osName, appInstalled: appInstalled, installedVersion: nil,
                    linksVerified: linksVerified ?? false, mailClient: mailClient ?? .native, mailScanner: false)
