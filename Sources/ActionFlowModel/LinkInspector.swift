@@ -240,6 +240,17 @@ public enum LinkInspector {
             if wrappers.contains(where: { $0.layer.kind == .dynamicLinkWrapper }) {
                 findings.append(.legacyDynamicLinks("The link on \(outer.split.host)"))
             }
+            for wrapper in wrappers where wrapper.layer.kind == .dynamicLinkWrapper && wrapper.split.value("apn") == nil && wrapper.split.value("amv") != nil {
+                findings.append(Finding(code: "link.minimum-version-without-package", severity: .warning,
+                                        message: "The Dynamic Link on \(wrapper.split.host) has amv (minimum version) but no apn (package name): no Android app is named, so the minimum version does nothing."))
+            }
+        } else if ActionCodeOperation(mode: mode ?? "") == .emailLink, action.layer.kind == .actionURL {
+            findings.append(Finding(code: "link.sign-in-not-in-app", severity: .info,
+                                    message: "An email sign-in link that is not a mobile link: no app can receive it. Either this is the payload of the email's link, or it was sent with handleCodeInApp = false, which the SDKs refuse for sign-in."))
+        }
+        if !action.split.isHTTP {
+            findings.append(Finding(code: "link.not-web", severity: .danger,
+                                    message: "The action URL uses the \(action.split.scheme): scheme: a real action handler is an http(s) page, so this link is not what Firebase sends."))
         }
         if !chain.strayActionParameters.isEmpty {
             let names = chain.strayActionParameters.map(\.name).joined(separator: ", ")
