@@ -43,6 +43,8 @@ let package = Package(
         ),
         .testTarget(name: "ActionFlowBackendTests", dependencies: ["ActionFlowBackend", "ActionFlowTransport"]),
         .testTarget(name: "ActionFlowClientTests", dependencies: ["ActionFlowClient", "ActionFlowModel", "ActionFlowTransport", "ActionFlowBackend"]),
+        // The headless commands, run in-process.
+        .testTarget(name: "ActionFlowCommandTests", dependencies: ["actionflow", "ActionFlowModel"]),
     ],
     swiftLanguageModes: [.v6]
 )

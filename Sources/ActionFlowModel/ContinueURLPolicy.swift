@@ -42,10 +42,11 @@ public enum ContinueURLPolicy {
         case .success(let value): parsed = value
         }
         let host = parsed.host
-        let allowed = Set(authorizedDomains.map(normalizedDomain))
-        if allowed.contains(host) {
+        // A short list: comparing beats building a set on every check (the inspector's hot path).
+        if authorizedDomains.contains(where: { $0 == host || normalizedDomain($0) == host }) {
             return .authorized(host: host)
         }
+        let allowed = Set(authorizedDomains.map(normalizedDomain))
         return .unauthorized(host: host, reason: unauthorizedReason(parsed, allowed: allowed))
     }
 
@@ -69,7 +70,7 @@ public enum ContinueURLPolicy {
             .failure(ContinueURLError(reason: reason))
         }
         if text.isEmpty { return fail("the continue URL is empty") }
-        if text.unicodeScalars.contains(where: { $0.value <= 0x20 || $0.value == 0x7F }) {
+        if text.utf8.contains(where: { $0 <= 0x20 || $0 == 0x7F }) {
             return fail("the continue URL contains white space or control characters")
         }
         guard let colon = text.firstIndex(of: ":") else {
@@ -161,7 +162,7 @@ public enum ContinueURLPolicy {
     }
 
     private static func percentDecodeHost(_ text: Substring) -> String? {
-        guard text.contains("%") else { return String(text) }
+        guard text.utf8.contains(UInt8(ascii: "%")) else { return String(text) }
         var bytes: [UInt8] = []
         var iterator = Array(text.utf8).makeIterator()
         while let byte = iterator.next() {

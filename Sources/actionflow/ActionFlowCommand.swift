@@ -5,6 +5,11 @@ struct ActionFlowCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "actionflow",
         abstract: "Explore how Firebase Authentication email actions carry state through a continue URL.",
-        subcommands: [RunCommand.self, BenchCommand.self]
+        subcommands: [
+            InspectCommand.self,
+            MatrixCommand.self,
+            RunCommand.self,
+            BenchCommand.self,
+        ]
     )
 }
