@@ -302,11 +302,13 @@ extension Effect {
 // MARK: - Transitions
 
 extension AppState {
-    /// Appends a line; action codes and API keys in links are masked (protocol.md section 7).
+    /// Appends a line, sanitized whole (whatever untrusted text it quotes), with action codes and
+    /// API keys in links masked (protocol.md section 7).
     mutating func narrate(_ line: String) {
+        let safe = UntrustedText.sanitize(line)
         // Only a line with a query (`=`, or `%3D` when encoded) can hold a code or key.
-        let mayHoldSecrets = line.utf8.contains { $0 == UInt8(ascii: "=") || $0 == UInt8(ascii: "%") }
-        narration.append(mayHoldSecrets ? SecretMasking.maskLinks(in: line) : line)
+        let mayHoldSecrets = safe.utf8.contains { $0 == UInt8(ascii: "=") || $0 == UInt8(ascii: "%") }
+        narration.append(mayHoldSecrets ? SecretMasking.maskLinks(in: safe) : safe)
     }
 
     /// Marks the effect's work as busy and returns it.

@@ -121,7 +121,8 @@ public enum AppScreen: Sendable, Hashable {
             let prefix = "/articles/"
             guard trimmed.hasPrefix(prefix) else { return nil }
             let id = trimmed.dropFirst(prefix.count)
-            guard !id.isEmpty, !id.contains("/") else { return nil }
+            // Article ids are slugs: letters, digits, `-` and `_`.
+            guard !id.isEmpty, id.unicodeScalars.allSatisfy({ $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "-" || $0 == "_") }) else { return nil }
             self = .article(id: String(id))
         }
     }

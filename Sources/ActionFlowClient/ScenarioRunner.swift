@@ -74,10 +74,7 @@ public enum ScenarioRunner {
             transcript.failure = ScenarioFailure(source: scenario.source, step: 0, line: nil, message: "cannot start the transport: \(Narration.describe(error))")
             return transcript
         }
-        var state = AppState(device: scenario.device, settings: scenario.settings, project: project, locale: scenario.locale)
-        if let base = scenario.continueURLBase { state.continueURLBase = base }
-        state.now = try? await transport.now()
-        let runtime = AppRuntime(state: state, transport: transport)
+        let runtime = AppRuntime(state: scenario.initialState(project: project, now: try? await transport.now()), transport: transport)
         var narrated = 0
         var sinceExpectation: [String] = []
         for step in scenario.steps {

@@ -251,3 +251,24 @@ struct OtherFlowsReducerTests {
         store.finish()
     }
 }
+
+@Suite("App routes")
+struct AppRouteTests {
+    @Test("routes the app has", arguments: [("/", AppScreen.articles), ("", .articles), ("/articles/42", .article(id: "42")), ("/articles/how-to_1/", .article(id: "how-to_1")), ("/subscribe", .subscribe), ("/account", .account)])
+    func routes(_ path: String, _ screen: AppScreen) {
+        #expect(AppScreen(path: path) == screen)
+    }
+
+    @Test("paths that are no route of the app", arguments: ["/articles/", "/articles/4/2", "/articles/\u{1B}[2J", "/articles/%2F", "/admin", "/subscribe/now", "articles/42"])
+    func notRoutes(_ path: String) {
+        #expect(AppScreen(path: path) == nil)
+    }
+
+    @Test("a continue URL with control characters is narrated harmlessly")
+    func hostileContinueURL() {
+        var state = Fixture.state()
+        _ = AppReducer.reduce(&state, .linkPasted("https://www.example.com/articles/%1B%5B2J\u{202E}"))
+        #expect(state.screen == .articles)
+        #expect(state.narration.allSatisfy { !UntrustedText.needsSanitizing($0) })
+    }
+}
