@@ -52,12 +52,11 @@ struct OtherFlowsReducerTests {
         let lookup = AuthCall.lookup(LookupRequest(idToken: "token-1"))
         store.receive(.callSucceeded(signIn, by: .app, .signedIn(Fixture.signedIn(alice))), effects: [.call(lookup, by: .app)]) {
             $0.busy = [.lookup]
-            $0.session = CachedUser(localId: "uid-alice@example.com", email: self.alice, emailVerified: false, idToken: "token-1")
             $0.emailForSignIn = nil
-            $0.narration.append("signInWithEmailLink → EMAIL_SIGNIN code consumed; signed in as alice@example.com")
-            $0.narration.append("accounts:lookup with idToken to load the user (emailVerified)")
+            $0.narration.append("signInWithEmailLink → EMAIL_SIGNIN code consumed; ID token for alice@example.com")
+            $0.narration.append("accounts:lookup with the new idToken to load the user before showing it signed in")
         }
-        store.receiveVerifiedLookup(lookup, email: alice, resumingAt: .article(id: "7"), completing: .emailLinkSignIn)
+        store.receiveVerifiedLookup(lookup, email: alice, resumingAt: .article(id: "7"), completing: .emailLinkSignIn, signingIn: true)
         store.finish()
     }
 
@@ -118,11 +117,10 @@ struct OtherFlowsReducerTests {
         let lookup = AuthCall.lookup(LookupRequest(idToken: "token-1"))
         store.receive(.callSucceeded(right, by: .app, .signedIn(Fixture.signedIn(alice))), effects: [.call(lookup, by: .app)]) {
             $0.busy = [.lookup]
-            $0.session = CachedUser(localId: "uid-alice@example.com", email: self.alice, emailVerified: false, idToken: "token-1")
-            $0.narration.append("signInWithEmailLink → EMAIL_SIGNIN code consumed; signed in as alice@example.com")
-            $0.narration.append("accounts:lookup with idToken to load the user (emailVerified)")
+            $0.narration.append("signInWithEmailLink → EMAIL_SIGNIN code consumed; ID token for alice@example.com")
+            $0.narration.append("accounts:lookup with the new idToken to load the user before showing it signed in")
         }
-        store.receiveVerifiedLookup(lookup, email: alice, resumingAt: .article(id: "7"), completing: .emailLinkSignIn)
+        store.receiveVerifiedLookup(lookup, email: alice, resumingAt: .article(id: "7"), completing: .emailLinkSignIn, signingIn: true)
         store.finish()
     }
 

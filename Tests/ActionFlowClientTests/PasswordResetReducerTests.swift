@@ -109,11 +109,10 @@ struct PasswordResetReducerTests {
         let lookup = AuthCall.lookup(LookupRequest(idToken: "token-1"))
         store.receive(.callSucceeded(signIn, by: .app, .signedIn(Fixture.signedIn(bob))), effects: [.call(lookup, by: .app)]) {
             $0.busy = [.lookup]
-            $0.session = CachedUser(localId: "uid-bob@example.com", email: self.bob, emailVerified: false, idToken: "token-1")
-            $0.narration.append("signInWithPassword → signed in as bob@example.com")
-            $0.narration.append("accounts:lookup with idToken to load the user (emailVerified)")
+            $0.narration.append("signInWithPassword → ID token for bob@example.com")
+            $0.narration.append("accounts:lookup with the new idToken to load the user before showing it signed in")
         }
-        store.receiveVerifiedLookup(lookup, email: bob, resumingAt: .article(id: "42"), completing: .passwordReset)
+        store.receiveVerifiedLookup(lookup, email: bob, resumingAt: .article(id: "42"), completing: .passwordReset, signingIn: true)
         store.finish()
     }
 

@@ -71,14 +71,20 @@ struct TestStore {
 
 extension TestStore {
     /// The `accounts:lookup` reply saying the user is verified, which resumes at `screen`;
-    /// `completing` names the flow that finishes there (nil when none is running).
-    mutating func receiveVerifiedLookup(_ lookup: AuthCall, email: String, resumingAt screen: AppScreen, completing flow: FlowKind?, sourceLocation: SourceLocation = #_sourceLocation) {
+    /// `completing` names the flow that finishes there (nil when none is running); `signingIn`
+    /// when the lookup completes a sign-in rather than reloading the cached user.
+    mutating func receiveVerifiedLookup(_ lookup: AuthCall, email: String, resumingAt screen: AppScreen, completing flow: FlowKind?, signingIn: Bool = false, sourceLocation: SourceLocation = #_sourceLocation) {
         receive(.callSucceeded(lookup, by: .app, .lookedUp(Fixture.user(email, verified: true))), sourceLocation: sourceLocation) {
             $0.busy = []
-            $0.session?.emailVerified = true
             $0.screen = screen
             $0.pendingDestination = nil
-            $0.narration.append("accounts:lookup → emailVerified true (cache was false)")
+            if signingIn {
+                $0.session = CachedUser(localId: "uid-\(email)", email: email, emailVerified: true, idToken: "token-1")
+                $0.narration.append("accounts:lookup → signed in as \(email), emailVerified true")
+            } else {
+                $0.session?.emailVerified = true
+                $0.narration.append("accounts:lookup → emailVerified true (cache was false)")
+            }
             $0.narration.append("resume: at \(screen.name)")
             if let flow {
                 $0.flow?.step = .completed
