@@ -182,6 +182,11 @@ public enum AppReducer {
             state.narrate("continue URLs now start with \(Narration.safe(base))")
             return []
 
+        case .localeEdited(let locale):
+            state.locale = locale
+            state.narrate(locale.map { "emails requested with X-Firebase-Locale \($0)" } ?? "emails requested without X-Firebase-Locale: the project's default language")
+            return []
+
         case .clockAdvanceRequested(let seconds):
             state.narrate("advance the project clock by \(Narration.duration(seconds))")
             return state.start(.advanceClock(seconds: seconds))
@@ -203,7 +208,9 @@ public enum AppReducer {
             return state.start(retry)
 
         case .errorDismissed:
+            guard state.banner != nil else { return [] }
             state.banner = nil
+            state.narrate("error dismissed")
             return []
 
         case .callSucceeded(let call, let caller, let reply):

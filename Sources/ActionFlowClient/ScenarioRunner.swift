@@ -243,6 +243,7 @@ extension AppEvent {
         case .deviceEdited: "device change"
         case .projectEdited: "project change"
         case .continueURLBaseEdited(let base): "continueURLBase \(base)"
+        case .localeEdited(let locale): "locale \(locale ?? "none")"
         case .clockAdvanceRequested(let seconds): "advance \(Narration.duration(seconds))"
         case .worldResetRequested: "resetWorld"
         case .retryTapped: "retry"

@@ -213,6 +213,15 @@ struct OtherFlowsReducerTests {
             $0.screen = .articles
             $0.narration.append("signed out")
         }
+        store.send(.localeEdited("fr")) {
+            $0.locale = "fr"
+            $0.narration.append("emails requested with X-Firebase-Locale fr")
+        }
+        store.send(.errorDismissed) {
+            $0.banner = nil
+            $0.narration.append("error dismissed")
+        }
+        store.send(.errorDismissed)
         store.send(.clockAdvanceRequested(seconds: 7200), effects: [.advanceClock(seconds: 7200)]) {
             $0.busy = [.clock]
             $0.narration.append("advance the project clock by 2h")
@@ -241,7 +250,7 @@ struct OtherFlowsReducerTests {
             $0.narration.append("project demo-actionflow: FIREBASE_DYNAMIC_LINK_DOMAIN, authorized domains localhost, demo-actionflow.firebaseapp.com, demo-actionflow.web.app, www.example.com; the world restarts with it")
         }
         store.receive(.worldReset(now: Fixture.start)) {
-            var fresh = AppState(device: .iPhone, settings: Fixture.inAppSettings, project: legacy)
+            var fresh = AppState(device: .iPhone, settings: Fixture.inAppSettings, project: legacy, locale: "fr")
             fresh.narration = $0.narration + ["world reset: signed out, empty mailbox, clock at \(Fixture.start.formatted(.iso8601))"]
             fresh.now = Fixture.start
             $0 = fresh

@@ -162,6 +162,7 @@ struct PasswordResetReducerTests {
         }
         store.send(.errorDismissed) {
             $0.banner = nil
+            $0.narration.append("error dismissed")
         }
         store.finish()
     }

@@ -165,7 +165,10 @@ struct VerifyEmailReducerTests {
             $0.banner = ErrorBanner(message: "INVALID_OOB_CODE (the code is malformed, already used, or of another kind)", code: .invalidOobCode, retry: nil)
             $0.narration.append("accounts:update → INVALID_OOB_CODE (the code is malformed, already used, or of another kind)")
         }
-        store.send(.errorDismissed) { $0.banner = nil }
+        store.send(.errorDismissed) {
+            $0.banner = nil
+            $0.narration.append("error dismissed")
+        }
         let lookup = AuthCall.lookup(LookupRequest(idToken: "token-1"))
         store.send(.reloadUserTapped, effects: [.call(lookup, by: .app)]) {
             $0.busy = [.lookup]
