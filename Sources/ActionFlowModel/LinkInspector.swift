@@ -183,6 +183,9 @@ public enum LinkInspector {
                     throw .wrappedLinkNotAURL(host: split.host, parameter: payload.parameter.name, excerpt: inner)
                 }
             } else if wrapperShaped {
+                if split.path.utf8.count > 1, split.path != hostingLinkPath, split.parameters == nil {
+                    throw .shortDynamicLink(host: split.host, path: split.path)
+                }
                 throw .wrapperWithoutLink(host: split.host)
             }
             let kind: LinkLayer.Kind = !(isAction || chain.hasStrayActionParameters) ? .continueURL

@@ -39,7 +39,7 @@ struct InspectCommand: ParsableCommand {
     static func render(_ text: String, json: Bool, authorizedDomains: [String]?) -> Result<String, LinkParseError> {
         do {
             let anatomy = try LinkInspector.inspect(text, authorizedDomains: authorizedDomains)
-            return .success(json ? jsonText(anatomy) : humanText(anatomy))
+            return .success(json ? JSONOutput.encode(anatomy) : humanText(anatomy))
         } catch {
             return .failure(error)
         }
@@ -48,14 +48,6 @@ struct InspectCommand: ParsableCommand {
     /// Reads at most one byte more than a link may have, so the inspector reports the size.
     static func readStandardInput() -> String {
         let data = FileHandle.standardInput.readData(ofLength: LinkInspector.maximumLinkBytes + 1)
-        return String(decoding: data, as: UTF8.self)
-    }
-
-    static func jsonText(_ anatomy: LinkAnatomy) -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        // Encoding plain strings, booleans and arrays cannot fail.
-        guard let data = try? encoder.encode(anatomy) else { return "{}" }
         return String(decoding: data, as: UTF8.self)
     }
 

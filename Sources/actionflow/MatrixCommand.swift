@@ -170,7 +170,7 @@ struct MatrixCommand: ParsableCommand {
         if !matrix.assumptions.isEmpty {
             lines.append("")
             lines.append("Assumptions:")
-            lines.append(contentsOf: matrix.assumptions.map { "\(markdown ? "- " : "  ")\($0)" })
+            lines.append(contentsOf: matrix.assumptions.map { "\(markdown ? "- " : "  ")\(UntrustedText.sanitize($0))" })
         }
         return lines.joined(separator: "\n")
     }
@@ -203,12 +203,8 @@ struct MatrixCommand: ParsableCommand {
     }
 
     static func json(_ matrix: RoutingMatrix, settings: ActionCodeSettings, requestType: OobRequestType, project: ProjectConfiguration, findings: [Finding]) -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         let value = MatrixJSON(link: matrix.link, requestType: requestType, mobileLinkStyle: project.mobileLinkStyle, settings: settings,
                                findings: findings, rows: matrix.rows, assumptions: matrix.assumptions)
-        // Strings, booleans and arrays only: encoding cannot fail.
-        guard let data = try? encoder.encode(value) else { return "{}" }
-        return String(decoding: data, as: UTF8.self)
+        return JSONOutput.encode(value)
     }
 }

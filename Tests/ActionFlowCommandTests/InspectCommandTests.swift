@@ -57,3 +57,13 @@ import Testing
         #expect(text.contains("Findings:"))
     }
 }
+
+@Suite struct JSONOutputTests {
+    @Test func hostileValuesAreEscapedButSurviveDecoding() throws {
+        let hostile = "https://h.example/__/auth/action?mode=resetPassword&oobCode=C&lang=" + PercentEncoding.encodeComponent("en\u{202E}\u{1B}[31m\u{85}👩‍💻")
+        let json = try InspectCommand.render(hostile, json: true, authorizedDomains: nil).get()
+        #expect(!UntrustedText.needsSanitizing(json.replacingOccurrences(of: "\n", with: "")))
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+        #expect(object["lang"] as? String == "en\u{202E}\u{1B}[31m\u{85}👩‍💻")
+    }
+}

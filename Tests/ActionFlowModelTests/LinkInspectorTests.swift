@@ -217,6 +217,7 @@ import Testing
         ("http:", LinkParseError.missingHost(excerpt: "http:")),
         ("https://demo-actionflow.firebaseapp.com/__/auth/links?lnk=x", LinkParseError.wrapperWithoutLink(host: "demo-actionflow.firebaseapp.com")),
         ("https://example.page.link/?apn=com.example.android", LinkParseError.wrapperWithoutLink(host: "example.page.link")),
+        ("https://example.page.link/AbCd12", LinkParseError.shortDynamicLink(host: "example.page.link", path: "/AbCd12")),
         ("https://example.page.link/?link=https%3A%2F%2Fx%ZZ", LinkParseError.undecodableWrappedLink(host: "example.page.link", parameter: "link")),
         ("https://example.page.link/?link=%C3%28", LinkParseError.undecodableWrappedLink(host: "example.page.link", parameter: "link")),
         ("https://example.page.link/?link=not-a-url", LinkParseError.wrappedLinkNotAURL(host: "example.page.link", parameter: "link", excerpt: "not-a-url")),

@@ -1,4 +1,5 @@
 import ActionFlowModel
+import PropertyBased
 import Testing
 
 @Suite struct LinkRouterTests {
@@ -100,6 +101,20 @@ import Testing
         #expect(next.steps.first?.contains(anatomy.continueUrl ?? "?") == true)
         let onDesktop = try #require(LinkRouter.continueRoute(afterWidget: email, on: .desktop, project: project, requested: webFirst))
         #expect(onDesktop.destination == .browser(url: "https://www.example.com/articles/42"))
+    }
+
+    @Test func emulatorLinksAlwaysOpenTheEmulatorsHandler() {
+        let link = "http://127.0.0.1:9099/emulator/action?mode=signIn&lang=en&oobCode=C&apiKey=fake-api-key&continueUrl=http%3A%2F%2Flocalhost%3A5000%2Ffinish"
+        for device in [device(.iOS), device(.android), Device.desktop] {
+            #expect(LinkRouter.route(tapped: link, on: device, project: project, requested: settings).destination == .webWidget(actionURL: link))
+        }
+    }
+
+    @Test func anyTextGetsARouteWithReasons() async {
+        await propertyCheck(count: 300, input: LinkInspectorPropertyTests.anyText.string(of: 0...80), Gen.bool) { text, iOS in
+            let route = LinkRouter.route(tapped: text, on: device(iOS ? .iOS : .android), project: project, requested: nil)
+            #expect(!route.steps.isEmpty)
+        }
     }
 
     @Test func plainContinueURLOpensInTheBrowser() {
