@@ -162,8 +162,8 @@ public enum AppReducer {
             return []
 
         case .settingsEdited(let settings):
+            state.narrate("settings: \(Narration.changes(from: state.settings, to: settings))")
             state.settings = settings
-            state.narrate("settings: url \(Narration.safe(settings.url ?? "(the screen being reached)")), handleCodeInApp \(settings.handleCodeInApp)")
             return []
 
         case .deviceEdited(let device):
