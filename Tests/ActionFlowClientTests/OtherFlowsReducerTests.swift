@@ -213,6 +213,22 @@ struct OtherFlowsReducerTests {
             $0.screen = .articles
             $0.narration.append("signed out")
         }
+        var edited = Fixture.inAppSettings
+        edited.handleCodeInApp = false
+        edited.androidPackageName = "com.example.android"
+        store.send(.settingsEdited(edited)) {
+            $0.settings = edited
+            $0.narration.append("settings: handleCodeInApp false, androidPackageName com.example.android")
+        }
+        store.send(.settingsEdited(edited)) {
+            $0.narration.append("settings: unchanged")
+        }
+        var webmail = Device.iPhone
+        webmail.mailClient = .webmailInAppBrowser
+        store.send(.deviceEdited(webmail)) {
+            $0.device = webmail
+            $0.narration.append("device: iOS 18, app installed v11, links verified, mail webmailInAppBrowser")
+        }
         store.send(.localeEdited("fr")) {
             $0.locale = "fr"
             $0.narration.append("emails requested with X-Firebase-Locale fr")
@@ -250,7 +266,7 @@ struct OtherFlowsReducerTests {
             $0.narration.append("project demo-actionflow: FIREBASE_DYNAMIC_LINK_DOMAIN, authorized domains localhost, demo-actionflow.firebaseapp.com, demo-actionflow.web.app, www.example.com; the world restarts with it")
         }
         store.receive(.worldReset(now: Fixture.start)) {
-            var fresh = AppState(device: .iPhone, settings: Fixture.inAppSettings, project: legacy, locale: "fr")
+            var fresh = AppState(device: webmail, settings: edited, project: legacy, locale: "fr")
             fresh.narration = $0.narration + ["world reset: signed out, empty mailbox, clock at \(Fixture.start.formatted(.iso8601))"]
             fresh.now = Fixture.start
             $0 = fresh
