@@ -109,18 +109,14 @@ public enum AppReducer {
             return state.follow(route, link: continueURL, recipient: nil)
 
         case .storeActionTapped:
-            guard case .store(let visit) = state.location else {
+            guard case .store(let page) = state.location else {
                 state.narrate("no store page is showing")
                 return []
             }
             state.device.appInstalled = true
-            var version = ""
-            if visit.store == .playStore, let latest = state.project.androidApp?.latestVersion {
-                state.device.installedVersion = latest
-                version = " v\(latest)"
-            }
-            state.narrate("\(visit.store.title): \(visit.purpose == .install ? "installed" : "updated to")\(version); the app opens with the link")
-            return state.appReceives(visit.thenAppReceives)
+            if let version = page.version { state.device.installedVersion = version }
+            state.narrate("\(page.store.title): \(page.purpose == .install ? "installed" : "updated to")\(page.version.map { " v\($0)" } ?? ""); the app opens with the link")
+            return state.appReceives(page.thenOpens)
 
         case .appOpened:
             state.location = .app

@@ -25,7 +25,7 @@ extension AppState {
             return appReceives(url, anatomy: anatomy)
         case .store(let visit):
             lastLink = LinkVisit(link: link, outcome: visit.store.title, anatomy: anatomy, route: route)
-            location = .store(visit)
+            location = .store(StorePage(visit, project: project))
             narrate("\(visit.store.title) page for \(Narration.safe(visit.appID)): \(visit.purpose == .install ? "install" : "update") the app, then it opens with the link")
             return []
         case .webWidget(let actionURL):

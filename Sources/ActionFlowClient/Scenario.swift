@@ -101,7 +101,7 @@ public enum Expectation: Sendable, Equatable, CustomStringConvertible {
     /// The last tapped link went here: `app`, `web widget`, `browser`, `Play Store`, `App Store`.
     case linkOpensIn(String)
     /// The store page asks to `install` or `upgrade`.
-    case store(StoreVisit.Purpose)
+    case store(StorePage.Purpose)
 
     public var description: String {
         switch self {

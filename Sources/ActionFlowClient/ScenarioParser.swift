@@ -360,7 +360,7 @@ private struct Reader {
             case "linkOpensIn":
                 expectations.append(.linkOpensIn(try oneOf(value, key: key, step: step, ["app", "web widget", "browser", "Play Store", "App Store"].map { ($0, $0) })))
             default:
-                expectations.append(.store(try oneOf(value, key: key, step: step, [("install", StoreVisit.Purpose.install), ("upgrade", .upgrade)])))
+                expectations.append(.store(try oneOf(value, key: key, step: step, [("install", StorePage.Purpose.install), ("upgrade", .upgrade)])))
             }
         }
         return expectations

@@ -146,7 +146,7 @@ struct OtherFlowsReducerTests {
         }
         #expect(visit.purpose == .install)
         store.send(.linkTapped(messageID: "m1")) {
-            $0.location = .store(visit)
+            $0.location = .store(StorePage(store: .playStore, purpose: .install, appID: "com.example.android", version: 12, thenOpens: visit.thenAppReceives))
             $0.lastLink = LinkVisit(link: message.link, outcome: "Play Store", anatomy: Fixture.anatomy(message.link), route: route)
             $0.narration += Fixture.narration(of: route)
             $0.narration.append("Play Store page for com.example.android: install the app, then it opens with the link")
