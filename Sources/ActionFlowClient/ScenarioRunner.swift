@@ -54,8 +54,12 @@ public struct ScenarioFailure: Error, Sendable, Equatable, CustomStringConvertib
         self.message = message
     }
 
+    /// The run could not start (no transport, or one that cannot play scenarios).
+    public var isSetup: Bool { step == 0 }
+
     public var description: String {
-        "\(UntrustedText.sanitize(source))\(line.map { ":\($0)" } ?? ""): step \(step): \(message)"
+        let place = "\(UntrustedText.sanitize(source))\(line.map { ":\($0)" } ?? "")"
+        return isSetup ? "\(place): \(message)" : "\(place): step \(step): \(message)"
     }
 }
 
