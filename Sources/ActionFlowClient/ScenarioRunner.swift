@@ -11,6 +11,7 @@ public struct ScenarioTranscript: Sendable, Equatable {
     }
 
     public var scenario: String
+    public var description: String
     public var lines: [Line]
     /// The first unmet expectation or step that could not run; nil when the scenario passed.
     public var failure: ScenarioFailure?
@@ -26,6 +27,9 @@ public struct ScenarioTranscript: Sendable, Equatable {
     /// The transcript as printed by `actionflow run`; `quiet` keeps only steps' results.
     public func text(quiet: Bool = false) -> String {
         var out: [String] = ["scenario \(UntrustedText.sanitize(scenario))"]
+        if !quiet, !description.isEmpty {
+            out += UntrustedText.sanitizeLines(description.trimmingCharacters(in: .whitespacesAndNewlines)).map { "  \($0)" }
+        }
         for line in lines {
             switch line {
             case .step(let number, let summary):
@@ -69,7 +73,7 @@ public enum ScenarioRunner {
     public typealias TransportFactory = (ProjectConfiguration) async throws(AuthFailure) -> any AuthTransport
 
     public static func run(_ scenario: Scenario, baseProject: ProjectConfiguration, transport makeTransport: TransportFactory) async -> ScenarioTranscript {
-        var transcript = ScenarioTranscript(scenario: scenario.name, lines: [], failure: nil, finalState: nil)
+        var transcript = ScenarioTranscript(scenario: scenario.name, description: scenario.description, lines: [], failure: nil, finalState: nil)
         let project = scenario.project.applied(to: baseProject)
         let transport: any AuthTransport
         do throws(AuthFailure) {
