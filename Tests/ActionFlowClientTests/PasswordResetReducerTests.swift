@@ -116,6 +116,57 @@ struct PasswordResetReducerTests {
         store.finish()
     }
 
+    @Test("web widget: the page checks the code and takes the new password; Continue reopens the app at sign-in")
+    func webWidget() throws {
+        var (store, request) = storeWithResetSent(settings: Fixture.webWidgetSettings)
+        let message = Fixture.message(id: "m1", for: request, to: bob, code: "RESET1")
+        let route = LinkRouter.route(tapped: message.link, on: .iPhone, project: Fixture.project, requested: store.state.sentSettings)
+        let anatomy = try #require(Fixture.anatomy(message.link))
+        guard case .webWidget(let actionURL) = route.destination else {
+            Issue.record("expected the web widget, got \(route.destination)")
+            return
+        }
+        let check = AuthCall.resetPassword(ResetPasswordRequest(oobCode: "RESET1"))
+        var page = WebWidgetPage(actionURL: actionURL, operation: .passwordReset, oobCode: "RESET1", continueURL: anatomy.continueUrl, step: .loading)
+        store.send(.linkTapped(messageID: "m1"), effects: [.call(check, by: .webWidget)]) {
+            $0.busy = [.checkCode]
+            $0.location = .webWidget(page)
+            $0.lastLink = LinkVisit(link: message.link, outcome: "web widget", anatomy: anatomy, route: route)
+            $0.flow?.step = .handledInWebWidget
+            $0.narration += Fixture.narration(of: route)
+            $0.narration.append(SecretMasking.maskLinks(in: "web widget opens \(actionURL): checks the PASSWORD_RESET code (resetPassword with oobCode only; not consumed)"))
+        }
+        page.step = .resetForm(email: bob)
+        store.receive(.callSucceeded(check, by: .webWidget, .passwordReset(ResetPasswordResponse(email: bob, requestType: .passwordReset)))) {
+            $0.busy = []
+            $0.location = .webWidget(page)
+            $0.narration.append("web widget: valid PASSWORD_RESET code for bob@example.com; shows its new-password form")
+        }
+        let confirm = AuthCall.resetPassword(ResetPasswordRequest(oobCode: "RESET1", newPassword: "correct horse"))
+        page.step = .saving
+        store.send(.newPasswordSubmitted("correct horse"), effects: [.call(confirm, by: .webWidget)]) {
+            $0.busy = [.resetPassword]
+            $0.location = .webWidget(page)
+            $0.narration.append("web widget: resetPassword with newPassword")
+        }
+        page.step = .done(message: "Password changed. You can now sign in with your new password.")
+        store.receive(.callSucceeded(confirm, by: .webWidget, .passwordReset(ResetPasswordResponse(email: bob, requestType: .passwordReset)))) {
+            $0.busy = []
+            $0.location = .webWidget(page)
+            $0.narration.append("web widget: resetPassword with newPassword → PASSWORD_RESET code consumed for bob@example.com; older sessions revoked; Continue shown")
+        }
+        let continueRoute = try #require(LinkRouter.continueRoute(afterWidget: actionURL, on: .iPhone, project: Fixture.project, requested: store.state.sentSettings))
+        store.send(.continueTapped) {
+            $0.location = .app
+            $0.screen = .signIn
+            $0.pendingDestination = .article(id: "42")
+            $0.lastLink = LinkVisit(link: anatomy.continueUrl ?? "", outcome: "app", anatomy: nil, route: continueRoute)
+            $0.narration += Fixture.narration(of: continueRoute)
+            $0.narration.append("app opened with continue URL https://www.example.com/articles/42: /articles/42 is for members: sign in first (pending destination /articles/42)")
+        }
+        store.finish()
+    }
+
     @Test("an expired code sends the user back to the forgot-password form")
     func expiredCode() {
         var (store, request) = storeWithResetSent()
