@@ -120,22 +120,9 @@ struct PasswordResetReducerTests {
     func webWidget() throws {
         var (store, request) = storeWithResetSent(settings: Fixture.webWidgetSettings)
         let message = Fixture.message(id: "m1", for: request, to: bob, code: "RESET1")
-        let route = LinkRouter.route(tapped: message.link, on: .iPhone, project: Fixture.project, requested: store.state.sentSettings)
-        let anatomy = try #require(Fixture.anatomy(message.link))
-        guard case .webWidget(let actionURL) = route.destination else {
-            Issue.record("expected the web widget, got \(route.destination)")
-            return
-        }
         let check = AuthCall.resetPassword(ResetPasswordRequest(oobCode: "RESET1"))
-        var page = WebWidgetPage(actionURL: actionURL, operation: .passwordReset, oobCode: "RESET1", continueURL: anatomy.continueUrl, step: .loading)
-        store.send(.linkTapped(messageID: "m1"), effects: [.call(check, by: .webWidget)]) {
-            $0.busy = [.checkCode]
-            $0.location = .webWidget(page)
-            $0.lastLink = LinkVisit(link: message.link, outcome: "web widget", anatomy: anatomy, route: route)
-            $0.flow?.step = .handledInWebWidget
-            $0.narration += Fixture.narration(of: route)
-            $0.narration.append(SecretMasking.maskLinks(in: "web widget opens \(actionURL): checks the PASSWORD_RESET code (resetPassword with oobCode only; not consumed)"))
-        }
+        var (page, anatomy) = try store.tapIntoWebWidget(message, call: check, busy: .checkCode, operation: .passwordReset, code: "RESET1",
+                                                        action: "checks the PASSWORD_RESET code (resetPassword with oobCode only; not consumed)")
         page.step = .resetForm(email: bob)
         store.receive(.callSucceeded(check, by: .webWidget, .passwordReset(ResetPasswordResponse(email: bob, requestType: .passwordReset)))) {
             $0.busy = []
@@ -155,7 +142,7 @@ struct PasswordResetReducerTests {
             $0.location = .webWidget(page)
             $0.narration.append("web widget: resetPassword with newPassword → PASSWORD_RESET code consumed for bob@example.com; older sessions revoked; Continue shown")
         }
-        let continueRoute = try #require(LinkRouter.continueRoute(afterWidget: actionURL, on: .iPhone, project: Fixture.project, requested: store.state.sentSettings))
+        let continueRoute = try #require(LinkRouter.continueRoute(afterWidget: page.actionURL, on: .iPhone, project: Fixture.project, requested: store.state.sentSettings))
         store.send(.continueTapped) {
             $0.location = .app
             $0.screen = .signIn

@@ -93,3 +93,30 @@ extension TestStore {
         }
     }
 }
+
+extension TestStore {
+    /// Taps the message's link on an iPhone where it opens the web widget, which makes `call` on
+    /// load; returns the loading page and the link's anatomy.
+    mutating func tapIntoWebWidget(_ message: MailMessage, call: AuthCall, busy: BusyTask, operation: ActionCodeOperation, code: String, action: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> (page: WebWidgetPage, anatomy: LinkAnatomy) {
+        let route = LinkRouter.route(tapped: message.link, on: .iPhone, project: Fixture.project, requested: state.sentSettings)
+        let anatomy = try #require(Fixture.anatomy(message.link), sourceLocation: sourceLocation)
+        guard case .webWidget(let actionURL) = route.destination else {
+            throw WebWidgetExpected(destination: route.destination)
+        }
+        let page = WebWidgetPage(actionURL: actionURL, operation: operation, oobCode: code, continueURL: anatomy.continueUrl, step: .loading)
+        send(.linkTapped(messageID: message.id), effects: [.call(call, by: .webWidget)], sourceLocation: sourceLocation) {
+            $0.busy = [busy]
+            $0.location = .webWidget(page)
+            $0.lastLink = LinkVisit(link: message.link, outcome: "web widget", anatomy: anatomy, route: route)
+            $0.flow?.step = .handledInWebWidget
+            $0.narration += Fixture.narration(of: route)
+            $0.narration.append(SecretMasking.maskLinks(in: "web widget opens \(actionURL): \(action)"))
+        }
+        return (page, anatomy)
+    }
+}
+
+struct WebWidgetExpected: Error, CustomStringConvertible {
+    var destination: TapDestination
+    var description: String { "expected the web widget, got \(destination)" }
+}
