@@ -42,7 +42,10 @@ let package = Package(
             dependencies: ["ActionFlowModel", .product(name: "PropertyBased", package: "swift-property-based")]
         ),
         .testTarget(name: "ActionFlowBackendTests", dependencies: ["ActionFlowBackend", "ActionFlowTransport"]),
-        .testTarget(name: "ActionFlowClientTests", dependencies: ["ActionFlowClient", "ActionFlowModel", "ActionFlowTransport", "ActionFlowBackend"]),
+        .testTarget(
+            name: "ActionFlowClientTests",
+            dependencies: ["ActionFlowClient", "ActionFlowModel", "ActionFlowTransport", "ActionFlowBackend", .product(name: "PropertyBased", package: "swift-property-based")]
+        ),
         // The headless commands, run in-process.
         .testTarget(name: "ActionFlowCommandTests", dependencies: ["actionflow", "ActionFlowModel"]),
     ],
