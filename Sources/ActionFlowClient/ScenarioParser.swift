@@ -90,6 +90,7 @@ private struct Reader {
     }
 
     func shown(_ node: Node) -> String {
+        if node.null != nil { return "nothing" }
         if let text = node.string { return "`\(text)`" }
         if node.mapping != nil { return "a mapping" }
         if node.sequence != nil { return "a list" }
