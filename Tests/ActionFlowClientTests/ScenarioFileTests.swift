@@ -1,6 +1,7 @@
 import ActionFlowBackend
 @testable import ActionFlowClient
 import ActionFlowModel
+import ActionFlowTransport
 import Foundation
 import Testing
 
@@ -98,6 +99,17 @@ struct ScenarioFileTests {
         let scenario = try ScenarioParser.parse(Self.header + "  - tapLink: 3\n", source: "m.yaml")
         let transcript = await ScenarioLibrary.runEmbedded(scenario, baseProject: try ProjectConfigLoader.loadDefault())
         #expect(transcript.failure?.description == "m.yaml:4: step 1: there is no message 3: the inbox holds 0")
+    }
+
+    @Test("a transport that cannot start is a setup failure, reported without a step")
+    func transportDoesNotStart() async throws {
+        let scenario = try ScenarioParser.parse(Self.header + "  - forgotPassword\n", source: "s.yaml")
+        let transcript = await ScenarioRunner.run(scenario, baseProject: try ProjectConfigLoader.loadDefault()) { _ throws(AuthFailure) -> any AuthTransport in
+            throw .network(.connectionRefused(host: "127.0.0.1:9099"))
+        }
+        let failure = try #require(transcript.failure)
+        #expect(failure.isSetup)
+        #expect(failure.description == "s.yaml: cannot start the transport: network failure: connection refused by 127.0.0.1:9099")
     }
 
     @Test("shipped scenarios are found by name, with or without .yaml; unknown names list the shipped ones")
