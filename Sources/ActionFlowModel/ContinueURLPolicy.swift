@@ -1,0 +1,201 @@
+/// The result of checking a continue URL against the project's authorized domains.
+public enum ContinueURLVerdict: Sendable, Hashable, Codable {
+    case authorized(host: String)
+    /// Not an absolute http(s) URL with a host: server code `INVALID_CONTINUE_URI`.
+    case invalid(reason: String)
+    /// The host a browser would visit is not on the authorized domains: `UNAUTHORIZED_DOMAIN`.
+    case unauthorized(host: String, reason: String)
+
+    public var errorCode: AuthErrorCode? {
+        switch self {
+        case .authorized: nil
+        case .invalid: .invalidContinueURI
+        case .unauthorized: .unauthorizedDomain
+        }
+    }
+
+    public var isAuthorized: Bool {
+        if case .authorized = self { true } else { false }
+    }
+
+    /// One line for narration and errors.
+    public var explanation: String {
+        switch self {
+        case .authorized(let host): "host \(host) is an authorized domain"
+        case .invalid(let reason): reason
+        case .unauthorized(_, let reason): reason
+        }
+    }
+}
+
+/// Continue-URL authorization as the server does it: parse the URL the way a browser would,
+/// then match the parsed host (never the raw string) against the authorized domains.
+///
+/// Matching rule: an authorized domain covers exactly itself, compared case-insensitively with
+/// one trailing dot ignored. Subdomains are not covered: Firebase requires `www.example.com` to
+/// be listed even when `example.com` is.
+public enum ContinueURLPolicy {
+    public static func check(_ continueURL: String, authorizedDomains: [String]) -> ContinueURLVerdict {
+        let parsed: ParsedContinueURL
+        switch parse(continueURL) {
+        case .failure(let error): return .invalid(reason: error.reason)
+        case .success(let value): parsed = value
+        }
+        let host = parsed.host
+        let allowed = Set(authorizedDomains.map(normalizedDomain))
+        if allowed.contains(host) {
+            return .authorized(host: host)
+        }
+        return .unauthorized(host: host, reason: unauthorizedReason(parsed, allowed: allowed))
+    }
+
+    /// The host a browser would visit for this continue URL, or why there is none.
+    public static func browserHost(of continueURL: String) -> Result<String, ContinueURLError> {
+        parse(continueURL).map(\.host)
+    }
+
+    public struct ContinueURLError: Error, Sendable, Hashable {
+        public var reason: String
+    }
+
+    struct ParsedContinueURL {
+        var scheme: String
+        var host: String
+        var userinfo: String?
+    }
+
+    static func parse(_ text: String) -> Result<ParsedContinueURL, ContinueURLError> {
+        func fail(_ reason: String) -> Result<ParsedContinueURL, ContinueURLError> {
+            .failure(ContinueURLError(reason: reason))
+        }
+        if text.isEmpty { return fail("the continue URL is empty") }
+        if text.unicodeScalars.contains(where: { $0.value <= 0x20 || $0.value == 0x7F }) {
+            return fail("the continue URL contains white space or control characters")
+        }
+        guard let colon = text.firstIndex(of: ":") else {
+            return fail("the continue URL has no scheme; it must be an absolute http or https URL")
+        }
+        let scheme = text[..<colon].lowercased()
+        guard isSchemeSyntax(scheme) else {
+            return fail("the continue URL has no scheme; it must be an absolute http or https URL")
+        }
+        guard scheme == "http" || scheme == "https" else {
+            return fail("scheme \"\(scheme)\" is not allowed; a continue URL must be http or https")
+        }
+        let afterScheme = text[text.index(after: colon)...]
+        if afterScheme.hasPrefix("\\") || afterScheme.hasPrefix("/\\") {
+            return fail("backslash after \(scheme):; browsers read it as '/' and would go elsewhere")
+        }
+        guard afterScheme.hasPrefix("//") else {
+            return fail("\(scheme): must be followed by //host; browsers would guess a host from \"\(afterScheme.prefix(40))\"")
+        }
+        let rest = afterScheme.dropFirst(2)
+        if rest.hasPrefix("/") {
+            return fail("the continue URL has no host (three slashes after \(scheme):)")
+        }
+        // The authority ends at the first '/', '?' or '#'; browsers also end it at '\'.
+        let authorityEnd = rest.firstIndex(where: { $0 == "/" || $0 == "?" || $0 == "#" || $0 == "\\" }) ?? rest.endIndex
+        if authorityEnd < rest.endIndex, rest[authorityEnd] == "\\" {
+            return fail("backslash in the authority; browsers read it as '/' and would go to \(rest[..<authorityEnd])")
+        }
+        var authority = rest[..<authorityEnd]
+        var userinfo: String?
+        if let at = authority.lastIndex(of: "@") {
+            userinfo = String(authority[..<at])
+            authority = authority[authority.index(after: at)...]
+        }
+        var hostPart = Substring(authority)
+        if hostPart.hasPrefix("[") {
+            guard let close = hostPart.firstIndex(of: "]") else {
+                return fail("unterminated IPv6 address in the continue URL")
+            }
+            let literal = hostPart[...close]
+            let afterLiteral = hostPart[hostPart.index(after: close)...]
+            if !afterLiteral.isEmpty {
+                guard afterLiteral.hasPrefix(":"), validPort(afterLiteral.dropFirst()) else {
+                    return fail("invalid port \"\(afterLiteral)\" in the continue URL")
+                }
+            }
+            let inside = literal.dropFirst().dropLast()
+            guard !inside.isEmpty, inside.allSatisfy({ $0.isHexDigit || $0 == ":" || $0 == "." }) else {
+                return fail("invalid IPv6 address \(literal) in the continue URL")
+            }
+            return .success(ParsedContinueURL(scheme: scheme, host: literal.lowercased(), userinfo: userinfo))
+        } else if let portColon = hostPart.lastIndex(of: ":") {
+            let port = hostPart[hostPart.index(after: portColon)...]
+            guard validPort(port) else {
+                return fail("invalid port \"\(port)\" in the continue URL")
+            }
+            hostPart = hostPart[..<portColon]
+        }
+        let decoded: String
+        switch percentDecodeHost(hostPart) {
+        case .none: return fail("the host of the continue URL has a malformed percent escape")
+        case .some(let value): decoded = value
+        }
+        if decoded.isEmpty { return fail("the continue URL has no host") }
+        if let bad = decoded.unicodeScalars.first(where: { forbiddenHostScalars.contains($0) || $0.value < 0x21 }) {
+            return fail("the host \"\(decoded)\" contains the forbidden character '\(bad.escaped(asASCII: true))'")
+        }
+        return .success(ParsedContinueURL(scheme: scheme, host: normalizedDomain(decoded), userinfo: userinfo))
+    }
+
+    /// Characters WHATWG forbids in a host (after percent-decoding).
+    private static let forbiddenHostScalars: Set<Unicode.Scalar> = [
+        "/", "\\", "?", "#", "@", "[", "]", "<", ">", "^", "|", "%", " ", ":",
+    ]
+
+    /// RFC 3986: ALPHA *( ALPHA / DIGIT / "+" / "-" / "." ).
+    private static func isSchemeSyntax(_ scheme: String) -> Bool {
+        guard let first = scheme.utf8.first, (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(first) else { return false }
+        return scheme.utf8.allSatisfy { byte in
+            (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+                || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".")
+        }
+    }
+
+    private static func validPort(_ text: Substring) -> Bool {
+        if text.isEmpty { return true }
+        guard text.count <= 5, text.allSatisfy({ $0.isASCII && $0.isNumber }), let value = Int(text) else { return false }
+        return value <= 65535
+    }
+
+    private static func percentDecodeHost(_ text: Substring) -> String? {
+        guard text.contains("%") else { return String(text) }
+        var bytes: [UInt8] = []
+        var iterator = Array(text.utf8).makeIterator()
+        while let byte = iterator.next() {
+            if byte == UInt8(ascii: "%") {
+                guard let high = iterator.next(), let low = iterator.next(),
+                      let value = UInt8(String(decoding: [high, low], as: UTF8.self), radix: 16)
+                else { return nil }
+                bytes.append(value)
+            } else {
+                bytes.append(byte)
+            }
+        }
+        return String(validating: bytes, as: UTF8.self)
+    }
+
+    /// Lower case, one trailing dot dropped: `WWW.Example.com.` and `www.example.com` are one host.
+    static func normalizedDomain(_ domain: String) -> String {
+        var lowered = domain.lowercased()
+        if lowered.hasSuffix("."), lowered.count > 1 { lowered.removeLast() }
+        return lowered
+    }
+
+    private static func unauthorizedReason(_ parsed: ParsedContinueURL, allowed: Set<String>) -> String {
+        let host = parsed.host
+        var reason = "host \(host) is not an authorized domain"
+        if let userinfo = parsed.userinfo {
+            reason += " (the text before '@', \"\(userinfo)\", is user info, not the host)"
+        } else if host.unicodeScalars.contains(where: { !$0.isASCII }) {
+            reason += " (it has non-ASCII characters: a possible look-alike of an authorized domain)"
+        } else if let covering = allowed.first(where: { host.hasSuffix("." + $0) }) {
+            reason += " (subdomains are not covered: add \(host) itself, not only \(covering))"
+        } else if let prefix = allowed.first(where: { host.hasPrefix($0 + ".") || (host.hasSuffix($0) && host != $0) }) {
+            reason += " (it only looks like \(prefix))"
+        }
+        return reason
+    }
+}

@@ -1,0 +1,73 @@
+/// Percent-encoding for URL query components, byte-based and allocation-light (it sits on the
+/// link inspector's hot path).
+public enum PercentEncoding {
+    /// Encodes everything but RFC 3986 unreserved characters, so the result is safe as a query value.
+    public static func encodeComponent(_ text: String) -> String {
+        var out: [UInt8] = []
+        out.reserveCapacity(text.utf8.count + text.utf8.count / 2)
+        for byte in text.utf8 {
+            if isUnreserved(byte) {
+                out.append(byte)
+            } else {
+                out.append(UInt8(ascii: "%"))
+                out.append(hexDigits[Int(byte >> 4)])
+                out.append(hexDigits[Int(byte & 0x0F)])
+            }
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Decodes `%XX` escapes (and `+` as space when `plusAsSpace`, as form-encoded queries do).
+    /// Returns nil for a malformed escape or bytes that are not UTF-8.
+    public static func decode(_ text: Substring, plusAsSpace: Bool = false) -> String? {
+        let utf8 = text.utf8
+        if !utf8.contains(UInt8(ascii: "%")) && !(plusAsSpace && utf8.contains(UInt8(ascii: "+"))) {
+            return String(text)
+        }
+        var out: [UInt8] = []
+        out.reserveCapacity(utf8.count)
+        var index = utf8.startIndex
+        while index != utf8.endIndex {
+            let byte = utf8[index]
+            if byte == UInt8(ascii: "%") {
+                let high = utf8.index(after: index)
+                guard high != utf8.endIndex else { return nil }
+                let low = utf8.index(after: high)
+                guard low != utf8.endIndex, let h = hexValue(utf8[high]), let l = hexValue(utf8[low]) else { return nil }
+                out.append(h << 4 | l)
+                index = utf8.index(after: low)
+                continue
+            }
+            out.append(plusAsSpace && byte == UInt8(ascii: "+") ? UInt8(ascii: " ") : byte)
+            index = utf8.index(after: index)
+        }
+        return String(validating: out, as: UTF8.self)
+    }
+
+    public static func decode(_ text: String, plusAsSpace: Bool = false) -> String? {
+        decode(text[...], plusAsSpace: plusAsSpace)
+    }
+
+    private static let hexDigits: [UInt8] = Array("0123456789ABCDEF".utf8)
+
+    @inline(__always)
+    private static func isUnreserved(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+             UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
+            true
+        default:
+            false
+        }
+    }
+
+    @inline(__always)
+    private static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        default: nil
+        }
+    }
+}
