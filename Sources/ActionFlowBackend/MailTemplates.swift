@@ -1,0 +1,121 @@
+import ActionFlowModel
+
+/// The project's email templates, in the languages the `X-Firebase-Locale` header can pick.
+/// Placeholders as in the console's templates: `%APP_NAME%`, `%EMAIL%`, `%NEW_EMAIL%`, `%LINK%`.
+public enum MailTemplates {
+    public struct Template: Sendable, Hashable {
+        public var subject: String
+        public var body: String
+    }
+
+    public static var languages: Set<String> { Set(table.keys) }
+
+    /// The template language for a locale such as `fr`, `fr-FR`, `de_DE` or `JA`; nil when none fits.
+    public static func language(for locale: String) -> String? {
+        let primary = locale.split(whereSeparator: { $0 == "-" || $0 == "_" }).first.map { $0.lowercased() } ?? ""
+        return table[primary] == nil ? nil : primary
+    }
+
+    public static func template(_ type: OobRequestType, language: String) -> Template? {
+        table[language]?[type]
+    }
+
+    /// Fills a template's placeholders.
+    public static func render(_ template: Template, appName: String, email: String, newEmail: String?, link: String) -> (subject: String, body: String) {
+        func fill(_ text: String) -> String {
+            text.replacingOccurrences(of: "%APP_NAME%", with: appName)
+                .replacingOccurrences(of: "%EMAIL%", with: email)
+                .replacingOccurrences(of: "%NEW_EMAIL%", with: newEmail ?? email)
+                .replacingOccurrences(of: "%LINK%", with: link)
+        }
+        return (fill(template.subject), fill(template.body))
+    }
+
+    private static let table: [String: [OobRequestType: Template]] = [
+        "en": [
+            .passwordReset: Template(
+                subject: "Reset your password for %APP_NAME%",
+                body: "Hello,\n\nFollow this link to reset your %APP_NAME% password for your %EMAIL% account.\n\n%LINK%\n\nIf you didn't ask to reset your password, you can ignore this email.\n\nThanks,\n\nYour %APP_NAME% team"),
+            .verifyEmail: Template(
+                subject: "Verify your email for %APP_NAME%",
+                body: "Hello,\n\nFollow this link to verify your email address.\n\n%LINK%\n\nIf you didn't ask to verify this address, you can ignore this email.\n\nThanks,\n\nYour %APP_NAME% team"),
+            .emailSignIn: Template(
+                subject: "Sign in to %APP_NAME% requested at %EMAIL%",
+                body: "Hello,\n\nWe received a request to sign in to %APP_NAME% using this email address. If you want to sign in with your %EMAIL% account, click this link:\n\n%LINK%\n\nIf you did not request this link, you can safely ignore this email.\n\nThanks,\n\nYour %APP_NAME% team"),
+            .verifyAndChangeEmail: Template(
+                subject: "Verify your new email for %APP_NAME%",
+                body: "Hello,\n\nFollow this link to change the sign-in email of your %APP_NAME% account from %EMAIL% to %NEW_EMAIL%.\n\n%LINK%\n\nIf you didn't ask to change your email, you can ignore this email.\n\nThanks,\n\nYour %APP_NAME% team"),
+            .recoverEmail: Template(
+                subject: "Your sign-in email was changed for %APP_NAME%",
+                body: "Hello,\n\nYour sign-in email for %APP_NAME% was changed to %NEW_EMAIL%.\n\nIf you didn't ask to change your email, follow this link to reset your sign-in email.\n\n%LINK%\n\nThanks,\n\nYour %APP_NAME% team"),
+        ],
+        "fr": [
+            .passwordReset: Template(
+                subject: "Réinitialisez votre mot de passe pour %APP_NAME%",
+                body: "Bonjour,\n\nCliquez sur ce lien pour réinitialiser le mot de passe %APP_NAME% de votre compte %EMAIL%.\n\n%LINK%\n\nSi vous n'avez pas demandé à réinitialiser votre mot de passe, vous pouvez ignorer cet e-mail.\n\nMerci,\n\nL'équipe %APP_NAME%"),
+            .verifyEmail: Template(
+                subject: "Validez votre adresse e-mail pour %APP_NAME%",
+                body: "Bonjour,\n\nCliquez sur ce lien pour valider votre adresse e-mail.\n\n%LINK%\n\nSi vous n'avez pas demandé à valider cette adresse, vous pouvez ignorer cet e-mail.\n\nMerci,\n\nL'équipe %APP_NAME%"),
+            .emailSignIn: Template(
+                subject: "Connexion à %APP_NAME% demandée pour %EMAIL%",
+                body: "Bonjour,\n\nNous avons reçu une demande de connexion à %APP_NAME% avec cette adresse e-mail. Pour vous connecter avec le compte %EMAIL%, cliquez sur ce lien :\n\n%LINK%\n\nSi vous n'avez pas demandé ce lien, vous pouvez ignorer cet e-mail.\n\nMerci,\n\nL'équipe %APP_NAME%"),
+            .verifyAndChangeEmail: Template(
+                subject: "Validez votre nouvelle adresse e-mail pour %APP_NAME%",
+                body: "Bonjour,\n\nCliquez sur ce lien pour remplacer l'adresse de connexion de votre compte %APP_NAME%, %EMAIL%, par %NEW_EMAIL%.\n\n%LINK%\n\nSi vous n'avez pas demandé ce changement, vous pouvez ignorer cet e-mail.\n\nMerci,\n\nL'équipe %APP_NAME%"),
+            .recoverEmail: Template(
+                subject: "Votre adresse de connexion à %APP_NAME% a été modifiée",
+                body: "Bonjour,\n\nVotre adresse de connexion à %APP_NAME% a été remplacée par %NEW_EMAIL%.\n\nSi vous n'avez pas demandé ce changement, cliquez sur ce lien pour rétablir votre adresse.\n\n%LINK%\n\nMerci,\n\nL'équipe %APP_NAME%"),
+        ],
+        "de": [
+            .passwordReset: Template(
+                subject: "Passwort für %APP_NAME% zurücksetzen",
+                body: "Hallo,\n\nüber diesen Link können Sie Ihr %APP_NAME%-Passwort für das Konto %EMAIL% zurücksetzen.\n\n%LINK%\n\nWenn Sie kein neues Passwort angefordert haben, können Sie diese E-Mail ignorieren.\n\nVielen Dank\n\nIhr %APP_NAME%-Team"),
+            .verifyEmail: Template(
+                subject: "E-Mail-Adresse für %APP_NAME% bestätigen",
+                body: "Hallo,\n\nbestätigen Sie Ihre E-Mail-Adresse über diesen Link.\n\n%LINK%\n\nWenn Sie diese Bestätigung nicht angefordert haben, können Sie diese E-Mail ignorieren.\n\nVielen Dank\n\nIhr %APP_NAME%-Team"),
+            .emailSignIn: Template(
+                subject: "Anmeldung bei %APP_NAME% für %EMAIL% angefordert",
+                body: "Hallo,\n\nwir haben eine Anfrage erhalten, sich mit dieser E-Mail-Adresse bei %APP_NAME% anzumelden. Um sich mit dem Konto %EMAIL% anzumelden, klicken Sie auf diesen Link:\n\n%LINK%\n\nWenn Sie diesen Link nicht angefordert haben, können Sie diese E-Mail ignorieren.\n\nVielen Dank\n\nIhr %APP_NAME%-Team"),
+            .verifyAndChangeEmail: Template(
+                subject: "Neue E-Mail-Adresse für %APP_NAME% bestätigen",
+                body: "Hallo,\n\nüber diesen Link ändern Sie die Anmelde-E-Mail Ihres %APP_NAME%-Kontos von %EMAIL% zu %NEW_EMAIL%.\n\n%LINK%\n\nWenn Sie diese Änderung nicht angefordert haben, können Sie diese E-Mail ignorieren.\n\nVielen Dank\n\nIhr %APP_NAME%-Team"),
+            .recoverEmail: Template(
+                subject: "Ihre Anmelde-E-Mail für %APP_NAME% wurde geändert",
+                body: "Hallo,\n\nIhre Anmelde-E-Mail für %APP_NAME% wurde zu %NEW_EMAIL% geändert.\n\nWenn Sie das nicht waren, setzen Sie Ihre Anmelde-E-Mail über diesen Link zurück.\n\n%LINK%\n\nVielen Dank\n\nIhr %APP_NAME%-Team"),
+        ],
+        "es": [
+            .passwordReset: Template(
+                subject: "Restablece tu contraseña de %APP_NAME%",
+                body: "Hola:\n\nHaz clic en este enlace para restablecer la contraseña de %APP_NAME% de tu cuenta %EMAIL%.\n\n%LINK%\n\nSi no has solicitado restablecer la contraseña, puedes ignorar este correo.\n\nGracias,\n\nEl equipo de %APP_NAME%"),
+            .verifyEmail: Template(
+                subject: "Verifica tu correo electrónico de %APP_NAME%",
+                body: "Hola:\n\nHaz clic en este enlace para verificar tu dirección de correo electrónico.\n\n%LINK%\n\nSi no has solicitado verificar esta dirección, puedes ignorar este correo.\n\nGracias,\n\nEl equipo de %APP_NAME%"),
+            .emailSignIn: Template(
+                subject: "Inicio de sesión en %APP_NAME% solicitado para %EMAIL%",
+                body: "Hola:\n\nHemos recibido una solicitud para iniciar sesión en %APP_NAME% con esta dirección de correo. Para iniciar sesión con la cuenta %EMAIL%, haz clic en este enlace:\n\n%LINK%\n\nSi no has solicitado este enlace, puedes ignorar este correo.\n\nGracias,\n\nEl equipo de %APP_NAME%"),
+            .verifyAndChangeEmail: Template(
+                subject: "Verifica tu nuevo correo electrónico de %APP_NAME%",
+                body: "Hola:\n\nHaz clic en este enlace para cambiar el correo de inicio de sesión de tu cuenta de %APP_NAME% de %EMAIL% a %NEW_EMAIL%.\n\n%LINK%\n\nSi no has solicitado este cambio, puedes ignorar este correo.\n\nGracias,\n\nEl equipo de %APP_NAME%"),
+            .recoverEmail: Template(
+                subject: "Se ha cambiado tu correo de inicio de sesión de %APP_NAME%",
+                body: "Hola:\n\nTu correo de inicio de sesión de %APP_NAME% se ha cambiado a %NEW_EMAIL%.\n\nSi no has solicitado este cambio, haz clic en este enlace para restablecer tu correo.\n\n%LINK%\n\nGracias,\n\nEl equipo de %APP_NAME%"),
+        ],
+        "ja": [
+            .passwordReset: Template(
+                subject: "%APP_NAME% のパスワードを再設定してください",
+                body: "%EMAIL% 様\n\n%APP_NAME% のパスワードを再設定するには、次のリンクをクリックしてください。\n\n%LINK%\n\nパスワードの再設定を依頼していない場合は、このメールを無視してください。\n\n%APP_NAME% チーム"),
+            .verifyEmail: Template(
+                subject: "%APP_NAME% のメールアドレスを確認してください",
+                body: "%EMAIL% 様\n\nメールアドレスを確認するには、次のリンクをクリックしてください。\n\n%LINK%\n\nこの確認を依頼していない場合は、このメールを無視してください。\n\n%APP_NAME% チーム"),
+            .emailSignIn: Template(
+                subject: "%EMAIL% で %APP_NAME% へのログインがリクエストされました",
+                body: "%EMAIL% 様\n\nこのメールアドレスで %APP_NAME% にログインするリクエストを受け付けました。ログインするには、次のリンクをクリックしてください。\n\n%LINK%\n\nこのリンクをリクエストしていない場合は、このメールを無視してください。\n\n%APP_NAME% チーム"),
+            .verifyAndChangeEmail: Template(
+                subject: "%APP_NAME% の新しいメールアドレスを確認してください",
+                body: "%EMAIL% 様\n\n%APP_NAME% アカウントのログイン用メールアドレスを %NEW_EMAIL% に変更するには、次のリンクをクリックしてください。\n\n%LINK%\n\nこの変更を依頼していない場合は、このメールを無視してください。\n\n%APP_NAME% チーム"),
+            .recoverEmail: Template(
+                subject: "%APP_NAME% のログイン用メールアドレスが変更されました",
+                body: "%EMAIL% 様\n\n%APP_NAME% のログイン用メールアドレスが %NEW_EMAIL% に変更されました。\n\nこの変更に心当たりがない場合は、次のリンクからメールアドレスを元に戻してください。\n\n%LINK%\n\n%APP_NAME% チーム"),
+        ],
+    ]
+}

@@ -1,0 +1,530 @@
+import ActionFlowModel
+import Foundation
+import Yams
+
+/// A problem in a project file, with where it is: `project.yaml line 12: authorizedDomains[2]: ...`.
+public struct ProjectConfigError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The file's name as shown to the user.
+    public var file: String
+    /// 1-based line, when the problem sits at a known place in the file.
+    public var line: Int?
+    /// The setting at fault, e.g. `authorizedDomains[2]` or `users[1].password`.
+    public var path: String?
+    public var message: String
+
+    public init(file: String, line: Int?, path: String?, message: String) {
+        self.file = file
+        self.line = line
+        self.path = path
+        self.message = message
+    }
+
+    public var description: String {
+        var text = file
+        if let line { text += " line \(line)" }
+        text += ": "
+        if let path, !path.isEmpty { text += path + ": " }
+        return text + message
+    }
+}
+
+/// Loads the simulated project from YAML (format: `Resources/project-format.md`).
+public enum ProjectConfigLoader {
+    /// Top-level keys a complete project file must have (an override file may leave any out).
+    public static let requiredKeys = ["projectId", "apiKey", "authorizedDomains", "clockStart"]
+
+    /// Loads a complete project file.
+    public static func load(from url: URL) throws(ProjectConfigError) -> ProjectConfiguration {
+        try parse(readFile(url), fileName: url.lastPathComponent, base: nil)
+    }
+
+    /// The project shipped in `Resources/project.yaml`.
+    public static func loadDefault() throws(ProjectConfigError) -> ProjectConfiguration {
+        try load(from: BundledResources.defaultProjectFile)
+    }
+
+    /// Applies a user's file on top of `base`: only the keys the file names change; nested
+    /// sections (`iosApp`, `androidApp`, `codeLifetimes`, `rateLimit`) merge key by key; lists
+    /// (domains, users) replace the base's list. `iosApp: null` removes the app.
+    public static func load(overridesFrom url: URL, base: ProjectConfiguration) throws(ProjectConfigError) -> ProjectConfiguration {
+        try parse(readFile(url), fileName: url.lastPathComponent, base: base)
+    }
+
+    /// Parses YAML text: a complete project when `base` is nil, else overrides of `base`.
+    public static func parse(_ yaml: String, fileName: String, base: ProjectConfiguration?) throws(ProjectConfigError) -> ProjectConfiguration {
+        let root: Node?
+        do {
+            root = try Yams.compose(yaml: yaml)
+        } catch {
+            throw yamlError(error, fileName: fileName)
+        }
+        let reader = ConfigReader(file: fileName)
+        guard let root else {
+            if let base { return base }
+            throw ProjectConfigError(file: fileName, line: nil, path: nil, message: "the file is empty; expected a mapping of project settings (see project-format.md)")
+        }
+        return try reader.readProject(root, base: base)
+    }
+
+    private static func readFile(_ url: URL) throws(ProjectConfigError) -> String {
+        do {
+            let data = try Data(contentsOf: url)
+            guard let text = String(data: data, encoding: .utf8) else {
+                throw ProjectConfigError(file: url.lastPathComponent, line: nil, path: nil, message: "not UTF-8 text")
+            }
+            return text
+        } catch let error as ProjectConfigError {
+            throw error
+        } catch {
+            throw ProjectConfigError(file: url.path, line: nil, path: nil, message: "cannot read the file (\(error.localizedDescription))")
+        }
+    }
+
+    private static func yamlError(_ error: any Error, fileName: String) -> ProjectConfigError {
+        guard let yamlError = error as? YamlError else {
+            return ProjectConfigError(file: fileName, line: nil, path: nil, message: "not valid YAML: \(error)")
+        }
+        switch yamlError {
+        case .scanner(let context, let problem, let mark, _), .parser(let context, let problem, let mark, _), .composer(let context, let problem, let mark, _):
+            let where_ = context.map { " (\($0.text) at line \($0.mark.line))" } ?? ""
+            return ProjectConfigError(file: fileName, line: mark.line, path: nil, message: "not valid YAML: \(problem)\(where_)")
+        case .duplicatedKeysInMapping(let duplicates, let context):
+            let keys = duplicates.sorted().map { "'\($0)'" }.joined(separator: ", ")
+            return ProjectConfigError(file: fileName, line: context.mark.line, path: nil, message: "duplicate key \(keys)")
+        default:
+            return ProjectConfigError(file: fileName, line: nil, path: nil, message: "not valid YAML: \(yamlError)")
+        }
+    }
+}
+
+/// Walks the YAML node tree, checking every key and type, and reporting the line of each problem.
+private struct ConfigReader {
+    let file: String
+
+    func error(_ node: Node?, _ path: String, _ message: String) -> ProjectConfigError {
+        ProjectConfigError(file: file, line: node?.mark?.line, path: path, message: message)
+    }
+
+    // MARK: Project
+
+    func readProject(_ root: Node, base: ProjectConfiguration?) throws(ProjectConfigError) -> ProjectConfiguration {
+        let entries = try mapping(root, "", allowed: Self.topLevelKeys)
+        if base == nil {
+            let present = Set(entries.map(\.key))
+            if let missing = ProjectConfigLoader.requiredKeys.first(where: { !present.contains($0) }) {
+                throw error(root, "", "missing required key '\(missing)'")
+            }
+        }
+        var project = base ?? ProjectConfiguration(
+            projectId: "", apiKey: "", authorizedDomains: [], iOSApp: nil, androidApp: nil,
+            mobileLinkStyle: .hostingDomain, hostingDomains: [], dynamicLinkDomains: [], actionHandlerURL: nil,
+            emailEnumerationProtection: false, codeLifetimes: CodeLifetimes(), rateLimit: RateLimit(),
+            defaultLocale: "en", clockStart: Date(timeIntervalSince1970: 0), users: []
+        )
+        var lines: [String: Node] = [:]
+        for (key, value) in entries {
+            lines[key] = value
+            switch key {
+            case "projectId": project.projectId = try projectID(value, key)
+            case "apiKey": project.apiKey = try apiKey(value, key)
+            case "authorizedDomains": project.authorizedDomains = try list(value, key, item: domain)
+            case "iosApp": project.iOSApp = try iOSApp(value, key, base: project.iOSApp)
+            case "androidApp": project.androidApp = try androidApp(value, key, base: project.androidApp)
+            case "mobileLinkStyle": project.mobileLinkStyle = try mobileLinkStyle(value, key)
+            case "hostingDomains": project.hostingDomains = try list(value, key, item: domain)
+            case "dynamicLinkDomains": project.dynamicLinkDomains = try list(value, key, item: domain)
+            case "actionHandlerUrl": project.actionHandlerURL = try optional(value) { (node) throws(ProjectConfigError) in try httpURL(node, key) }
+            case "emailEnumerationProtection": project.emailEnumerationProtection = try bool(value, key)
+            case "codeLifetimes": project.codeLifetimes = try codeLifetimes(value, key, base: project.codeLifetimes)
+            case "rateLimit": project.rateLimit = try rateLimit(value, key, base: project.rateLimit)
+            case "defaultLocale": project.defaultLocale = try locale(value, key)
+            case "clockStart": project.clockStart = try date(value, key)
+            case "users": project.users = try users(value, key)
+            default: break // `mapping` already rejected unknown keys.
+            }
+        }
+        try checkConsistency(project, lines: lines)
+        return project
+    }
+
+    static let topLevelKeys = [
+        "projectId", "apiKey", "authorizedDomains", "iosApp", "androidApp", "mobileLinkStyle", "hostingDomains",
+        "dynamicLinkDomains", "actionHandlerUrl", "emailEnumerationProtection", "codeLifetimes", "rateLimit",
+        "defaultLocale", "clockStart", "users",
+    ]
+
+    /// Rules that involve several settings, checked after merging.
+    func checkConsistency(_ project: ProjectConfiguration, lines: [String: Node]) throws(ProjectConfigError) {
+        if project.mobileLinkStyle == .firebaseDynamicLinkDomain && project.dynamicLinkDomains.isEmpty {
+            throw error(lines["mobileLinkStyle"] ?? lines["dynamicLinkDomains"], "mobileLinkStyle",
+                        "FIREBASE_DYNAMIC_LINK_DOMAIN needs at least one entry in dynamicLinkDomains")
+        }
+        if !MailTemplates.languages.contains(project.defaultLocale) {
+            throw error(lines["defaultLocale"], "defaultLocale",
+                        "no email templates for '\(project.defaultLocale)' (available: \(MailTemplates.languages.sorted().joined(separator: ", ")))")
+        }
+    }
+
+    // MARK: Sections
+
+    func iOSApp(_ node: Node, _ path: String, base: RegisteredIOSApp?) throws(ProjectConfigError) -> RegisteredIOSApp? {
+        if isNull(node) { return nil }
+        let entries = try mapping(node, path, allowed: ["bundleId", "appStoreId", "teamId"])
+        var bundleID = base?.bundleId
+        var appStoreID = base?.appStoreId
+        var teamID = base?.teamId
+        for (key, value) in entries {
+            let keyPath = path + "." + key
+            switch key {
+            case "bundleId": bundleID = try appIdentifier(value, keyPath)
+            case "appStoreId": appStoreID = try optional(value) { (node) throws(ProjectConfigError) in try digits(node, keyPath) }
+            case "teamId": teamID = try optional(value) { (node) throws(ProjectConfigError) in try teamIdentifier(node, keyPath) }
+            default: break
+            }
+        }
+        guard let bundleID else { throw error(node, path, "missing required key 'bundleId'") }
+        return RegisteredIOSApp(bundleId: bundleID, appStoreId: appStoreID, teamId: teamID)
+    }
+
+    func androidApp(_ node: Node, _ path: String, base: RegisteredAndroidApp?) throws(ProjectConfigError) -> RegisteredAndroidApp? {
+        if isNull(node) { return nil }
+        let entries = try mapping(node, path, allowed: ["packageName", "sha1", "sha256", "latestVersion"])
+        var packageName = base?.packageName
+        var sha1 = base?.sha1 ?? []
+        var sha256 = base?.sha256 ?? []
+        var latestVersion = base?.latestVersion
+        for (key, value) in entries {
+            let keyPath = path + "." + key
+            switch key {
+            case "packageName": packageName = try appIdentifier(value, keyPath)
+            case "sha1": sha1 = try list(value, keyPath) { (node, itemPath) throws(ProjectConfigError) in try fingerprint(node, itemPath, bytes: 20) }
+            case "sha256": sha256 = try list(value, keyPath) { (node, itemPath) throws(ProjectConfigError) in try fingerprint(node, itemPath, bytes: 32) }
+            case "latestVersion": latestVersion = try positiveInt(value, keyPath)
+            default: break
+            }
+        }
+        guard let packageName else { throw error(node, path, "missing required key 'packageName'") }
+        guard let latestVersion else { throw error(node, path, "missing required key 'latestVersion'") }
+        return RegisteredAndroidApp(packageName: packageName, sha1: sha1, sha256: sha256, latestVersion: latestVersion)
+    }
+
+    func codeLifetimes(_ node: Node, _ path: String, base: CodeLifetimes) throws(ProjectConfigError) -> CodeLifetimes {
+        var lifetimes = base
+        for (key, value) in try mapping(node, path, allowed: ["passwordReset", "verifyEmail", "emailSignIn"]) {
+            let seconds = try duration(value, path + "." + key)
+            switch key {
+            case "passwordReset": lifetimes.passwordReset = seconds
+            case "verifyEmail": lifetimes.verifyEmail = seconds
+            case "emailSignIn": lifetimes.emailSignIn = seconds
+            default: break
+            }
+        }
+        return lifetimes
+    }
+
+    func rateLimit(_ node: Node, _ path: String, base: RateLimit) throws(ProjectConfigError) -> RateLimit {
+        var limit = base
+        for (key, value) in try mapping(node, path, allowed: ["maxEmails", "window"]) {
+            switch key {
+            case "maxEmails": limit.maxEmails = try positiveInt(value, path + "." + key)
+            case "window": limit.windowSeconds = try duration(value, path + "." + key)
+            default: break
+            }
+        }
+        return limit
+    }
+
+    func users(_ node: Node, _ path: String) throws(ProjectConfigError) -> [PresetUser] {
+        let users = try list(node, path) { (node, itemPath) throws(ProjectConfigError) in try user(node, itemPath) }
+        var seen: [String: Int] = [:]
+        for (index, user) in users.enumerated() {
+            let key = user.email.lowercased()
+            if let first = seen[key] {
+                throw error(node.sequence?[index], "\(path)[\(index)].email", "'\(user.email)' is already used by \(path)[\(first)]")
+            }
+            seen[key] = index
+        }
+        return users
+    }
+
+    func user(_ node: Node, _ path: String) throws(ProjectConfigError) -> PresetUser {
+        let entries = try mapping(node, path, allowed: ["email", "password", "displayName", "emailVerified", "disabled"])
+        var email: String?
+        var password: String?
+        var displayName: String?
+        var verified = false
+        var disabled = false
+        for (key, value) in entries {
+            let keyPath = path + "." + key
+            switch key {
+            case "email": email = try emailAddress(value, keyPath)
+            case "password": password = try userPassword(value, keyPath)
+            case "displayName": displayName = try optional(value) { (node) throws(ProjectConfigError) in try string(node, keyPath) }
+            case "emailVerified": verified = try bool(value, keyPath)
+            case "disabled": disabled = try bool(value, keyPath)
+            default: break
+            }
+        }
+        guard let email else { throw error(node, path, "missing required key 'email'") }
+        guard let password else { throw error(node, path, "missing required key 'password'") }
+        return PresetUser(email: email, password: password, displayName: displayName, emailVerified: verified, disabled: disabled)
+    }
+
+    // MARK: Structure
+
+    /// The entries of a mapping, rejecting non-string keys, duplicates and keys not in `allowed`.
+    func mapping(_ node: Node, _ path: String, allowed: [String]) throws(ProjectConfigError) -> [(key: String, value: Node)] {
+        guard case .mapping(let mapping) = node else {
+            throw error(node, path, "expected a mapping of settings, got \(describe(node))")
+        }
+        var entries: [(key: String, value: Node)] = []
+        for (keyNode, value) in mapping {
+            guard case .scalar(let scalar) = keyNode else {
+                throw error(keyNode, path, "expected a setting name, got \(describe(keyNode))")
+            }
+            let key = scalar.string
+            let keyPath = path.isEmpty ? key : path + "." + key
+            guard allowed.contains(key) else {
+                let hint = allowed.first { $0.lowercased() == key.lowercased() }.map { " (did you mean '\($0)'?)" }
+                    ?? " (known keys: \(allowed.joined(separator: ", ")))"
+                throw error(keyNode, keyPath, "unknown key '\(key)'\(hint)")
+            }
+            if entries.contains(where: { $0.key == key }) {
+                throw error(keyNode, keyPath, "duplicate key '\(key)'")
+            }
+            entries.append((key, value))
+        }
+        return entries
+    }
+
+    func list<Item>(_ node: Node, _ path: String, item: (Node, String) throws(ProjectConfigError) -> Item) throws(ProjectConfigError) -> [Item] {
+        guard case .sequence(let sequence) = node else {
+            throw error(node, path, "expected a list, got \(describe(node))")
+        }
+        var items: [Item] = []
+        for (index, element) in sequence.enumerated() {
+            items.append(try item(element, "\(path)[\(index)]"))
+        }
+        return items
+    }
+
+    func optional<Value>(_ node: Node, _ read: (Node) throws(ProjectConfigError) -> Value) throws(ProjectConfigError) -> Value? {
+        isNull(node) ? nil : try read(node)
+    }
+
+    /// The resolved tag (`str`, `int`, `bool`, `null`...): plain `true` is a bool, quoted `"true"` a string.
+    func kind(_ node: Node) -> Tag.Name {
+        Tag.Name(rawValue: node.tag.rawValue)
+    }
+
+    func isNull(_ node: Node) -> Bool {
+        if case .scalar = node { return kind(node) == .null }
+        return false
+    }
+
+    // MARK: Scalars
+
+    func scalar(_ node: Node, _ path: String, expected: String) throws(ProjectConfigError) -> Node.Scalar {
+        guard case .scalar(let scalar) = node else {
+            throw error(node, path, "expected \(expected), got \(describe(node))")
+        }
+        return scalar
+    }
+
+    func string(_ node: Node, _ path: String) throws(ProjectConfigError) -> String {
+        let value = try scalar(node, path, expected: "a string")
+        guard kind(node) == .str else {
+            throw error(node, path, "expected a string, got \(describe(node)) (quote it to use it as text)")
+        }
+        return value.string
+    }
+
+    func nonEmptyString(_ node: Node, _ path: String, expected: String) throws(ProjectConfigError) -> String {
+        let text = try string(node, path)
+        guard !text.trimmingCharacters(in: .whitespaces).isEmpty else {
+            throw error(node, path, "expected \(expected), got an empty string")
+        }
+        return text
+    }
+
+    func bool(_ node: Node, _ path: String) throws(ProjectConfigError) -> Bool {
+        _ = try scalar(node, path, expected: "true or false")
+        guard kind(node) == .bool, let result = node.bool else {
+            throw error(node, path, "expected true or false, got \(describe(node))")
+        }
+        return result
+    }
+
+    func positiveInt(_ node: Node, _ path: String) throws(ProjectConfigError) -> Int {
+        _ = try scalar(node, path, expected: "a whole number")
+        guard kind(node) == .int, let number = node.int else {
+            throw error(node, path, "expected a whole number, got \(describe(node))")
+        }
+        guard number > 0 else { throw error(node, path, "expected a number above 0, got \(number)") }
+        return number
+    }
+
+    /// A number of seconds, or a string such as `90s`, `30m`, `1h`, `3d`, `1h30m`.
+    func duration(_ node: Node, _ path: String) throws(ProjectConfigError) -> TimeInterval {
+        let value = try scalar(node, path, expected: "a duration such as 1h, 30m or 3d")
+        if kind(node) == .int, let seconds = node.int {
+            guard seconds > 0 else { throw error(node, path, "expected a duration above 0, got \(seconds)") }
+            return TimeInterval(seconds)
+        }
+        guard kind(node) == .str, let seconds = Self.parseDuration(value.string), seconds > 0 else {
+            throw error(node, path, "expected a duration such as 1h, 30m, 3d or a number of seconds, got \(describe(node))")
+        }
+        return seconds
+    }
+
+    static func parseDuration(_ text: String) -> TimeInterval? {
+        let units: [Character: TimeInterval] = ["s": 1, "m": 60, "h": 3600, "d": 86400]
+        var total: TimeInterval = 0
+        var digits = ""
+        for character in text.trimmingCharacters(in: .whitespaces) {
+            if character.isASCII, character.isNumber {
+                digits.append(character)
+            } else if let unit = units[character], let amount = Int(digits) {
+                total += TimeInterval(amount) * unit
+                digits = ""
+            } else {
+                return nil
+            }
+        }
+        return digits.isEmpty && total > 0 ? total : nil
+    }
+
+    func date(_ node: Node, _ path: String) throws(ProjectConfigError) -> Date {
+        let value = try scalar(node, path, expected: "a UTC time such as 2026-01-15T09:00:00Z")
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime]
+        guard let date = formatter.date(from: value.string) else {
+            throw error(node, path, "expected a time such as 2026-01-15T09:00:00Z, got \(describe(node))")
+        }
+        return date
+    }
+
+    func projectID(_ node: Node, _ path: String) throws(ProjectConfigError) -> String {
+        let text = try nonEmptyString(node, path, expected: "a project id")
+        let allowed = text.allSatisfy { ($0.isASCII && ($0.isLowercase || $0.isNumber)) || $0 == "-" }
+        guard allowed, text.count >= 4, text.count <= 30, text.first?.isLetter == true, text.last != "-" else {
+            throw error(node, path, "expected a project id (4 to 30 lowercase letters, digits and hyphens, starting with a letter), got \(quoted(text))")
+        }
+        return text
+    }
+
+    func apiKey(_ node: Node, _ path: String) throws(ProjectConfigError) -> String {
+        let text = try nonEmptyString(node, path, expected: "an API key")
+        guard text.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }) else {
+            throw error(node, path, "expected an API key (letters, digits, '-' and '_'), got \(quoted(text))")
+        }
+        return text
+    }
+
+    func domain(_ node: Node, _ path: String) throws(ProjectConfigError) -> String {
+        let text = try nonEmptyString(node, path, expected: "a domain name")
+        guard DomainName.isValid(text) else {
+            let hint = text.contains("/") || text.contains(":") ? " (write the host only, without scheme, port or path)" : ""
+            throw error(node, path, "expected a domain name, got \(quoted(text))\(hint)")
+        }
+        return text.lowercased()
+    }
+
+    func httpURL(_ node: Node, _ path: String) throws(ProjectConfigError) -> String {
+        let text = try nonEmptyString(node, path, expected: "an https URL")
+        guard let components = URLComponents(string: text), let scheme = components.scheme?.lowercased(),
+              scheme == "https" || scheme == "http", let host = components.host, DomainName.isValid(host) else {
+            throw error(node, path, "expected an absolute http(s) URL, got \(quoted(text))")
+        }
+        return text
+    }
+
+    func emailAddress(_ node: Node, _ path: String) throws(ProjectConfigError) -> String {
+        let text = try nonEmptyString(node, path, expected: "an email address")
+        guard EmailSyntax.isValid(text) else {
+            throw error(node, path, "expected an email address, got \(quoted(text))")
+        }
+        return text
+    }
+
+    func userPassword(_ node: Node, _ path: String) throws(ProjectConfigError) -> String {
+        let value = try scalar(node, path, expected: "a password")
+        guard kind(node) == .str || kind(node) == .int else {
+            throw error(node, path, "expected a password string, got \(describe(node))")
+        }
+        guard value.string.count >= SimulatedProject.minimumPasswordLength else {
+            throw error(node, path, "passwords need at least \(SimulatedProject.minimumPasswordLength) characters (the server's WEAK_PASSWORD rule), got \(value.string.count)")
+        }
+        return value.string
+    }
+
+    func locale(_ node: Node, _ path: String) throws(ProjectConfigError) -> String {
+        let text = try nonEmptyString(node, path, expected: "a language code such as en")
+        return MailTemplates.language(for: text) ?? text
+    }
+
+    func mobileLinkStyle(_ node: Node, _ path: String) throws(ProjectConfigError) -> MobileLinkStyle {
+        let text = try nonEmptyString(node, path, expected: "HOSTING_DOMAIN or FIREBASE_DYNAMIC_LINK_DOMAIN")
+        guard let style = MobileLinkStyle(rawValue: text) else {
+            throw error(node, path, "expected HOSTING_DOMAIN or FIREBASE_DYNAMIC_LINK_DOMAIN, got \(quoted(text))")
+        }
+        return style
+    }
+
+    /// Bundle ids and package names: dot-separated segments of letters, digits, `_` and `-`.
+    func appIdentifier(_ node: Node, _ path: String) throws(ProjectConfigError) -> String {
+        let text = try nonEmptyString(node, path, expected: "an app id such as com.example.app")
+        let segments = text.split(separator: ".", omittingEmptySubsequences: false)
+        let valid = segments.count >= 2 && segments.allSatisfy { segment in
+            guard let first = segment.first, first.isASCII, first.isLetter else { return false }
+            return segment.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_" || $0 == "-") }
+        }
+        guard valid else { throw error(node, path, "expected an app id such as com.example.app, got \(quoted(text))") }
+        return text
+    }
+
+    func digits(_ node: Node, _ path: String) throws(ProjectConfigError) -> String {
+        let value = try scalar(node, path, expected: "a number")
+        guard kind(node) == .int || kind(node) == .str, !value.string.isEmpty,
+              value.string.allSatisfy({ $0.isASCII && $0.isNumber }) else {
+            throw error(node, path, "expected digits only, got \(describe(node))")
+        }
+        return value.string
+    }
+
+    func teamIdentifier(_ node: Node, _ path: String) throws(ProjectConfigError) -> String {
+        let text = try nonEmptyString(node, path, expected: "an Apple team id")
+        guard text.count == 10, text.allSatisfy({ $0.isASCII && ($0.isUppercase || $0.isNumber) }) else {
+            throw error(node, path, "expected a 10-character Apple team id (A-Z, 0-9), got \(quoted(text))")
+        }
+        return text
+    }
+
+    /// `AB:CD:...` certificate fingerprints: 20 bytes for SHA-1, 32 for SHA-256.
+    func fingerprint(_ node: Node, _ path: String, bytes: Int) throws(ProjectConfigError) -> String {
+        let text = try nonEmptyString(node, path, expected: "a certificate fingerprint")
+        let parts = text.split(separator: ":", omittingEmptySubsequences: false)
+        let valid = parts.count == bytes && parts.allSatisfy { $0.count == 2 && $0.allSatisfy(\.isHexDigit) }
+        guard valid else {
+            throw error(node, path, "expected \(bytes) colon-separated hex bytes (AB:CD:...), got \(quoted(text))")
+        }
+        return text.uppercased()
+    }
+
+    func quoted(_ text: String) -> String { "'\(UntrustedText.sanitize(text))'" }
+
+    func describe(_ node: Node) -> String {
+        switch node {
+        case .mapping: return "a mapping"
+        case .sequence: return "a list"
+        case .alias: return "an alias"
+        case .scalar(let scalar):
+            switch kind(node) {
+            case .null: return "nothing (null)"
+            case .bool: return "\(scalar.string) (true/false)"
+            case .int, .float: return "\(scalar.string) (a number)"
+            default: return quoted(scalar.string)
+            }
+        }
+    }
+}

@@ -1,0 +1,88 @@
+import Foundation
+
+/// Hides secrets (API keys, passwords, tokens, action codes) before text reaches a screen, a log
+/// or a transcript, keeping a short prefix so a reader can still tell values apart.
+public enum SecretMasking {
+    /// JSON keys whose string values are secrets.
+    public static let secretKeys: Set<String> = [
+        "apiKey", "key", "password", "newPassword", "idToken", "refreshToken", "oobCode",
+    ]
+    /// Query parameters of links whose values are secrets (`oobCode` and `apiKey`, protocol.md section 7).
+    public static let secretQueryParameters = ["oobCode", "apiKey", "key"]
+
+    /// How many leading characters stay visible.
+    public static let visiblePrefix = 6
+    public static let marker = "…(masked)"
+
+    /// `fake-api-key` -> `fake-a…(masked)`. Short values are hidden entirely.
+    public static func mask(_ secret: String) -> String {
+        guard !secret.isEmpty else { return secret }
+        guard secret.count > visiblePrefix * 2 else { return marker }
+        return String(secret.prefix(visiblePrefix)) + marker
+    }
+
+    /// Masks the values of `oobCode`, `apiKey` and `key` query parameters anywhere in a text,
+    /// including inside percent-encoded (`oobCode%3D...`) and double-encoded wrapped links.
+    public static func maskLinks(in text: String) -> String {
+        var result = text
+        for name in secretQueryParameters {
+            for separator in ["=", "%3D", "%3d", "%253D", "%253d"] {
+                result = maskValues(after: name + separator, in: result)
+            }
+        }
+        return result
+    }
+
+    /// Re-renders a JSON document with every secret value masked: values of `secretKeys`, and
+    /// secret query parameters inside any other string (links such as `oobLink`). Pretty-printed
+    /// with sorted keys so records read the same every run. Text that is not JSON is masked as links.
+    public static func maskJSON(_ data: Data) -> String {
+        guard let object = try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]) else {
+            return maskLinks(in: String(decoding: data, as: UTF8.self))
+        }
+        let masked = maskJSONValue(object, key: nil)
+        guard let out = try? JSONSerialization.data(withJSONObject: masked, options: [.prettyPrinted, .sortedKeys, .fragmentsAllowed, .withoutEscapingSlashes]) else {
+            return maskLinks(in: String(decoding: data, as: UTF8.self))
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    private static func maskJSONValue(_ value: Any, key: String?) -> Any {
+        switch value {
+        case let dictionary as [String: Any]:
+            return dictionary.reduce(into: [String: Any]()) { result, entry in
+                result[entry.key] = maskJSONValue(entry.value, key: entry.key)
+            }
+        case let array as [Any]:
+            return array.map { maskJSONValue($0, key: key) }
+        case let string as String:
+            if let key, secretKeys.contains(key) { return mask(string) }
+            return maskLinks(in: string)
+        default:
+            return value
+        }
+    }
+
+    /// Characters an action code, API key or token value is made of (URL-safe base64 and JWT dots).
+    private static func isValueCharacter(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar {
+        case "a"..."z", "A"..."Z", "0"..."9", "-", "_", ".": true
+        default: false
+        }
+    }
+
+    private static func maskValues(after prefix: String, in text: String) -> String {
+        guard text.contains(prefix) else { return text }
+        var output = ""
+        var rest = Substring(text)
+        while let range = rest.range(of: prefix) {
+            output += rest[..<range.upperBound]
+            let valueScalars = rest[range.upperBound...].unicodeScalars.prefix(while: isValueCharacter)
+            let value = String(String.UnicodeScalarView(valueScalars))
+            output += mask(value)
+            rest = Substring(rest[range.upperBound...].unicodeScalars.dropFirst(valueScalars.count))
+        }
+        output += rest
+        return output
+    }
+}

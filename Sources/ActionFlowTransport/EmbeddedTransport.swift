@@ -1,0 +1,109 @@
+import ActionFlowBackend
+import ActionFlowModel
+import Foundation
+
+/// The default transport: a `SimulatedProject` in the same process, no network, no sleeps.
+///
+/// A final class around one project value guarded by a lock rather than an actor: calls are
+/// short and synchronous, and the benchmark runs thousands of full flows per second.
+public final class EmbeddedTransport: AuthTransport, @unchecked Sendable {
+    // `@unchecked`: `project` is only touched inside `withProject`, under `lock`.
+    private let lock = NSLock()
+    private var project: SimulatedProject
+
+    public let configuration: ProjectConfiguration
+
+    public init(project: SimulatedProject) {
+        self.project = project
+        self.configuration = project.configuration
+    }
+
+    public convenience init(configuration: ProjectConfiguration) {
+        self.init(project: SimulatedProject(configuration: configuration))
+    }
+
+    /// The project from `Resources/project.yaml`.
+    public convenience init() throws(ProjectConfigError) {
+        self.init(configuration: try ProjectConfigLoader.loadDefault())
+    }
+
+    public var summary: String { "embedded \(configuration.projectId)" }
+
+    public var capabilities: TransportCapabilities {
+        TransportCapabilities(listsMailbox: true, controlsClock: true, resetsWorld: true)
+    }
+
+    /// Runs `body` on the project under the lock.
+    public func withProject<Result>(_ body: (inout SimulatedProject) throws(AuthFailure) -> Result) throws(AuthFailure) -> Result {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body(&project)
+    }
+
+    /// A copy of the project as it is now (for inspection and tests).
+    public var snapshot: SimulatedProject {
+        lock.lock()
+        defer { lock.unlock() }
+        return project
+    }
+
+    /// The ActionCodeSettings a code was requested with.
+    public func settings(forOobCode code: String) -> ActionCodeSettings? {
+        snapshotValue { $0.settings(forOobCode: code) }
+    }
+
+    /// Every code issued so far, oldest first.
+    public func issuedCodes() -> [IssuedOobCode] {
+        snapshotValue { $0.issuedCodes }
+    }
+
+    private func snapshotValue<Value>(_ read: (SimulatedProject) -> Value) -> Value {
+        lock.lock()
+        defer { lock.unlock() }
+        return read(project)
+    }
+
+    public func signUp(_ request: SignUpRequest) async throws(AuthFailure) -> SignInResponse {
+        try withProject { (project) throws(AuthFailure) in try project.signUp(request) }
+    }
+
+    public func signInWithPassword(_ request: SignInWithPasswordRequest) async throws(AuthFailure) -> SignInResponse {
+        try withProject { (project) throws(AuthFailure) in try project.signInWithPassword(request) }
+    }
+
+    public func sendOobCode(_ request: SendOobCodeRequest, locale: String?) async throws(AuthFailure) -> SendOobCodeResponse {
+        try withProject { (project) throws(AuthFailure) in try project.sendOobCode(request, locale: locale) }
+    }
+
+    public func resetPassword(_ request: ResetPasswordRequest) async throws(AuthFailure) -> ResetPasswordResponse {
+        try withProject { (project) throws(AuthFailure) in try project.resetPassword(request) }
+    }
+
+    public func update(_ request: UpdateAccountRequest) async throws(AuthFailure) -> UpdateAccountResponse {
+        try withProject { (project) throws(AuthFailure) in try project.update(request) }
+    }
+
+    public func lookup(_ request: LookupRequest) async throws(AuthFailure) -> LookupResponse {
+        try withProject { (project) throws(AuthFailure) in try project.lookup(request) }
+    }
+
+    public func signInWithEmailLink(_ request: SignInWithEmailLinkRequest) async throws(AuthFailure) -> SignInResponse {
+        try withProject { (project) throws(AuthFailure) in try project.signInWithEmailLink(request) }
+    }
+
+    public func mailbox() async throws(AuthFailure) -> [MailMessage] {
+        snapshotValue(\.mailbox)
+    }
+
+    public func now() async throws(AuthFailure) -> Date {
+        snapshotValue(\.now)
+    }
+
+    public func advanceClock(by seconds: TimeInterval) async throws(AuthFailure) -> Date {
+        try withProject { (project) throws(AuthFailure) in try project.advanceClock(by: seconds) }
+    }
+
+    public func resetWorld() async throws(AuthFailure) {
+        try withProject { (project) throws(AuthFailure) in project.reset() }
+    }
+}

@@ -1,0 +1,176 @@
+import ActionFlowModel
+import Foundation
+
+/// Wraps any transport and records each Identity Toolkit call as an `ExchangeRecord` (the
+/// network pane and transcripts), with secrets masked by `SecretMasking`. Mailbox, clock and
+/// reset calls pass through unrecorded: they are no part of the protocol.
+public final class RecordingTransport: AuthTransport, @unchecked Sendable {
+    // `@unchecked`: the mutable state below is only touched under `lock`.
+    private let lock = NSLock()
+    private var stored: [ExchangeRecord] = []
+    private var nextID = 1
+    private var observers: [Int: AsyncStream<ExchangeRecord>.Continuation] = [:]
+    private var nextObserverID = 0
+
+    public let base: any AuthTransport
+    private let apiKey: String?
+    /// Oldest records are dropped beyond this many, so long sessions stay small.
+    public let capacity: Int
+
+    /// `apiKey` is shown (masked) in each request line, as the `key` query parameter.
+    public init(_ base: any AuthTransport, apiKey: String?, capacity: Int = 1000) {
+        self.base = base
+        self.apiKey = apiKey
+        self.capacity = max(1, capacity)
+    }
+
+    public var summary: String { base.summary }
+    public var capabilities: TransportCapabilities { base.capabilities }
+
+    /// Every recorded exchange, oldest first.
+    public func records() -> [ExchangeRecord] {
+        lock.lock()
+        defer { lock.unlock() }
+        return stored
+    }
+
+    /// New exchanges as they complete, for as long as the caller iterates.
+    public func updates() -> AsyncStream<ExchangeRecord> {
+        let (stream, continuation) = AsyncStream.makeStream(of: ExchangeRecord.self, bufferingPolicy: .bufferingNewest(capacity))
+        lock.lock()
+        let id = nextObserverID
+        nextObserverID += 1
+        observers[id] = continuation
+        lock.unlock()
+        continuation.onTermination = { [weak self] _ in
+            guard let self else { return }
+            self.lock.lock()
+            self.observers[id] = nil
+            self.lock.unlock()
+        }
+        return stream
+    }
+
+    public func clear() {
+        lock.lock()
+        stored.removeAll()
+        lock.unlock()
+    }
+
+    // MARK: Recorded operations
+
+    public func signUp(_ request: SignUpRequest) async throws(AuthFailure) -> SignInResponse {
+        try await exchange(.signUp, request) { () async throws(AuthFailure) in try await base.signUp(request) }
+    }
+
+    public func signInWithPassword(_ request: SignInWithPasswordRequest) async throws(AuthFailure) -> SignInResponse {
+        try await exchange(.signInWithPassword, request) { () async throws(AuthFailure) in try await base.signInWithPassword(request) }
+    }
+
+    public func sendOobCode(_ request: SendOobCodeRequest, locale: String?) async throws(AuthFailure) -> SendOobCodeResponse {
+        try await exchange(.sendOobCode, request, locale: locale) { () async throws(AuthFailure) in try await base.sendOobCode(request, locale: locale) }
+    }
+
+    public func resetPassword(_ request: ResetPasswordRequest) async throws(AuthFailure) -> ResetPasswordResponse {
+        try await exchange(.resetPassword, request) { () async throws(AuthFailure) in try await base.resetPassword(request) }
+    }
+
+    public func update(_ request: UpdateAccountRequest) async throws(AuthFailure) -> UpdateAccountResponse {
+        try await exchange(.update, request) { () async throws(AuthFailure) in try await base.update(request) }
+    }
+
+    public func lookup(_ request: LookupRequest) async throws(AuthFailure) -> LookupResponse {
+        try await exchange(.lookup, request) { () async throws(AuthFailure) in try await base.lookup(request) }
+    }
+
+    public func signInWithEmailLink(_ request: SignInWithEmailLinkRequest) async throws(AuthFailure) -> SignInResponse {
+        try await exchange(.signInWithEmailLink, request) { () async throws(AuthFailure) in try await base.signInWithEmailLink(request) }
+    }
+
+    // MARK: Pass-through
+
+    public func mailbox() async throws(AuthFailure) -> [MailMessage] { try await base.mailbox() }
+    public func now() async throws(AuthFailure) -> Date { try await base.now() }
+    public func advanceClock(by seconds: TimeInterval) async throws(AuthFailure) -> Date { try await base.advanceClock(by: seconds) }
+    public func resetWorld() async throws(AuthFailure) { try await base.resetWorld() }
+
+    // MARK: Recording
+
+    /// `POST /v1/accounts:sendOobCode?key=fake-a…(masked)`.
+    public static func requestLine(_ operation: IdentityToolkitOperation, apiKey: String?) -> String {
+        let key = apiKey.map { "?key=" + SecretMasking.mask($0) } ?? ""
+        return "POST /v1/\(operation.rawValue)\(key)"
+    }
+
+    /// The masked, pretty-printed JSON of a request or response body.
+    public static func maskedJSON(_ value: some Encodable) -> String {
+        let encoder = JSONEncoder()
+        guard let data = try? encoder.encode(value) else { return "{}" }
+        return SecretMasking.maskJSON(data)
+    }
+
+    private func exchange<Request: Encodable, Response: Encodable>(
+        _ operation: IdentityToolkitOperation, _ request: Request, locale: String? = nil,
+        _ call: () async throws(AuthFailure) -> Response
+    ) async throws(AuthFailure) -> Response {
+        let startedAt = await startTime()
+        let clock = ContinuousClock()
+        let started = clock.now
+        let result: Result<Response, AuthFailure>
+        do {
+            result = .success(try await call())
+        } catch {
+            result = .failure(error)
+        }
+        let elapsed = clock.now - started
+        let duration = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        var headers: [String: String] = [:]
+        if let locale { headers["X-Firebase-Locale"] = locale }
+        let status: Int?
+        let responseBody: String?
+        var failure: AuthFailure?
+        switch result {
+        case .success(let response):
+            status = 200
+            responseBody = Self.maskedJSON(response)
+        case .failure(.server(let code, let detail)):
+            status = 400
+            responseBody = Self.maskedJSON(ErrorEnvelope(failure: code, detail: detail))
+            failure = .server(code, detail: detail)
+        case .failure(.network(.httpStatus(let httpStatus, let body))):
+            status = httpStatus
+            responseBody = SecretMasking.maskLinks(in: body)
+            failure = .network(.httpStatus(httpStatus, body: body))
+        case .failure(let other):
+            status = nil
+            responseBody = nil
+            failure = other
+        }
+        append { id in
+            ExchangeRecord(
+                id: id, request: Self.requestLine(operation, apiKey: apiKey), requestBody: Self.maskedJSON(request),
+                requestHeaders: headers, status: status, responseBody: responseBody, failure: failure,
+                startedAt: startedAt, duration: duration
+            )
+        }
+        return try result.get()
+    }
+
+    /// The project's time where the transport has a simulated clock (so transcripts repeat),
+    /// else the wall clock.
+    private func startTime() async -> Date {
+        if base.capabilities.controlsClock, let now = try? await base.now() { return now }
+        return Date()
+    }
+
+    private func append(_ make: (Int) -> ExchangeRecord) {
+        lock.lock()
+        let record = make(nextID)
+        nextID += 1
+        stored.append(record)
+        if stored.count > capacity { stored.removeFirst(stored.count - capacity) }
+        let listeners = Array(observers.values)
+        lock.unlock()
+        for listener in listeners { listener.yield(record) }
+    }
+}
