@@ -12,17 +12,19 @@ public struct EmulatorOobCodeList: Sendable, Hashable, Codable {
         /// Kept as text so that a request type this tool does not know survives decoding.
         public var requestType: String
         // Fields only `actionflow serve` adds; an emulator client ignores them.
+        public var messageId: String?
         public var subject: String?
         public var body: String?
         public var locale: String?
         /// Milliseconds since 1970 on the project's clock.
         public var sentAtMillis: Double?
 
-        public init(email: String, oobCode: String, oobLink: String, requestType: String, subject: String? = nil, body: String? = nil, locale: String? = nil, sentAtMillis: Double? = nil) {
+        public init(email: String, oobCode: String, oobLink: String, requestType: String, messageId: String? = nil, subject: String? = nil, body: String? = nil, locale: String? = nil, sentAtMillis: Double? = nil) {
             self.email = email
             self.oobCode = oobCode
             self.oobLink = oobLink
             self.requestType = requestType
+            self.messageId = messageId
             self.subject = subject
             self.body = body
             self.locale = locale

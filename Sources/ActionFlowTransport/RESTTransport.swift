@@ -93,7 +93,7 @@ public final class RESTTransport: AuthTransport {
             }
             let text = EmulatorMailText(projectId: configuration.projectId, requestType: type, email: entry.email, link: entry.oobLink)
             messages.append(MailMessage(
-                id: entry.oobCode,
+                id: entry.messageId ?? entry.oobCode,
                 to: entry.email,
                 subject: entry.subject ?? text.subject,
                 body: entry.body ?? text.body,

@@ -112,3 +112,60 @@ public struct EmulatorAddress: Sendable, Hashable, CustomStringConvertible {
 
     public var description: String { host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)" }
 }
+
+/// Why the command-line choice of a REST target does not work, in words a user can act on.
+public struct TransportSelectionError: Error, Sendable, Hashable, CustomStringConvertible {
+    public var description: String
+    public init(_ description: String) { self.description = description }
+}
+
+extension RESTTransportConfiguration {
+    /// The REST target the options name: `--emulator` first, then `FIREBASE_AUTH_EMULATOR_HOST`,
+    /// then a production project, which needs both an API key and a project id.
+    public static func resolve(
+        emulator: String?,
+        apiKey: String?,
+        projectId: String?,
+        timeout: TimeInterval,
+        environment: [String: String],
+        defaultProjectId: String
+    ) throws(TransportSelectionError) -> RESTTransportConfiguration {
+        guard timeout.isFinite, timeout > 0 else {
+            throw TransportSelectionError("--timeout must be a number of seconds above zero, not \(timeout)")
+        }
+        if let apiKey, apiKey.trimmingCharacters(in: .whitespaces).isEmpty {
+            throw TransportSelectionError("--api-key is empty")
+        }
+        if let projectId, projectId.trimmingCharacters(in: .whitespaces).isEmpty {
+            throw TransportSelectionError("--project-id is empty")
+        }
+        let emulatorSource: (text: String, origin: String)? =
+            if let emulator { (emulator, "--emulator") }
+            else if let fromEnvironment = environment[emulatorHostVariable], !fromEnvironment.isEmpty { (fromEnvironment, emulatorHostVariable) }
+            else { nil }
+        if let emulatorSource {
+            let address: EmulatorAddress
+            do {
+                address = try EmulatorAddress(parsing: emulatorSource.text)
+            } catch {
+                throw TransportSelectionError("\(emulatorSource.origin): \(error)")
+            }
+            return RESTTransportConfiguration(
+                target: .emulator(host: address.host, port: address.port),
+                apiKey: apiKey ?? emulatorAPIKey,
+                projectId: projectId ?? defaultProjectId,
+                timeout: timeout
+            )
+        }
+        switch (apiKey, projectId) {
+        case let (apiKey?, projectId?):
+            return RESTTransportConfiguration(target: .production, apiKey: apiKey, projectId: projectId, timeout: timeout)
+        case (nil, nil):
+            throw TransportSelectionError("--transport rest needs a target: --emulator HOST:PORT (or \(emulatorHostVariable)) for an Auth Emulator or `actionflow serve`, or --api-key and --project-id for a production project")
+        case (nil, _):
+            throw TransportSelectionError("a production project needs --api-key as well as --project-id (or give --emulator HOST:PORT for an emulator)")
+        case (_, nil):
+            throw TransportSelectionError("a production project needs --project-id as well as --api-key (or give --emulator HOST:PORT for an emulator)")
+        }
+    }
+}

@@ -5,6 +5,8 @@ struct ActionFlowCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "actionflow",
         abstract: "Explore how Firebase Authentication email actions carry state through a continue URL.",
-        subcommands: []
+        subcommands: [
+            ServeCommand.self,
+        ]
     )
 }
