@@ -80,7 +80,7 @@ public final class RESTTransport: AuthTransport {
     // MARK: The emulator's own API
 
     public func mailbox() async throws(AuthFailure) -> [MailMessage] {
-        let base = try emulatorBase(for: "listing sent emails (production mail goes to a real inbox: paste the link instead)")
+        let base = try emulatorBase(orExplain: "a production project's email goes to a real inbox: paste the link from there")
         let list: EmulatorOobCodeList = try await send(method: "GET", url: "\(base)/oobCodes", body: nil, label: "oobCodes")
         var messages: [MailMessage] = []
         for entry in list.oobCodes {
@@ -113,7 +113,7 @@ public final class RESTTransport: AuthTransport {
     }
 
     public func advanceClock(by seconds: TimeInterval) async throws(AuthFailure) -> Date {
-        let base = try emulatorBase(for: "a simulated clock")
+        let base = try emulatorBase(orExplain: "a production project runs on real time: there is no clock to advance")
         let body = try encode(AdvanceClockRequest(advanceSeconds: seconds))
         do {
             let state: EmulatorClockState = try await send(method: "POST", url: "\(base)/clock", body: body, label: "clock")
@@ -124,19 +124,19 @@ public final class RESTTransport: AuthTransport {
     }
 
     public func resetWorld() async throws(AuthFailure) {
-        let base = try emulatorBase(for: "resetting the project")
+        let base = try emulatorBase(orExplain: "a production project cannot be reset from here")
         let _: EmptyJSON = try await send(method: "DELETE", url: "\(base)/accounts", body: nil, label: "reset")
         await firstSeen.removeAll()
     }
 
     private func fetchClock() async throws(AuthFailure) -> EmulatorClockState {
-        let base = try emulatorBase(for: "a simulated clock")
+        let base = try emulatorBase(orExplain: "a production project runs on real time")
         return try await send(method: "GET", url: "\(base)/clock", body: nil, label: "clock")
     }
 
-    private func emulatorBase(for feature: String) throws(AuthFailure) -> String {
+    private func emulatorBase(orExplain explanation: String) throws(AuthFailure) -> String {
         guard let base = configuration.emulatorProjectBase else {
-            throw .network(.unsupported("a production project offers no \(feature)"))
+            throw .network(.unsupported(explanation))
         }
         return base
     }

@@ -163,6 +163,17 @@ struct FaultTests {
     }
 }
 
+@Test("an Auth Emulator without serve's clock: advancing fails as unsupported, and connect() does not offer the clock")
+func emulatorWithoutClock() async throws {
+    let server = try await MisbehavingServer.start { _ in MisbehavingServer.reply(status: .notFound, "Not Found") }
+    defer { Task { await server.stop() } }
+    let transport = await RESTTransport.connect(configuration: server.transport().configuration)
+    #expect(!transport.capabilities.controlsClock)
+    await #expect(throws: AuthFailure.network(.unsupported("the Auth Emulator at http://127.0.0.1:\(server.port) has no simulated clock (actionflow serve has one)"))) {
+        try await transport.advanceClock(by: 60)
+    }
+}
+
 actor RequestCounter {
     private(set) var count = 0
     func increment() { count += 1 }
