@@ -66,7 +66,7 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
-            resources: [.copy("Interop")]
+            exclude: ["Interop"]
         ),
     ],
     swiftLanguageModes: [.v6]
