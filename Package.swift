@@ -58,7 +58,7 @@ let package = Package(
             dependencies: ["ActionFlowModel", .product(name: "PropertyBased", package: "swift-property-based")]
         ),
         .testTarget(name: "ActionFlowBackendTests", dependencies: ["ActionFlowBackend", "ActionFlowTransport"]),
-        .testTarget(name: "ActionFlowClientTests", dependencies: ["ActionFlowClient"]),
+        .testTarget(name: "ActionFlowClientTests", dependencies: ["ActionFlowClient", "ActionFlowModel", "ActionFlowTransport", "ActionFlowBackend"]),
         .testTarget(
             name: "ActionFlowServerTests",
             dependencies: [

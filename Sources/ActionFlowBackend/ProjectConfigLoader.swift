@@ -24,7 +24,8 @@ public struct ProjectConfigError: Error, Sendable, Hashable, CustomStringConvert
         if let line { text += " line \(line)" }
         text += ": "
         if let path, !path.isEmpty { text += path + ": " }
-        return text + message
+        // File paths and YAML snippets come from the user: keep them terminal-safe.
+        return UntrustedText.sanitize(text + message)
     }
 }
 
@@ -56,7 +57,7 @@ public enum ProjectConfigLoader {
         do {
             root = try Yams.compose(yaml: yaml)
         } catch {
-            throw yamlError(error, fileName: fileName)
+            throw yamlError(error, yaml: yaml, fileName: fileName)
         }
         let reader = ConfigReader(file: fileName)
         guard let root else {
@@ -80,7 +81,23 @@ public enum ProjectConfigLoader {
         }
     }
 
-    private static func yamlError(_ error: any Error, fileName: String) -> ProjectConfigError {
+    /// Yams reports a duplicate key at its mapping; point at the repeated line instead.
+    private static func secondOccurrence(ofKey key: String, in yaml: String, from line: Int) -> Int? {
+        let lines = yaml.split(separator: "\n", omittingEmptySubsequences: false)
+        var seen = 0
+        for (index, text) in lines.enumerated() where index + 1 >= line {
+            var trimmed = text.drop(while: { $0 == " " })
+            if trimmed.hasPrefix("- ") { trimmed = trimmed.dropFirst(2).drop(while: { $0 == " " }) }
+            guard trimmed.hasPrefix(key) else { continue }
+            if trimmed.dropFirst(key.count).drop(while: { $0 == " " }).hasPrefix(":") {
+                seen += 1
+                if seen == 2 { return index + 1 }
+            }
+        }
+        return nil
+    }
+
+    private static func yamlError(_ error: any Error, yaml: String, fileName: String) -> ProjectConfigError {
         guard let yamlError = error as? YamlError else {
             return ProjectConfigError(file: fileName, line: nil, path: nil, message: "not valid YAML: \(error)")
         }
@@ -89,8 +106,9 @@ public enum ProjectConfigLoader {
             let where_ = context.map { " (\($0.text) at line \($0.mark.line))" } ?? ""
             return ProjectConfigError(file: fileName, line: mark.line, path: nil, message: "not valid YAML: \(problem)\(where_)")
         case .duplicatedKeysInMapping(let duplicates, let context):
-            let keys = duplicates.sorted().map { "'\($0)'" }.joined(separator: ", ")
-            return ProjectConfigError(file: fileName, line: context.mark.line, path: nil, message: "duplicate key \(keys)")
+            let keys = duplicates.sorted()
+            let line = keys.first.flatMap { secondOccurrence(ofKey: $0, in: yaml, from: context.mark.line) } ?? context.mark.line
+            return ProjectConfigError(file: fileName, line: line, path: nil, message: "duplicate key \(keys.map { "'\($0)'" }.joined(separator: ", "))")
         default:
             return ProjectConfigError(file: fileName, line: nil, path: nil, message: "not valid YAML: \(yamlError)")
         }

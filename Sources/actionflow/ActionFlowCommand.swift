@@ -6,6 +6,7 @@ struct ActionFlowCommand: AsyncParsableCommand {
         commandName: "actionflow",
         abstract: "Explore how Firebase Authentication email actions carry state through a continue URL.",
         subcommands: [
+            RunCommand.self,
             ServeCommand.self,
         ]
     )

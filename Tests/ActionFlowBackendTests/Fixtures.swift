@@ -16,12 +16,14 @@ func embedded(_ change: (inout ProjectConfiguration) -> Void = { _ in }) throws 
 }
 
 /// The server code a call fails with, or nil when it succeeds.
-func failureCode<T>(_ call: () async throws(AuthFailure) -> T) async -> AuthErrorCode? {
+func failureCode<T>(_ call: () async throws -> T) async -> AuthErrorCode? {
     do {
         _ = try await call()
         return nil
+    } catch let failure as AuthFailure {
+        return failure.serverCode ?? AuthErrorCode("network: \(failure)")
     } catch {
-        return error.serverCode
+        return AuthErrorCode("unexpected: \(error)")
     }
 }
 

@@ -7,7 +7,7 @@ import Testing
 @Suite struct SmokeFlowTests {
     @Test func passwordResetFlowThroughEmbeddedTransport() async throws {
         let transport = try embedded()
-        #expect(await failureCode { () async throws(AuthFailure) in try await transport.signIn((alice.email, "wrong-password")) } == .invalidPassword)
+        #expect(await failureCode { try await transport.signIn((alice.email, "wrong-password")) } == .invalidPassword)
         let code = try await transport.mailedResetCode(alice.email)
         let checked = try await transport.resetPassword(ResetPasswordRequest(oobCode: code))
         #expect(checked.requestType == .passwordReset)

@@ -1,2 +1,0 @@
-import ActionFlowModel
-import ActionFlowTransport

@@ -1,0 +1,113 @@
+import ActionFlowModel
+import Foundation
+
+/// Everything that can happen to the simulated phone: user intents and transport replies.
+public enum AppEvent: Sendable, Equatable {
+    // MARK: User intents
+    /// Opens an app route such as `/articles/42`; anything else is reported, not followed.
+    case openRoute(String)
+    case signInSubmitted(email: String, password: String)
+    case forgotPasswordTapped
+    /// The forgot-password form: `sendOobCode` PASSWORD_RESET for this email.
+    case passwordResetRequested(email: String)
+    /// The verify-your-email prompt: `sendOobCode` VERIFY_EMAIL for the signed-in user.
+    case verificationRequested
+    /// `sendOobCode` EMAIL_SIGNIN for this email.
+    case signInLinkRequested(email: String)
+    /// The email typed to finish email-link sign-in when the app does not remember it.
+    case signInEmailConfirmed(String)
+    case mailboxOpened
+    case messageOpened(id: String)
+    /// Taps the link in this message (from the mail client, so the device's mail client matters).
+    case linkTapped(messageID: String)
+    /// A link pasted into the app (for example from a real inbox): the app handles it directly.
+    case linkPasted(String)
+    /// A new password typed into the app's form or the web widget's form, whichever is showing.
+    case newPasswordSubmitted(String)
+    /// The web widget's Continue button.
+    case continueTapped
+    /// "Install" or "Update" on the store page.
+    case storeActionTapped
+    /// Back to the app from the mailbox, browser or store.
+    case appOpened
+    case reloadUserTapped
+    case subscribeTapped
+    case signOutTapped
+    case settingsEdited(ActionCodeSettings)
+    case deviceEdited(Device)
+    case projectEdited(ProjectConfiguration)
+    case continueURLBaseEdited(String)
+    case clockAdvanceRequested(seconds: TimeInterval)
+    case worldResetRequested
+    case retryTapped
+    case errorDismissed
+
+    // MARK: Replies
+    case callSucceeded(AuthCall, by: Caller, AuthReply)
+    case callFailed(AuthCall, by: Caller, AuthFailure)
+    case mailboxRefreshed([MailMessage])
+    case clockAdvanced(Date)
+    case worldReset(now: Date?)
+    /// A mailbox, clock or reset effect failed below the protocol.
+    case serviceFailed(Effect, AuthFailure)
+    case exchangesUpdated([ExchangeRecord], total: Int)
+}
+
+/// Work the runtime does for the reducer. Values, so tests compare them.
+public enum Effect: Sendable, Hashable {
+    /// One Identity Toolkit call; the reply comes back as `callSucceeded` or `callFailed`.
+    /// A mail scanner pre-opening a link is a call `by: .mailScanner`.
+    case call(AuthCall, by: Caller)
+    case refreshMailbox
+    case advanceClock(seconds: TimeInterval)
+    case resetWorld
+    /// Restart the world with another project configuration (embedded transports only).
+    case applyProject(ProjectConfiguration)
+}
+
+/// Who makes a call: the app, the hosted web widget in a browser, or a mail security scanner.
+public enum Caller: String, Sendable, Hashable {
+    case app, webWidget, mailScanner
+}
+
+/// An Identity Toolkit operation with its wire request.
+public enum AuthCall: Sendable, Hashable {
+    case signInWithPassword(SignInWithPasswordRequest)
+    case sendOobCode(SendOobCodeRequest, locale: String?)
+    /// Checks the code when `newPassword` is nil, confirms the reset otherwise.
+    case resetPassword(ResetPasswordRequest)
+    case update(UpdateAccountRequest)
+    case lookup(LookupRequest)
+    case signInWithEmailLink(SignInWithEmailLinkRequest)
+
+    public var operation: IdentityToolkitOperation {
+        switch self {
+        case .signInWithPassword: .signInWithPassword
+        case .sendOobCode: .sendOobCode
+        case .resetPassword: .resetPassword
+        case .update: .update
+        case .lookup: .lookup
+        case .signInWithEmailLink: .signInWithEmailLink
+        }
+    }
+
+    var busyTask: BusyTask {
+        switch self {
+        case .signInWithPassword: .signIn
+        case .sendOobCode: .sendOobCode
+        case .resetPassword(let request): request.newPassword == nil ? .checkCode : .resetPassword
+        case .update: .applyCode
+        case .lookup: .lookup
+        case .signInWithEmailLink: .emailLinkSignIn
+        }
+    }
+}
+
+/// A successful reply, by response type.
+public enum AuthReply: Sendable, Hashable {
+    case signedIn(SignInResponse)
+    case oobCodeSent(SendOobCodeResponse)
+    case passwordReset(ResetPasswordResponse)
+    case updated(UpdateAccountResponse)
+    case lookedUp(LookupResponse)
+}

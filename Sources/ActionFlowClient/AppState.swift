@@ -1,0 +1,292 @@
+import ActionFlowModel
+import Foundation
+
+/// Everything a view of the simulated phone needs. Pure data: the reducer is its only writer.
+public struct AppState: Sendable, Equatable {
+    /// The newsletter app's current screen.
+    public var screen: AppScreen
+    /// The signed-in user as the app caches it; stale until reloaded with `accounts:lookup`.
+    public var session: CachedUser?
+    /// Where the user was going when the app asked them to sign in or verify.
+    public var pendingDestination: AppScreen?
+    /// The email action flow in progress, if any.
+    public var flow: FlowProgress?
+    /// Which app the user is looking at on the device.
+    public var location: DeviceLocation
+    public var device: Device
+    /// The settings template the app sends; `url` nil means "the screen the user was trying to reach".
+    public var settings: ActionCodeSettings
+    /// The settings sent with the last `sendOobCode`: routing a Hosting link depends on them.
+    public var sentSettings: ActionCodeSettings?
+    /// The web origin of the app's continue URLs: `continueURLBase + path`.
+    public var continueURLBase: String
+    /// The project in use (the world a reset returns to).
+    public var project: ProjectConfiguration
+    /// `X-Firebase-Locale` the app sends; nil lets the project pick.
+    public var locale: String?
+    /// The last link tapped or pasted, and what the device did with it.
+    public var lastLink: LinkVisit?
+    public var inbox: [MailMessage]
+    /// Messages the mail security scanner has already opened.
+    public var scannedMessageIDs: Set<String>
+    /// The latest backend exchanges (at most `exchangeWindow`), and how many there were in all.
+    public var exchanges: [ExchangeRecord]
+    public var exchangeCount: Int
+    /// Operations waiting for the transport.
+    public var busy: Set<BusyTask>
+    public var banner: ErrorBanner?
+    /// What happened and why, in protocol terms; one line per transition.
+    public var narration: [String]
+    /// The project's clock as last reported.
+    public var now: Date?
+    /// The email the app remembers for finishing email-link sign-in (as apps keep it in storage).
+    public var emailForSignIn: String?
+    /// The newsletter subscription, kept by the app itself.
+    public var subscribed: Bool
+
+    public static let exchangeWindow = 50
+
+    public init(device: Device, settings: ActionCodeSettings, project: ProjectConfiguration, continueURLBase: String = "https://www.example.com", locale: String? = nil) {
+        screen = .articles
+        session = nil
+        pendingDestination = nil
+        flow = nil
+        location = .app
+        self.device = device
+        self.settings = settings
+        sentSettings = nil
+        self.continueURLBase = continueURLBase
+        self.project = project
+        self.locale = locale
+        lastLink = nil
+        inbox = []
+        scannedMessageIDs = []
+        exchanges = []
+        exchangeCount = 0
+        busy = []
+        banner = nil
+        narration = []
+        now = nil
+        emailForSignIn = nil
+        subscribed = false
+    }
+
+    /// The platform whose SDK the app uses: decides `clientType`.
+    public var clientPlatform: ClientPlatform {
+        switch device.platform {
+        case .iOS: .iOS
+        case .android: .android
+        case .desktop: .web
+        }
+    }
+}
+
+/// Screens of the newsletter app. Those with a `path` are reachable by URL.
+public enum AppScreen: Sendable, Hashable {
+    /// `/`: the article list.
+    case articles
+    /// `/articles/ID`: members-only.
+    case article(id: String)
+    /// `/subscribe`: needs a verified email.
+    case subscribe
+    /// `/account`: needs sign-in.
+    case account
+    case signIn
+    case forgotPassword
+    /// "Verify your email first" prompt in front of `/subscribe`.
+    case verifyEmail
+    /// The app's own new-password form (handleCodeInApp true).
+    case newPassword(email: String)
+    /// Email-link sign-in opened where the app does not remember the email: ask for it.
+    case confirmEmailForSignIn
+
+    public var path: String? {
+        switch self {
+        case .articles: "/"
+        case .article(let id): "/articles/\(id)"
+        case .subscribe: "/subscribe"
+        case .account: "/account"
+        default: nil
+        }
+    }
+
+    /// Parses an app route (`/`, `/articles/ID`, `/subscribe`, `/account`); nil for anything else.
+    public init?(path: String) {
+        let trimmed = path.count > 1 && path.hasSuffix("/") ? String(path.dropLast()) : path
+        switch trimmed {
+        case "", "/": self = .articles
+        case "/subscribe": self = .subscribe
+        case "/account": self = .account
+        default:
+            let prefix = "/articles/"
+            guard trimmed.hasPrefix(prefix) else { return nil }
+            let id = trimmed.dropFirst(prefix.count)
+            guard !id.isEmpty, !id.contains("/") else { return nil }
+            self = .article(id: String(id))
+        }
+    }
+
+    /// Short name for expectations and the UI.
+    public var name: String {
+        switch self {
+        case .articles, .article, .subscribe, .account: path ?? "/"
+        case .signIn: "signIn"
+        case .forgotPassword: "forgotPassword"
+        case .verifyEmail: "verifyEmail"
+        case .newPassword: "newPassword"
+        case .confirmEmailForSignIn: "confirmEmailForSignIn"
+        }
+    }
+
+    var needsSignIn: Bool {
+        switch self {
+        case .article, .account, .subscribe: true
+        default: false
+        }
+    }
+}
+
+/// The user as the SDK caches it after sign-in or reload.
+public struct CachedUser: Sendable, Hashable {
+    public var localId: String
+    public var email: String?
+    /// As last reloaded: the server may already know better.
+    public var emailVerified: Bool
+    public var idToken: String?
+
+    public init(localId: String, email: String?, emailVerified: Bool, idToken: String?) {
+        self.localId = localId
+        self.email = email
+        self.emailVerified = emailVerified
+        self.idToken = idToken
+    }
+}
+
+public enum FlowKind: String, Sendable, Hashable, CaseIterable {
+    case passwordReset, verifyEmail, emailLinkSignIn
+}
+
+public enum FlowStep: String, Sendable, Hashable, CaseIterable {
+    /// `sendOobCode` on its way.
+    case requesting
+    /// The email is in the inbox; waiting for the user to open the link.
+    case emailSent
+    /// The app checks the code (`resetPassword` with `oobCode` only).
+    case checkingCode
+    case enteringNewPassword
+    /// `resetPassword` with `newPassword`.
+    case confirmingNewPassword
+    /// `accounts:update` with `oobCode`.
+    case applyingCode
+    /// `accounts:lookup` to refresh the cached user.
+    case reloadingUser
+    case signingIn
+    /// The web widget took over; the app waits for Continue.
+    case handledInWebWidget
+    case completed
+}
+
+public struct FlowProgress: Sendable, Hashable {
+    public var kind: FlowKind
+    public var step: FlowStep
+    public var email: String?
+    /// The continue URL the app sent (nil when it sent none).
+    public var continueURL: String?
+    /// The code from the opened link, once the app has it.
+    public var oobCode: String?
+
+    public init(kind: FlowKind, step: FlowStep, email: String? = nil, continueURL: String? = nil, oobCode: String? = nil) {
+        self.kind = kind
+        self.step = step
+        self.email = email
+        self.continueURL = continueURL
+        self.oobCode = oobCode
+    }
+}
+
+/// What is on the device's screen.
+public enum DeviceLocation: Sendable, Hashable {
+    case app
+    case mailbox(openMessageID: String?)
+    case webWidget(WebWidgetPage)
+    /// An App Store or Play Store page: install or upgrade, then the app receives the link.
+    case store(StoreVisit)
+    case browser(url: String)
+
+    /// `app`, `mailbox`, `webWidget`, `store` or `browser`.
+    public var name: String {
+        switch self {
+        case .app: "app"
+        case .mailbox: "mailbox"
+        case .webWidget: "webWidget"
+        case .store: "store"
+        case .browser: "browser"
+        }
+    }
+}
+
+/// The hosted email action handler page (`/__/auth/action`) with its own small flow.
+public struct WebWidgetPage: Sendable, Hashable {
+    public enum Step: Sendable, Hashable {
+        /// Checking or applying the code on load.
+        case loading
+        /// Password reset form for this account.
+        case resetForm(email: String)
+        case saving
+        /// Finished; `Continue` shown when there is a continue URL.
+        case done(message: String)
+        case failed(code: AuthErrorCode?, message: String)
+    }
+
+    public var actionURL: String
+    public var operation: ActionCodeOperation
+    public var oobCode: String?
+    /// The `continueUrl` parameter: where Continue goes.
+    public var continueURL: String?
+    public var step: Step
+
+    public init(actionURL: String, operation: ActionCodeOperation, oobCode: String?, continueURL: String?, step: Step) {
+        self.actionURL = actionURL
+        self.operation = operation
+        self.oobCode = oobCode
+        self.continueURL = continueURL
+        self.step = step
+    }
+}
+
+/// A link the user tapped or pasted, what it holds and where the device sent it.
+public struct LinkVisit: Sendable, Hashable {
+    public var link: String
+    /// Where it went: `app`, `web widget`, `browser`, `Play Store`, `App Store`, `pasted into the app`.
+    public var outcome: String
+    /// The link taken apart; nil when it is no action link (a plain continue URL).
+    public var anatomy: LinkAnatomy?
+    /// Why the device sent it there; nil for pasted links.
+    public var route: TapRoute?
+
+    public init(link: String, outcome: String, anatomy: LinkAnatomy? = nil, route: TapRoute? = nil) {
+        self.link = link
+        self.outcome = outcome
+        self.anatomy = anatomy
+        self.route = route
+    }
+}
+
+public enum BusyTask: String, Sendable, Hashable, CaseIterable {
+    case signIn, sendOobCode, checkCode, resetPassword, applyCode, lookup, emailLinkSignIn
+    case mailbox, clock, resetWorld, scanner
+}
+
+/// A recoverable error: the user dismisses it or retries.
+public struct ErrorBanner: Sendable, Hashable {
+    public var message: String
+    public var code: AuthErrorCode?
+    /// Sends are never retried automatically; the user may retry this one.
+    public var retry: Effect?
+
+    public init(message: String, code: AuthErrorCode?, retry: Effect?) {
+        self.message = message
+        self.code = code
+        self.retry = retry
+    }
+}

@@ -1,0 +1,84 @@
+import ActionFlowModel
+import Foundation
+
+/// Wording shared by narration lines and error banners. Every untrusted string goes through
+/// `safe` before it is interpolated.
+enum Narration {
+    static func safe(_ text: String?) -> String {
+        guard let text else { return "(none)" }
+        return UntrustedText.sanitize(text)
+    }
+
+    /// What a server code means for the user, in one phrase.
+    static func meaning(of code: AuthErrorCode) -> String {
+        switch code {
+        case .invalidPassword: "wrong password"
+        case .invalidLoginCredentials: "wrong email or password (email enumeration protection hides which)"
+        case .emailNotFound, .userNotFound: "no account with this email"
+        case .userDisabled: "the account is disabled"
+        case .unauthorizedDomain: "the continue URL's host is not on the project's authorized domains"
+        case .invalidContinueURI: "the continue URL is not an absolute URL with a scheme and host"
+        case .missingContinueURI: "a continue URL is required"
+        case .missingAndroidPackageName: "Android install or minimum version given without a package name"
+        case .missingIOSBundleID: "App Store id given without a bundle id"
+        case .invalidDynamicLinkDomain: "the Dynamic Links domain is not configured for the project"
+        case .invalidHostingLinkDomain: "the link domain is not a Hosting domain of the project"
+        case .expiredOobCode: "the code is past its lifetime: request a new email"
+        case .invalidOobCode: "the code is malformed, already used, or of another kind"
+        case .weakPassword: "the new password is shorter than 6 characters"
+        case .tooManyAttempts, .resetPasswordExceedLimit: "rate limit reached: try again later"
+        case .invalidEmail: "not a valid email address"
+        case .missingEmail: "an email is required"
+        case .invalidIDToken, .tokenExpired: "the session is no longer valid: sign in again"
+        default: "the server refused the request"
+        }
+    }
+
+    /// `CODE (meaning)` or the network failure, sanitized.
+    static func describe(_ failure: AuthFailure) -> String {
+        switch failure {
+        case .server(let code, let detail):
+            let suffix = detail.map { ": \(safe($0))" } ?? ""
+            return "\(safe(code.rawValue))\(suffix) (\(meaning(of: code)))"
+        case .network(let network):
+            return "network failure: \(safe(describe(network)))"
+        }
+    }
+
+    static func describe(_ failure: NetworkFailure) -> String {
+        switch failure {
+        case .connectionRefused(let host): "connection refused by \(host)"
+        case .timedOut(let seconds): "timed out after \(seconds) s"
+        case .dnsFailure(let host): "cannot resolve \(host)"
+        case .tlsFailure(let reason): "TLS failure: \(reason)"
+        case .httpStatus(let status, _): "HTTP \(status)"
+        case .malformedResponse(let reason): "malformed response: \(reason)"
+        case .connectionLost(let reason): "connection lost: \(reason)"
+        case .unsupported(let reason): "not supported: \(reason)"
+        }
+    }
+
+    /// The settings fields that decide the email link, as they go on the wire.
+    static func describe(_ request: SendOobCodeRequest) -> String {
+        var parts = ["continueUrl \(safe(request.continueUrl))", "canHandleCodeInApp \(request.canHandleCodeInApp ?? false)"]
+        if let bundle = request.iOSBundleId { parts.append("iOSBundleId \(safe(bundle))") }
+        if let package = request.androidPackageName { parts.append("androidPackageName \(safe(package))") }
+        if request.androidInstallApp == true { parts.append("androidInstallApp true") }
+        if let version = request.androidMinimumVersion { parts.append("androidMinimumVersion \(safe(version))") }
+        if let domain = request.linkDomain { parts.append("linkDomain \(safe(domain))") }
+        if let domain = request.dynamicLinkDomain { parts.append("dynamicLinkDomain \(safe(domain))") }
+        return parts.joined(separator: ", ")
+    }
+
+    static func timestamp(_ date: Date) -> String {
+        date.formatted(.iso8601)
+    }
+
+    static func duration(_ seconds: TimeInterval) -> String {
+        let whole = Int(seconds)
+        if whole % 86400 == 0, whole > 0 { return "\(whole / 86400)d" }
+        if whole % 3600 == 0, whole > 0 { return "\(whole / 3600)h" }
+        if whole % 60 == 0, whole > 0 { return "\(whole / 60)m" }
+        return "\(whole)s"
+    }
+}

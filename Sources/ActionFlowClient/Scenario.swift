@@ -1,0 +1,226 @@
+import ActionFlowModel
+import Foundation
+
+/// A scripted session with the simulated phone (format: `Resources/scenarios/FORMAT.md`).
+public struct Scenario: Sendable, Equatable {
+    public var name: String
+    public var description: String
+    /// Where the scenario came from, for error messages.
+    public var source: String
+    public var project: ProjectPatch
+    public var device: Device
+    public var settings: ActionCodeSettings
+    public var locale: String?
+    public var continueURLBase: String?
+    public var steps: [ScenarioStep]
+
+    public init(name: String, description: String, source: String, project: ProjectPatch, device: Device, settings: ActionCodeSettings, locale: String?, continueURLBase: String?, steps: [ScenarioStep]) {
+        self.name = name
+        self.description = description
+        self.source = source
+        self.project = project
+        self.device = device
+        self.settings = settings
+        self.locale = locale
+        self.continueURLBase = continueURLBase
+        self.steps = steps
+    }
+}
+
+public struct ScenarioStep: Sendable, Equatable {
+    /// 1-based position in `steps`.
+    public var number: Int
+    /// Line in the file, when known.
+    public var line: Int?
+    public var action: ScenarioAction
+
+    public init(number: Int, line: Int?, action: ScenarioAction) {
+        self.number = number
+        self.line = line
+        self.action = action
+    }
+}
+
+/// Which inbox message a step means: `latest` or a 1-based position, oldest first.
+public enum MessageReference: Sendable, Equatable, CustomStringConvertible {
+    case latest
+    case position(Int)
+
+    public var description: String {
+        switch self {
+        case .latest: "latest"
+        case .position(let position): "\(position)"
+        }
+    }
+}
+
+public enum ScenarioAction: Sendable, Equatable {
+    /// A user intent sent as is.
+    case event(AppEvent)
+    case openMessage(MessageReference)
+    case tapLink(MessageReference)
+    /// Pastes a message's link into the app.
+    case pasteMessageLink(MessageReference)
+    case changeDevice(DevicePatch)
+    case changeSettings(SettingsPatch)
+    case expect([Expectation])
+}
+
+/// What a scenario checks at a point; each is reported in the transcript.
+public enum Expectation: Sendable, Equatable, CustomStringConvertible {
+    /// The app is in front, showing this route (`/articles/42`).
+    case landsAt(String)
+    /// The device shows this: `app`, `mailbox`, `webWidget`, `store`, `browser`, or an app screen
+    /// name (`signIn`, `forgotPassword`, `verifyEmail`, `newPassword`, `confirmEmailForSignIn`).
+    case screen(String)
+    /// The error showing (banner or web widget page) has this server code.
+    case fails(AuthErrorCode)
+    /// No error is showing.
+    case noError
+    /// The app's cached user says this.
+    case emailVerified(Bool)
+    /// The inbox holds this many messages.
+    case mailbox(Int)
+    /// Signed in as this email, or signed out (nil).
+    case signedIn(String?)
+    case subscribed(Bool)
+    /// The flow's step, or no flow (nil).
+    case flowStep(FlowStep?)
+    /// Some narration line since the previous expectation contains this text.
+    case narrates(String)
+    /// The last tapped link went here: `app`, `web widget`, `browser`, `Play Store`, `App Store`.
+    case linkOpensIn(String)
+    /// The store page asks to `install` or `upgrade`.
+    case store(StoreVisit.Purpose)
+
+    public var description: String {
+        switch self {
+        case .landsAt(let path): "landsAt \(path)"
+        case .screen(let name): "screen \(name)"
+        case .fails(let code): "fails \(code.rawValue)"
+        case .noError: "noError"
+        case .emailVerified(let verified): "emailVerified \(verified)"
+        case .mailbox(let count): "mailbox \(count)"
+        case .signedIn(let email): "signedIn \(email ?? "false")"
+        case .subscribed(let subscribed): "subscribed \(subscribed)"
+        case .flowStep(let step): "flowStep \(step?.rawValue ?? "none")"
+        case .narrates(let text): "narrates \"\(text)\""
+        case .linkOpensIn(let place): "linkOpensIn \(place)"
+        case .store(let purpose): "store \(purpose.rawValue)"
+        }
+    }
+}
+
+/// Device fields a scenario sets; nil leaves the field as it is.
+public struct DevicePatch: Sendable, Equatable {
+    public var platform: Device.Platform?
+    public var osName: String?
+    public var appInstalled: Bool?
+    /// `.some(nil)` removes the version.
+    public var installedVersion: Int??
+    public var linksVerified: Bool?
+    public var mailClient: Device.MailClient?
+    public var mailScanner: Bool?
+
+    public init() {}
+
+    public func applied(to device: Device) -> Device {
+        var device = device
+        if let platform { device.platform = platform }
+        if let osName { device.osName = osName }
+        if let appInstalled { device.appInstalled = appInstalled }
+        if let installedVersion { device.installedVersion = installedVersion }
+        if let linksVerified { device.linksVerified = linksVerified }
+        if let mailClient { device.mailClient = mailClient }
+        if let mailScanner { device.mailScanner = mailScanner }
+        return device
+    }
+}
+
+/// Settings fields a scenario sets; `.some(nil)` clears an optional field.
+public struct SettingsPatch: Sendable, Equatable {
+    public var url: String??
+    public var handleCodeInApp: Bool?
+    public var iOSBundleID: String??
+    public var androidPackageName: String??
+    public var androidInstallIfNotAvailable: Bool?
+    public var androidMinimumVersion: String??
+    public var dynamicLinkDomain: String??
+    public var linkDomain: String??
+
+    public init() {}
+
+    public func applied(to settings: ActionCodeSettings) -> ActionCodeSettings {
+        var settings = settings
+        if let url { settings.url = url }
+        if let handleCodeInApp { settings.handleCodeInApp = handleCodeInApp }
+        if let iOSBundleID { settings.iOSBundleID = iOSBundleID }
+        if let androidPackageName { settings.androidPackageName = androidPackageName }
+        if let androidInstallIfNotAvailable { settings.androidInstallIfNotAvailable = androidInstallIfNotAvailable }
+        if let androidMinimumVersion { settings.androidMinimumVersion = androidMinimumVersion }
+        if let dynamicLinkDomain { settings.dynamicLinkDomain = dynamicLinkDomain }
+        if let linkDomain { settings.linkDomain = linkDomain }
+        return settings
+    }
+}
+
+/// Project fields a scenario overrides; nil keeps the base project's value.
+public struct ProjectPatch: Sendable, Equatable {
+    public var authorizedDomains: [String]?
+    public var mobileLinkStyle: MobileLinkStyle?
+    public var emailEnumerationProtection: Bool?
+    public var actionHandlerURL: String??
+    public var androidLatestVersion: Int?
+    public var hostingDomains: [String]?
+    public var dynamicLinkDomains: [String]?
+    public var rateLimitMaxEmails: Int?
+    public var passwordResetLifetime: TimeInterval?
+    public var verifyEmailLifetime: TimeInterval?
+    public var emailSignInLifetime: TimeInterval?
+
+    public init() {}
+
+    public var isEmpty: Bool { self == ProjectPatch() }
+
+    public func applied(to project: ProjectConfiguration) -> ProjectConfiguration {
+        var project = project
+        if let authorizedDomains { project.authorizedDomains = authorizedDomains }
+        if let mobileLinkStyle { project.mobileLinkStyle = mobileLinkStyle }
+        if let emailEnumerationProtection { project.emailEnumerationProtection = emailEnumerationProtection }
+        if let actionHandlerURL { project.actionHandlerURL = actionHandlerURL }
+        if let androidLatestVersion { project.androidApp?.latestVersion = androidLatestVersion }
+        if let hostingDomains { project.hostingDomains = hostingDomains }
+        if let dynamicLinkDomains { project.dynamicLinkDomains = dynamicLinkDomains }
+        if let rateLimitMaxEmails { project.rateLimit.maxEmails = rateLimitMaxEmails }
+        if let passwordResetLifetime { project.codeLifetimes.passwordReset = passwordResetLifetime }
+        if let verifyEmailLifetime { project.codeLifetimes.verifyEmail = verifyEmailLifetime }
+        if let emailSignInLifetime { project.codeLifetimes.emailSignIn = emailSignInLifetime }
+        return project
+    }
+}
+
+/// A scenario file that cannot be used: says which file, where, which key and what was expected.
+public struct ScenarioFileError: Error, Sendable, Equatable, CustomStringConvertible {
+    public var file: String
+    public var line: Int?
+    public var step: Int?
+    public var key: String?
+    public var message: String
+
+    public init(file: String, line: Int? = nil, step: Int? = nil, key: String? = nil, message: String) {
+        self.file = file
+        self.line = line
+        self.step = step
+        self.key = key
+        self.message = message
+    }
+
+    public var description: String {
+        var place = UntrustedText.sanitize(file)
+        if let line { place += ":\(line)" }
+        var parts = [place]
+        if let step { parts.append("step \(step)") }
+        if let key { parts.append("`\(UntrustedText.sanitize(key))`") }
+        return parts.joined(separator: ": ") + ": " + UntrustedText.sanitize(message)
+    }
+}

@@ -1,0 +1,382 @@
+import ActionFlowModel
+import Foundation
+import Yams
+
+/// Reads scenario files (YAML). Every problem is reported with file, line, step and key.
+public enum ScenarioParser {
+    public static func load(contentsOf url: URL) throws(ScenarioFileError) -> Scenario {
+        let text: String
+        do {
+            text = try String(contentsOf: url, encoding: .utf8)
+        } catch {
+            throw ScenarioFileError(file: url.path, message: "cannot read the file: \(error.localizedDescription)")
+        }
+        return try parse(text, source: url.path)
+    }
+
+    public static func parse(_ yaml: String, source: String) throws(ScenarioFileError) -> Scenario {
+        let root: Node?
+        do {
+            root = try Yams.compose(yaml: yaml)
+        } catch {
+            throw ScenarioFileError(file: source, message: "not valid YAML: \(error)")
+        }
+        let reader = Reader(source: source)
+        guard let root, let top = root.mapping else {
+            throw ScenarioFileError(file: source, line: root?.mark?.line, message: "expected a mapping with `name`, `steps` and optional `description`, `project`, `device`, `settings`, `locale`, `continueURLBase`")
+        }
+        try reader.checkKeys(top, allowed: ["name", "description", "project", "device", "settings", "locale", "continueURLBase", "steps"], context: nil, step: nil)
+        guard let nameNode = top["name"] else { throw reader.error(root, key: "name", "every scenario needs a `name`") }
+        let name = try reader.string(nameNode, key: "name", step: nil)
+        let description = try top["description"].map { node throws(ScenarioFileError) in try reader.string(node, key: "description", step: nil) } ?? ""
+        let project = try top["project"].map { node throws(ScenarioFileError) in try reader.projectPatch(node) } ?? ProjectPatch()
+        let device = try top["device"].map { node throws(ScenarioFileError) in try reader.device(node) } ?? .iPhone
+        var settings = ActionCodeSettings.iOSDefault(bundleID: "com.example.ios")
+        if let node = top["settings"] { settings = try reader.settingsPatch(node, step: nil).applied(to: settings) }
+        let locale = try top["locale"].map { node throws(ScenarioFileError) in try reader.string(node, key: "locale", step: nil) }
+        let base = try top["continueURLBase"].map { node throws(ScenarioFileError) in try reader.string(node, key: "continueURLBase", step: nil) }
+        guard let stepsNode = top["steps"] else { throw reader.error(root, key: "steps", "every scenario needs `steps`: a list of actions and expectations") }
+        guard let sequence = stepsNode.sequence, !sequence.isEmpty else {
+            throw reader.error(stepsNode, key: "steps", "expected a non-empty list of steps")
+        }
+        var steps: [ScenarioStep] = []
+        for (offset, node) in sequence.enumerated() {
+            steps.append(ScenarioStep(number: offset + 1, line: node.mark?.line, action: try reader.action(node, step: offset + 1)))
+        }
+        return Scenario(name: name, description: description, source: source, project: project, device: device, settings: settings, locale: locale, continueURLBase: base, steps: steps)
+    }
+
+    /// Step names and what each takes, for error messages and FORMAT.md.
+    static let actionNames = [
+        "open", "signIn", "forgotPassword", "requestPasswordReset", "requestVerification", "requestSignInLink",
+        "confirmSignInEmail", "openMailbox", "openMessage", "tapLink", "pasteLink", "newPassword", "continue",
+        "install", "update", "backToApp", "reloadUser", "subscribe", "signOut", "advance", "device", "settings",
+        "resetWorld", "retry", "dismissError", "expect",
+    ]
+
+    /// Parses durations such as `90s`, `30m`, `2h`, `3d` or `1h30m`.
+    public static func duration(_ text: String) -> TimeInterval? {
+        var total: TimeInterval = 0
+        var digits = ""
+        var sawUnit = false
+        for character in text.trimmingCharacters(in: .whitespaces) {
+            if character.isASCII, character.isNumber {
+                digits.append(character)
+                continue
+            }
+            let unit: TimeInterval
+            switch character {
+            case "s": unit = 1
+            case "m": unit = 60
+            case "h": unit = 3600
+            case "d": unit = 86400
+            default: return nil
+            }
+            guard let value = Int(digits) else { return nil }
+            total += TimeInterval(value) * unit
+            digits = ""
+            sawUnit = true
+        }
+        return sawUnit && digits.isEmpty ? total : nil
+    }
+}
+
+/// Typed reads from YAML nodes with specific errors.
+private struct Reader {
+    let source: String
+
+    func error(_ node: Node?, step: Int? = nil, key: String?, _ message: String) -> ScenarioFileError {
+        ScenarioFileError(file: source, line: node?.mark?.line, step: step, key: key, message: message)
+    }
+
+    func shown(_ node: Node) -> String {
+        if let text = node.string { return "`\(text)`" }
+        if node.mapping != nil { return "a mapping" }
+        if node.sequence != nil { return "a list" }
+        return "nothing"
+    }
+
+    func checkKeys(_ mapping: Node.Mapping, allowed: [String], context: String?, step: Int?) throws(ScenarioFileError) {
+        for key in mapping.keys {
+            guard let name = key.string, allowed.contains(name) else {
+                let within = context.map { " in `\($0)`" } ?? ""
+                throw error(key, step: step, key: key.string ?? "?", "unknown key\(within); expected one of \(allowed.joined(separator: ", "))")
+            }
+        }
+    }
+
+    func string(_ node: Node, key: String, step: Int?) throws(ScenarioFileError) -> String {
+        guard case .scalar(let scalar) = node, !(node.null != nil && scalar.string.isEmpty) else {
+            throw error(node, step: step, key: key, "expected text, got \(shown(node))")
+        }
+        return scalar.string
+    }
+
+    func optionalString(_ node: Node, key: String, step: Int?) throws(ScenarioFileError) -> String? {
+        node.null != nil ? nil : try string(node, key: key, step: step)
+    }
+
+    func bool(_ node: Node, key: String, step: Int?) throws(ScenarioFileError) -> Bool {
+        guard node.scalar != nil, let value = node.bool else {
+            throw error(node, step: step, key: key, "expected true or false, got \(shown(node))")
+        }
+        return value
+    }
+
+    func int(_ node: Node, key: String, step: Int?) throws(ScenarioFileError) -> Int {
+        guard node.scalar != nil, let value = node.int else {
+            throw error(node, step: step, key: key, "expected a whole number, got \(shown(node))")
+        }
+        return value
+    }
+
+    func strings(_ node: Node, key: String, step: Int?) throws(ScenarioFileError) -> [String] {
+        guard let sequence = node.sequence else {
+            throw error(node, step: step, key: key, "expected a list of text, got \(shown(node))")
+        }
+        var values: [String] = []
+        for item in sequence { values.append(try string(item, key: key, step: step)) }
+        return values
+    }
+
+    func oneOf<Value>(_ node: Node, key: String, step: Int?, _ choices: [(String, Value)]) throws(ScenarioFileError) -> Value {
+        let text = try string(node, key: key, step: step)
+        guard let match = choices.first(where: { $0.0 == text }) else {
+            throw error(node, step: step, key: key, "expected one of \(choices.map(\.0).joined(separator: ", ")), got `\(text)`")
+        }
+        return match.1
+    }
+
+    func duration(_ node: Node, key: String, step: Int?) throws(ScenarioFileError) -> TimeInterval {
+        let text = try string(node, key: key, step: step)
+        guard let seconds = ScenarioParser.duration(text), seconds > 0 else {
+            throw error(node, step: step, key: key, "expected a positive duration such as 90s, 30m, 2h, 3d or 1h30m, got `\(text)`")
+        }
+        return seconds
+    }
+
+    func mapping(_ node: Node, key: String, step: Int?) throws(ScenarioFileError) -> Node.Mapping {
+        guard let mapping = node.mapping else {
+            throw error(node, step: step, key: key, "expected a mapping, got \(shown(node))")
+        }
+        return mapping
+    }
+
+    // MARK: Sections
+
+    func device(_ node: Node) throws(ScenarioFileError) -> Device {
+        if node.scalar != nil {
+            return try oneOf(node, key: "device", step: nil, [("iPhone", Device.iPhone), ("pixel", .pixel), ("desktop", .desktop)])
+        }
+        let mapping = try self.mapping(node, key: "device", step: nil)
+        let preset = try mapping["preset"].map { node throws(ScenarioFileError) in
+            try oneOf(node, key: "preset", step: nil, [("iPhone", Device.iPhone), ("pixel", .pixel), ("desktop", .desktop)])
+        } ?? .iPhone
+        return try devicePatch(node, step: nil, allowPreset: true).applied(to: preset)
+    }
+
+    func devicePatch(_ node: Node, step: Int?, allowPreset: Bool = false) throws(ScenarioFileError) -> DevicePatch {
+        let mapping = try self.mapping(node, key: "device", step: step)
+        let keys = ["platform", "osName", "appInstalled", "installedVersion", "linksVerified", "mailClient", "mailScanner"]
+        try checkKeys(mapping, allowed: (allowPreset ? ["preset"] : []) + keys, context: "device", step: step)
+        var patch = DevicePatch()
+        if let value = mapping["platform"] {
+            patch.platform = try oneOf(value, key: "platform", step: step, Device.Platform.allCases.map { ($0.rawValue, $0) })
+        }
+        if let value = mapping["osName"] { patch.osName = try string(value, key: "osName", step: step) }
+        if let value = mapping["appInstalled"] { patch.appInstalled = try bool(value, key: "appInstalled", step: step) }
+        if let value = mapping["installedVersion"] {
+            patch.installedVersion = .some(value.null != nil ? nil : try int(value, key: "installedVersion", step: step))
+        }
+        if let value = mapping["linksVerified"] { patch.linksVerified = try bool(value, key: "linksVerified", step: step) }
+        if let value = mapping["mailClient"] {
+            patch.mailClient = try oneOf(value, key: "mailClient", step: step, Device.MailClient.allCases.map { ($0.rawValue, $0) })
+        }
+        if let value = mapping["mailScanner"] { patch.mailScanner = try bool(value, key: "mailScanner", step: step) }
+        return patch
+    }
+
+    func settingsPatch(_ node: Node, step: Int?) throws(ScenarioFileError) -> SettingsPatch {
+        let mapping = try self.mapping(node, key: "settings", step: step)
+        try checkKeys(mapping, allowed: ["url", "handleCodeInApp", "iOSBundleID", "androidPackageName", "androidInstallIfNotAvailable", "androidMinimumVersion", "dynamicLinkDomain", "linkDomain"], context: "settings", step: step)
+        var patch = SettingsPatch()
+        if let value = mapping["url"] { patch.url = .some(try optionalString(value, key: "url", step: step)) }
+        if let value = mapping["handleCodeInApp"] { patch.handleCodeInApp = try bool(value, key: "handleCodeInApp", step: step) }
+        if let value = mapping["iOSBundleID"] { patch.iOSBundleID = .some(try optionalString(value, key: "iOSBundleID", step: step)) }
+        if let value = mapping["androidPackageName"] { patch.androidPackageName = .some(try optionalString(value, key: "androidPackageName", step: step)) }
+        if let value = mapping["androidInstallIfNotAvailable"] { patch.androidInstallIfNotAvailable = try bool(value, key: "androidInstallIfNotAvailable", step: step) }
+        if let value = mapping["androidMinimumVersion"] { patch.androidMinimumVersion = .some(try optionalString(value, key: "androidMinimumVersion", step: step)) }
+        if let value = mapping["dynamicLinkDomain"] { patch.dynamicLinkDomain = .some(try optionalString(value, key: "dynamicLinkDomain", step: step)) }
+        if let value = mapping["linkDomain"] { patch.linkDomain = .some(try optionalString(value, key: "linkDomain", step: step)) }
+        return patch
+    }
+
+    func projectPatch(_ node: Node) throws(ScenarioFileError) -> ProjectPatch {
+        let mapping = try self.mapping(node, key: "project", step: nil)
+        try checkKeys(mapping, allowed: ["authorizedDomains", "mobileLinkStyle", "emailEnumerationProtection", "actionHandlerURL", "androidLatestVersion", "hostingDomains", "dynamicLinkDomains", "rateLimitMaxEmails", "passwordResetLifetime", "verifyEmailLifetime", "emailSignInLifetime"], context: "project", step: nil)
+        var patch = ProjectPatch()
+        if let value = mapping["authorizedDomains"] { patch.authorizedDomains = try strings(value, key: "authorizedDomains", step: nil) }
+        if let value = mapping["mobileLinkStyle"] {
+            patch.mobileLinkStyle = try oneOf(value, key: "mobileLinkStyle", step: nil, MobileLinkStyle.allCases.map { ($0.rawValue, $0) })
+        }
+        if let value = mapping["emailEnumerationProtection"] { patch.emailEnumerationProtection = try bool(value, key: "emailEnumerationProtection", step: nil) }
+        if let value = mapping["actionHandlerURL"] { patch.actionHandlerURL = .some(try optionalString(value, key: "actionHandlerURL", step: nil)) }
+        if let value = mapping["androidLatestVersion"] { patch.androidLatestVersion = try int(value, key: "androidLatestVersion", step: nil) }
+        if let value = mapping["hostingDomains"] { patch.hostingDomains = try strings(value, key: "hostingDomains", step: nil) }
+        if let value = mapping["dynamicLinkDomains"] { patch.dynamicLinkDomains = try strings(value, key: "dynamicLinkDomains", step: nil) }
+        if let value = mapping["rateLimitMaxEmails"] { patch.rateLimitMaxEmails = try int(value, key: "rateLimitMaxEmails", step: nil) }
+        if let value = mapping["passwordResetLifetime"] { patch.passwordResetLifetime = try duration(value, key: "passwordResetLifetime", step: nil) }
+        if let value = mapping["verifyEmailLifetime"] { patch.verifyEmailLifetime = try duration(value, key: "verifyEmailLifetime", step: nil) }
+        if let value = mapping["emailSignInLifetime"] { patch.emailSignInLifetime = try duration(value, key: "emailSignInLifetime", step: nil) }
+        return patch
+    }
+
+    // MARK: Steps
+
+    func action(_ node: Node, step: Int) throws(ScenarioFileError) -> ScenarioAction {
+        let name: String
+        let argument: Node?
+        if node.scalar != nil {
+            name = try string(node, key: "step", step: step)
+            argument = nil
+        } else if let mapping = node.mapping {
+            guard mapping.count == 1, let only = mapping.first, let key = only.key.string else {
+                let keys = mapping.keys.compactMap(\.string).joined(separator: ", ")
+                throw error(node, step: step, key: nil, "a step holds exactly one action; found \(mapping.count) keys (\(keys))")
+            }
+            name = key
+            argument = only.value
+        } else {
+            throw error(node, step: step, key: nil, "expected an action such as `open: /articles/42` or `forgotPassword`, got \(shown(node))")
+        }
+        guard ScenarioParser.actionNames.contains(name) else {
+            throw error(node, step: step, key: name, "unknown action; expected one of \(ScenarioParser.actionNames.joined(separator: ", "))")
+        }
+        func required() throws(ScenarioFileError) -> Node {
+            guard let argument, argument.null == nil else {
+                throw error(node, step: step, key: name, "needs a value, for example \(Self.example(for: name))")
+            }
+            return argument
+        }
+        func text() throws(ScenarioFileError) -> String { try string(try required(), key: name, step: step) }
+        func none(_ action: ScenarioAction) throws(ScenarioFileError) -> ScenarioAction {
+            if let argument, argument.null == nil {
+                throw error(argument, step: step, key: name, "takes no value; write it as `- \(name)`")
+            }
+            return action
+        }
+        switch name {
+        case "open": return .event(.openRoute(try text()))
+        case "signIn":
+            let value = try required()
+            let mapping = try self.mapping(value, key: name, step: step)
+            try checkKeys(mapping, allowed: ["email", "password"], context: name, step: step)
+            guard let email = mapping["email"], let password = mapping["password"] else {
+                throw error(value, step: step, key: name, "needs `email` and `password`, for example \(Self.example(for: name))")
+            }
+            return .event(.signInSubmitted(email: try string(email, key: "email", step: step), password: try string(password, key: "password", step: step)))
+        case "forgotPassword": return try none(.event(.forgotPasswordTapped))
+        case "requestPasswordReset": return .event(.passwordResetRequested(email: try text()))
+        case "requestVerification": return try none(.event(.verificationRequested))
+        case "requestSignInLink": return .event(.signInLinkRequested(email: try text()))
+        case "confirmSignInEmail": return .event(.signInEmailConfirmed(try text()))
+        case "openMailbox": return try none(.event(.mailboxOpened))
+        case "openMessage": return .openMessage(try messageReference(argument, node: node, key: name, step: step))
+        case "tapLink": return .tapLink(try messageReference(argument, node: node, key: name, step: step))
+        case "pasteLink":
+            if let argument, let literal = argument.string, literal.contains("://") {
+                return .event(.linkPasted(literal))
+            }
+            return .pasteMessageLink(try messageReference(argument, node: node, key: name, step: step))
+        case "newPassword": return .event(.newPasswordSubmitted(try text()))
+        case "continue": return try none(.event(.continueTapped))
+        case "install", "update": return try none(.event(.storeActionTapped))
+        case "backToApp": return try none(.event(.appOpened))
+        case "reloadUser": return try none(.event(.reloadUserTapped))
+        case "subscribe": return try none(.event(.subscribeTapped))
+        case "signOut": return try none(.event(.signOutTapped))
+        case "resetWorld": return try none(.event(.worldResetRequested))
+        case "retry": return try none(.event(.retryTapped))
+        case "dismissError": return try none(.event(.errorDismissed))
+        case "advance": return .event(.clockAdvanceRequested(seconds: try duration(try required(), key: name, step: step)))
+        case "device": return .changeDevice(try devicePatch(try required(), step: step))
+        case "settings": return .changeSettings(try settingsPatch(try required(), step: step))
+        default: return .expect(try expectations(try required(), step: step))
+        }
+    }
+
+    func messageReference(_ argument: Node?, node: Node, key: String, step: Int) throws(ScenarioFileError) -> MessageReference {
+        guard let argument, argument.null == nil else { return .latest }
+        if argument.string == "latest" { return .latest }
+        guard let position = argument.int, position >= 1 else {
+            throw error(argument, step: step, key: key, "expected `latest` or a message number (1 is the oldest), got \(shown(argument))")
+        }
+        return .position(position)
+    }
+
+    static let expectationKeys = ["landsAt", "screen", "fails", "noError", "emailVerified", "mailbox", "signedIn", "subscribed", "flowStep", "narrates", "linkOpensIn", "store"]
+
+    func expectations(_ node: Node, step: Int) throws(ScenarioFileError) -> [Expectation] {
+        let mapping = try self.mapping(node, key: "expect", step: step)
+        try checkKeys(mapping, allowed: Self.expectationKeys, context: "expect", step: step)
+        var expectations: [Expectation] = []
+        for (keyNode, value) in mapping {
+            let key = keyNode.string ?? ""
+            switch key {
+            case "landsAt":
+                let path = try string(value, key: key, step: step)
+                guard AppScreen(path: path) != nil else {
+                    throw error(value, step: step, key: key, "expected an app route (/, /articles/ID, /subscribe, /account), got `\(path)`")
+                }
+                expectations.append(.landsAt(path))
+            case "screen":
+                let names = ["app", "mailbox", "webWidget", "store", "browser", "signIn", "forgotPassword", "verifyEmail", "newPassword", "confirmEmailForSignIn"]
+                expectations.append(.screen(try oneOf(value, key: key, step: step, names.map { ($0, $0) })))
+            case "fails":
+                let code = try string(value, key: key, step: step)
+                let serverCode = !code.isEmpty && code.allSatisfy { $0.isUppercase || $0 == "_" }
+                guard serverCode || code.hasPrefix("auth/") else {
+                    throw error(value, step: step, key: key, "expected a server error code such as EXPIRED_OOB_CODE or an SDK code such as auth/argument-error, got `\(code)`")
+                }
+                expectations.append(.fails(AuthErrorCode(code)))
+            case "noError":
+                guard try bool(value, key: key, step: step) else {
+                    throw error(value, step: step, key: key, "only `noError: true` makes sense; use `fails: CODE` to expect an error")
+                }
+                expectations.append(.noError)
+            case "emailVerified": expectations.append(.emailVerified(try bool(value, key: key, step: step)))
+            case "mailbox": expectations.append(.mailbox(try int(value, key: key, step: step)))
+            case "signedIn":
+                if let flag = value.bool, !flag {
+                    expectations.append(.signedIn(nil))
+                } else {
+                    expectations.append(.signedIn(try string(value, key: key, step: step)))
+                }
+            case "subscribed": expectations.append(.subscribed(try bool(value, key: key, step: step)))
+            case "flowStep":
+                let choices: [(String, FlowStep?)] = [("none", nil)] + FlowStep.allCases.map { ($0.rawValue, $0) }
+                expectations.append(.flowStep(try oneOf(value, key: key, step: step, choices)))
+            case "narrates": expectations.append(.narrates(try string(value, key: key, step: step)))
+            case "linkOpensIn":
+                expectations.append(.linkOpensIn(try oneOf(value, key: key, step: step, ["app", "web widget", "browser", "Play Store", "App Store"].map { ($0, $0) })))
+            default:
+                expectations.append(.store(try oneOf(value, key: key, step: step, [("install", StoreVisit.Purpose.install), ("upgrade", .upgrade)])))
+            }
+        }
+        return expectations
+    }
+
+    static func example(for action: String) -> String {
+        switch action {
+        case "open": "`open: /articles/42`"
+        case "signIn": "`signIn: {email: bob@example.com, password: hunter22}`"
+        case "requestPasswordReset", "requestSignInLink", "confirmSignInEmail": "`\(action): bob@example.com`"
+        case "newPassword": "`newPassword: correct-horse`"
+        case "advance": "`advance: 2h`"
+        case "device": "`device: {appInstalled: false}`"
+        case "settings": "`settings: {handleCodeInApp: true}`"
+        case "expect": "`expect: {landsAt: /articles/42}`"
+        default: "`\(action): latest`"
+        }
+    }
+}

@@ -1,0 +1,213 @@
+/// A small, allocation-light URL splitter for links pasted by users: scheme, userinfo, host, port,
+/// path, query parameters and fragment, following the WHATWG URL standard where browsers and
+/// the SDKs differ from RFC 3986 (backslashes and any number of slashes after `http:`/`https:`).
+/// Foundation's `URLComponents` is strict about malformed input and several times slower.
+struct SplitURL: Sendable, Hashable {
+    /// Lowercased; empty when the text has no scheme.
+    var scheme: String
+    var userinfo: String?
+    /// Lowercased; empty when there is no authority.
+    var host: String
+    var port: String?
+    var path: String
+    /// Nil when there is no `?`.
+    var parameters: [QueryParameter]?
+    var fragment: String?
+
+    var hasAuthority: Bool { !host.isEmpty || userinfo != nil }
+    var isHTTP: Bool { scheme == "http" || scheme == "https" }
+
+    func parameter(_ name: String) -> QueryParameter? {
+        parameters?.first { $0.name == name }
+    }
+}
+
+/// One `name=value` pair of a query, decoded as `application/x-www-form-urlencoded`
+/// (the JS SDK's `querystringDecode`: `+` is a space, then percent-decoding).
+struct QueryParameter: Sendable, Hashable {
+    var name: String
+    var value: String
+    /// The value as it appears in the query, before decoding.
+    var rawValue: String
+    /// The value had escapes that are not `%XX` hex pairs, or decoded to invalid UTF-8.
+    var malformed: Bool
+}
+
+enum URLSplitter {
+    /// Splits `text`; nil when it has no scheme (`letter *(letter / digit / "+" / "-" / ".") ":"`).
+    static func split(_ text: String) -> SplitURL? {
+        var copy = text
+        return copy.withUTF8 { split(bytes: $0) }
+    }
+
+    static func split(bytes: UnsafeBufferPointer<UInt8>) -> SplitURL? {
+        let count = bytes.count
+        guard let schemeEnd = schemeEnd(bytes) else { return nil }
+        let scheme = lowercasedASCII(bytes, 0..<schemeEnd)
+        let special = scheme == "http" || scheme == "https" || scheme == "ws" || scheme == "wss" || scheme == "ftp" || scheme == "file"
+        var cursor = schemeEnd + 1
+        var userinfo: String?
+        var host = ""
+        var port: String?
+
+        var authorityStart: Int?
+        if special {
+            // WHATWG: any run of `/` and `\` after a special scheme starts the authority.
+            while cursor < count, bytes[cursor] == .slash || bytes[cursor] == .backslash { cursor += 1 }
+            authorityStart = cursor
+        } else if cursor + 1 < count, bytes[cursor] == .slash, bytes[cursor + 1] == .slash {
+            cursor += 2
+            authorityStart = cursor
+        }
+        if let start = authorityStart {
+            var end = start
+            while end < count {
+                let byte = bytes[end]
+                if byte == .slash || byte == .question || byte == .hash || (special && byte == .backslash) { break }
+                end += 1
+            }
+            var hostStart = start
+            if let at = lastIndex(of: .at, in: bytes, start..<end) {
+                userinfo = string(bytes, start..<at)
+                hostStart = at + 1
+            }
+            var hostEnd = end
+            // The port follows the last `:` unless it sits inside an IPv6 literal.
+            if let colon = lastIndex(of: .colon, in: bytes, hostStart..<end),
+               lastIndex(of: .closeBracket, in: bytes, hostStart..<end).map({ $0 < colon }) ?? true {
+                port = string(bytes, (colon + 1)..<end)
+                hostEnd = colon
+            }
+            host = lowercasedASCII(bytes, hostStart..<hostEnd)
+            cursor = end
+        }
+
+        var pathEnd = cursor
+        while pathEnd < count, bytes[pathEnd] != .question, bytes[pathEnd] != .hash { pathEnd += 1 }
+        let path = string(bytes, cursor..<pathEnd)
+        cursor = pathEnd
+
+        var parameters: [QueryParameter]?
+        if cursor < count, bytes[cursor] == .question {
+            var queryEnd = cursor + 1
+            while queryEnd < count, bytes[queryEnd] != .hash { queryEnd += 1 }
+            parameters = splitQuery(bytes, (cursor + 1)..<queryEnd)
+            cursor = queryEnd
+        }
+        var fragment: String?
+        if cursor < count, bytes[cursor] == .hash {
+            fragment = string(bytes, (cursor + 1)..<count)
+        }
+        return SplitURL(scheme: scheme, userinfo: userinfo, host: host, port: port, path: path, parameters: parameters, fragment: fragment)
+    }
+
+    /// Splits a query (without `?`) at `&`; each pair at its first `=`.
+    static func splitQuery(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> [QueryParameter] {
+        var result: [QueryParameter] = []
+        result.reserveCapacity(6)
+        var start = range.lowerBound
+        while start <= range.upperBound {
+            var end = start
+            while end < range.upperBound, bytes[end] != .ampersand { end += 1 }
+            if end > start {
+                var equals = start
+                while equals < end, bytes[equals] != .equals { equals += 1 }
+                let name = decodeFormComponent(bytes, start..<equals)
+                let valueRange = equals < end ? (equals + 1)..<end : end..<end
+                let value = decodeFormComponent(bytes, valueRange)
+                result.append(QueryParameter(name: name.text, value: value.text, rawValue: value.raw, malformed: value.malformed || name.malformed))
+            }
+            start = end + 1
+        }
+        return result
+    }
+
+    /// `application/x-www-form-urlencoded` decoding; a malformed value is kept as it is.
+    private static func decodeFormComponent(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> (text: String, raw: String, malformed: Bool) {
+        let raw = string(bytes, range)
+        guard bytes[range].contains(where: { $0 == .percent || $0 == .plus }) else { return (raw, raw, false) }
+        if let decoded = PercentEncoding.decode(raw, plusAsSpace: true) { return (decoded, raw, false) }
+        return (raw, raw, true)
+    }
+
+    /// The index of the scheme's `:`, or nil when the text does not start with a scheme.
+    private static func schemeEnd(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+        guard let first = bytes.first, first.isASCIILetter else { return nil }
+        var index = 1
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == .colon { return index }
+            guard byte.isASCIILetter || byte.isASCIIDigit || byte == .plus || byte == .minus || byte == .dot else { return nil }
+            index += 1
+        }
+        return nil
+    }
+
+    private static func lastIndex(of byte: UInt8, in bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Int? {
+        var index = range.upperBound - 1
+        while index >= range.lowerBound {
+            if bytes[index] == byte { return index }
+            index -= 1
+        }
+        return nil
+    }
+
+    static func string(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> String {
+        String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
+    }
+
+    private static func lowercasedASCII(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> String {
+        if !bytes[range].contains(where: { $0 >= 0x41 && $0 <= 0x5A }) { return string(bytes, range) }
+        return String(unsafeUninitializedCapacity: range.count) { buffer in
+            for (offset, byte) in bytes[range].enumerated() {
+                buffer[offset] = byte.asciiLowercased
+            }
+            return range.count
+        }
+    }
+}
+
+/// Recognises payloads that were percent-encoded twice.
+enum DoubleEncoding {
+    /// True when `text` still looks percent-encoded after one decoding (`https%3A%2F%2F...`).
+    static func looksEncodedURL(_ text: String) -> Bool {
+        hasPrefixIgnoringCase(text, "https%3a") || hasPrefixIgnoringCase(text, "http%3a")
+    }
+
+    /// ASCII case-insensitive prefix test; `prefix` must be lowercase.
+    private static func hasPrefixIgnoringCase(_ text: String, _ prefix: StaticString) -> Bool {
+        var utf8 = text.utf8.makeIterator()
+        for expected in UnsafeBufferPointer(start: prefix.utf8Start, count: prefix.utf8CodeUnitCount) {
+            guard let byte = utf8.next(), byte.asciiLowercased == expected else { return false }
+        }
+        return true
+    }
+
+    /// Decodes once more when the text is a twice-encoded URL.
+    static func decodeAgainIfNeeded(_ text: String) -> (text: String, wasDoubleEncoded: Bool) {
+        guard looksEncodedURL(text), let decoded = PercentEncoding.decode(text) else { return (text, false) }
+        return (decoded, true)
+    }
+}
+
+extension UInt8 {
+    static let slash = UInt8(ascii: "/")
+    static let backslash = UInt8(ascii: "\\")
+    static let question = UInt8(ascii: "?")
+    static let hash = UInt8(ascii: "#")
+    static let at = UInt8(ascii: "@")
+    static let colon = UInt8(ascii: ":")
+    static let closeBracket = UInt8(ascii: "]")
+    static let ampersand = UInt8(ascii: "&")
+    static let equals = UInt8(ascii: "=")
+    static let percent = UInt8(ascii: "%")
+    static let plus = UInt8(ascii: "+")
+    static let minus = UInt8(ascii: "-")
+    static let dot = UInt8(ascii: ".")
+    static let space = UInt8(ascii: " ")
+    static let underscore = UInt8(ascii: "_")
+
+    var isASCIILetter: Bool { (self | 0x20) >= 0x61 && (self | 0x20) <= 0x7A }
+    var isASCIIDigit: Bool { self >= 0x30 && self <= 0x39 }
+    var asciiLowercased: UInt8 { self >= 0x41 && self <= 0x5A ? self + 0x20 : self }
+}

@@ -1,0 +1,70 @@
+@testable import ActionFlowClient
+import ActionFlowModel
+import Testing
+
+/// Exhaustive reducer harness: each step states the whole state change and the exact effects,
+/// and every effect must be answered by a `receive` before `finish`.
+struct TestStore {
+    private(set) var state: AppState
+    private var unanswered: [Effect] = []
+
+    init(_ state: AppState) {
+        self.state = state
+    }
+
+    /// Sends a user intent; `update` turns the old state into the expected new one.
+    mutating func send(_ event: AppEvent, effects expected: [Effect] = [], sourceLocation: SourceLocation = #_sourceLocation, _ update: (inout AppState) -> Void = { _ in }) {
+        step(event, expected, sourceLocation, update)
+    }
+
+    /// Feeds back the reply to an effect sent earlier.
+    mutating func receive(_ event: AppEvent, effects expected: [Effect] = [], sourceLocation: SourceLocation = #_sourceLocation, _ update: (inout AppState) -> Void = { _ in }) {
+        guard let index = unanswered.firstIndex(where: { Self.answers(event, $0) }) else {
+            Issue.record("\(event) answers no outstanding effect; outstanding: \(unanswered)", sourceLocation: sourceLocation)
+            return
+        }
+        unanswered.remove(at: index)
+        step(event, expected, sourceLocation, update)
+    }
+
+    func finish(sourceLocation: SourceLocation = #_sourceLocation) {
+        #expect(unanswered.isEmpty, "effects never answered: \(unanswered)", sourceLocation: sourceLocation)
+    }
+
+    private mutating func step(_ event: AppEvent, _ expectedEffects: [Effect], _ sourceLocation: SourceLocation, _ update: (inout AppState) -> Void) {
+        var expected = state
+        update(&expected)
+        let effects = AppReducer.reduce(&state, event)
+        #expect(effects == expectedEffects, sourceLocation: sourceLocation)
+        if state != expected {
+            Issue.record("state after \(event) differs:\n\(Self.difference(expected, state))", sourceLocation: sourceLocation)
+            state = expected
+        }
+        unanswered += effects
+    }
+
+    private static func answers(_ event: AppEvent, _ effect: Effect) -> Bool {
+        switch (event, effect) {
+        case (.callSucceeded(let call, let caller, _), .call(let sent, let sentBy)),
+             (.callFailed(let call, let caller, _), .call(let sent, let sentBy)):
+            call == sent && caller == sentBy
+        case (.mailboxRefreshed, .refreshMailbox), (.clockAdvanced, .advanceClock), (.worldReset, .resetWorld), (.worldReset, .applyProject):
+            true
+        case (.serviceFailed(let failed, _), _):
+            failed == effect
+        default:
+            false
+        }
+    }
+
+    /// Field-by-field difference, so a failure says which field drifted.
+    private static func difference(_ expected: AppState, _ actual: AppState) -> String {
+        let expectedFields = Mirror(reflecting: expected).children
+        let actualFields = Array(Mirror(reflecting: actual).children)
+        var lines: [String] = []
+        for (offset, field) in expectedFields.enumerated() where "\(field.value)" != "\(actualFields[offset].value)" {
+            lines.append("  \(field.label ?? "?"):\n    expected \(field.value)\n    actual   \(actualFields[offset].value)")
+        }
+        return lines.joined(separator: "\n")
+    }
+}
