@@ -62,7 +62,7 @@ let package = Package(
         .testTarget(
             name: "ActionFlowServerTests",
             dependencies: [
-                "ActionFlowServer", "ActionFlowTransport", "ActionFlowBackend", "ActionFlowModel",
+                "ActionFlowServer", "ActionFlowTransport", "ActionFlowBackend", "ActionFlowModel", "ActionFlowClient",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
