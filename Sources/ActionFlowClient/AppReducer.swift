@@ -304,7 +304,9 @@ extension Effect {
 extension AppState {
     /// Appends a line; action codes and API keys in links are masked (protocol.md section 7).
     mutating func narrate(_ line: String) {
-        narration.append(SecretMasking.maskLinks(in: line))
+        // Only a line with a query (`=`, or `%3D` when encoded) can hold a code or key.
+        let mayHoldSecrets = line.utf8.contains { $0 == UInt8(ascii: "=") || $0 == UInt8(ascii: "%") }
+        narration.append(mayHoldSecrets ? SecretMasking.maskLinks(in: line) : line)
     }
 
     /// Marks the effect's work as busy and returns it.

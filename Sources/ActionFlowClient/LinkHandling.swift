@@ -22,7 +22,7 @@ extension AppState {
         switch route.destination {
         case .app(let url):
             lastLink = LinkVisit(link: link, outcome: "app", anatomy: anatomy, route: route)
-            return appReceives(url)
+            return appReceives(url, anatomy: anatomy)
         case .store(let visit):
             lastLink = LinkVisit(link: link, outcome: visit.store.title, anatomy: anatomy, route: route)
             location = .store(visit)
@@ -30,7 +30,7 @@ extension AppState {
             return []
         case .webWidget(let actionURL):
             lastLink = LinkVisit(link: link, outcome: "web widget", anatomy: anatomy, route: route)
-            return openWebWidget(actionURL, recipient: recipient)
+            return openWebWidget(actionURL, recipient: recipient, anatomy: anatomy)
         case .browser(let url):
             lastLink = LinkVisit(link: link, outcome: "browser", anatomy: anatomy, route: route)
             location = .browser(url: url)
@@ -40,8 +40,9 @@ extension AppState {
     }
 
     /// The hosted action handler page: checks reset codes, applies verify-email and sign-in codes on load.
-    mutating func openWebWidget(_ actionURL: String, recipient: String?) -> [Effect] {
-        let anatomy = inspect(actionURL)
+    /// `anatomy` is the tapped link's, whose action fields are the action URL's.
+    mutating func openWebWidget(_ actionURL: String, recipient: String?, anatomy known: LinkAnatomy?) -> [Effect] {
+        let anatomy = known ?? inspect(actionURL)
         let operation = anatomy?.operation ?? .unknown
         var page = WebWidgetPage(actionURL: actionURL, operation: operation, oobCode: anatomy?.oobCode, continueURL: anatomy?.continueUrl, step: .loading)
         if flow?.step == .emailSent { flow?.step = .handledInWebWidget }
@@ -77,9 +78,10 @@ extension AppState {
     }
 
     /// The app is opened with a URL: a link with a code to handle, or a continue URL to resume at.
-    mutating func appReceives(_ url: String) -> [Effect] {
+    /// `anatomy` is the tapped link's when the URL is its payload (same action fields).
+    mutating func appReceives(_ url: String, anatomy known: LinkAnatomy? = nil) -> [Effect] {
         location = .app
-        guard let anatomy = inspect(url), let code = anatomy.oobCode else {
+        guard let anatomy = known ?? inspect(url), let code = anatomy.oobCode else {
             return resumeAt(continueURL: url)
         }
         let continueURL = anatomy.continueLink?.destination ?? anatomy.continueUrl

@@ -27,7 +27,7 @@ enum Narration {
         case .invalidOobCode: "the code is malformed, already used, or of another kind"
         case .weakPassword: "the new password is shorter than 6 characters"
         case .tooManyAttempts, .resetPasswordExceedLimit: "rate limit reached: try again later"
-        case .invalidEmail: "not a valid email address"
+        case .invalidEmail: "not a valid email address, or not the one the code was sent to"
         case .missingEmail: "an email is required"
         case .invalidIDToken, .tokenExpired: "the session is no longer valid: sign in again"
         default: "the server refused the request"

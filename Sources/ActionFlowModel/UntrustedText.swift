@@ -4,6 +4,8 @@ public enum UntrustedText {
     /// Replaces C0/C1 controls, DEL, bidi controls and other invisible format characters with
     /// visible single-column stand-ins. ESC becomes `␛`, tab `␉`, line feed `␊`.
     public static func sanitize(_ text: String) -> String {
+        // Fast path: printable ASCII is already safe (most narration, links and emails).
+        if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return text }
         var out = String.UnicodeScalarView()
         for scalar in text.unicodeScalars {
             out.append(contentsOf: replacement(for: scalar))

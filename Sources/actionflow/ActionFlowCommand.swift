@@ -7,6 +7,7 @@ struct ActionFlowCommand: AsyncParsableCommand {
         abstract: "Explore how Firebase Authentication email actions carry state through a continue URL.",
         subcommands: [
             RunCommand.self,
+            BenchCommand.self,
             ServeCommand.self,
         ]
     )

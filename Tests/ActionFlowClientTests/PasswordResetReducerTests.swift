@@ -113,16 +113,7 @@ struct PasswordResetReducerTests {
             $0.narration.append("signInWithPassword → signed in as bob@example.com")
             $0.narration.append("accounts:lookup with idToken to load the user (emailVerified)")
         }
-        store.receive(.callSucceeded(lookup, by: .app, .lookedUp(Fixture.user(bob, verified: true)))) {
-            $0.busy = []
-            $0.session?.emailVerified = true
-            $0.screen = .article(id: "42")
-            $0.pendingDestination = nil
-            $0.flow?.step = .completed
-            $0.narration.append("accounts:lookup → emailVerified true (cache was false)")
-            $0.narration.append("resume: at /articles/42")
-            $0.narration.append("passwordReset complete: resumed at /articles/42 from continueUrl https://www.example.com/articles/42")
-        }
+        store.receiveVerifiedLookup(lookup, email: bob, resumingAt: .article(id: "42"), completing: .passwordReset)
         store.finish()
     }
 

@@ -68,3 +68,22 @@ struct TestStore {
         return lines.joined(separator: "\n")
     }
 }
+
+extension TestStore {
+    /// The `accounts:lookup` reply saying the user is verified, which resumes at `screen`;
+    /// `completing` names the flow that finishes there (nil when none is running).
+    mutating func receiveVerifiedLookup(_ lookup: AuthCall, email: String, resumingAt screen: AppScreen, completing flow: FlowKind?, sourceLocation: SourceLocation = #_sourceLocation) {
+        receive(.callSucceeded(lookup, by: .app, .lookedUp(Fixture.user(email, verified: true))), sourceLocation: sourceLocation) {
+            $0.busy = []
+            $0.session?.emailVerified = true
+            $0.screen = screen
+            $0.pendingDestination = nil
+            $0.narration.append("accounts:lookup → emailVerified true (cache was false)")
+            $0.narration.append("resume: at \(screen.name)")
+            if let flow {
+                $0.flow?.step = .completed
+                $0.narration.append("\(flow.rawValue) complete: resumed at \(screen.name) from continueUrl https://www.example.com\(screen.path ?? "")")
+            }
+        }
+    }
+}
