@@ -88,17 +88,25 @@ public struct ServedProject: Sendable, Hashable {
 /// project-scoped admin paths), the legacy v3 `relyingparty` paths of the iOS SDK, the
 /// emulator's own API, the simulated clock, and the web action handler page.
 public struct EmulatorAPI: Sendable {
+    /// Restarts the served world with a new configuration; returns the new clock reading.
+    public typealias Reconfigure = @Sendable (ProjectConfiguration) async throws(AuthFailure) -> Date?
+
     public let transport: any AuthTransport
-    public let project: ServedProject
     public let maxBodyBytes: Int
+    private let served: CurrentProject
+    private let reconfigure: Reconfigure?
 
     public static let defaultMaxBodyBytes = 64 * 1024
 
-    public init(transport: any AuthTransport, project: ServedProject, maxBodyBytes: Int = EmulatorAPI.defaultMaxBodyBytes) {
+    /// `reconfigure`: lets clients replace the project (`PUT .../config`, a `serve` extension).
+    public init(transport: any AuthTransport, project: ServedProject, maxBodyBytes: Int = EmulatorAPI.defaultMaxBodyBytes, reconfigure: Reconfigure? = nil) {
         self.transport = transport
-        self.project = project
+        self.served = CurrentProject(project)
         self.maxBodyBytes = maxBodyBytes
+        self.reconfigure = reconfigure
     }
+
+    public var project: ServedProject { served.value }
 
     public static let v1Prefix = "/identitytoolkit.googleapis.com/v1/"
     public static let v3Prefixes = ["/www.googleapis.com/identitytoolkit/v3/relyingparty/", "/identitytoolkit/v3/relyingparty/"]
@@ -273,6 +281,15 @@ public struct EmulatorAPI: Sendable {
             case ("POST", "clock"):
                 let body: AdvanceClockRequest = try decode(request)
                 return .json(EmulatorClockState(date: try await transport.advanceClock(by: body.advanceSeconds)))
+            case ("PUT", "config"):
+                guard let reconfigure else { return notFound(request) }
+                let configuration: ProjectConfiguration = try decode(request)
+                guard configuration.projectId == project.projectId else {
+                    throw .server(.invalidArgument, detail: "this server keeps project id '\(project.projectId)'")
+                }
+                let now = try await reconfigure(configuration)
+                served.value = ServedProject(configuration)
+                return .json(EmulatorClockState(date: now ?? Date()))
             default:
                 return notFound(request)
             }
@@ -302,5 +319,19 @@ public struct EmulatorAPI: Sendable {
 
     private func notFound(_ request: APIRequest) -> APIResponse {
         .failure(status: 404, code: AuthErrorCode("NOT_FOUND"), detail: "no endpoint \(request.method) \(UntrustedText.sanitize(request.path))")
+    }
+}
+
+/// The project being served; replaced when a client sends a new configuration.
+private final class CurrentProject: @unchecked Sendable {
+    // `@unchecked`: `stored` is only touched under `lock`.
+    private let lock = NSLock()
+    private var stored: ServedProject
+
+    init(_ project: ServedProject) { stored = project }
+
+    var value: ServedProject {
+        get { lock.withLock { stored } }
+        set { lock.withLock { stored = newValue } }
     }
 }

@@ -129,6 +129,29 @@ public final class RESTTransport: AuthTransport {
         await firstSeen.removeAll()
     }
 
+    /// Restarts `serve`'s world with this configuration (a `serve` extension: the Auth Emulator
+    /// and production projects are configured elsewhere). Returns the new clock reading.
+    public func applyProject(_ project: ProjectConfiguration) async throws(AuthFailure) -> Date {
+        let base = try emulatorBase(orExplain: "a production project is configured in the Firebase console")
+        do {
+            let state: EmulatorClockState = try await send(method: "PUT", url: "\(base)/config", body: try encode(project), label: "config")
+            await firstSeen.removeAll()
+            return state.date
+        } catch .network(.httpStatus(404, _)) {
+            throw .network(.unsupported("the Auth Emulator at \(configuration.origin) takes its configuration from firebase.json (actionflow serve takes it from here)"))
+        }
+    }
+
+    /// A fresh world for a scenario or a new session: `serve` restarts with this project; a
+    /// server that cannot take a project (the Auth Emulator) is at least reset.
+    public func startFresh(with project: ProjectConfiguration) async throws(AuthFailure) {
+        do {
+            _ = try await applyProject(project)
+        } catch .network(.unsupported) {
+            try await resetWorld()
+        }
+    }
+
     private func fetchClock() async throws(AuthFailure) -> EmulatorClockState {
         let base = try emulatorBase(orExplain: "a production project runs on real time")
         return try await send(method: "GET", url: "\(base)/clock", body: nil, label: "clock")

@@ -1,3 +1,4 @@
+import ActionFlowClient
 import ActionFlowModel
 import ActionFlowServer
 import ActionFlowTransport
@@ -43,7 +44,8 @@ struct ServeCommand: AsyncParsableCommand {
     func run() async throws {
         let configuration = try project.load()
         let served = ServedProject(configuration)
-        let api = EmulatorAPI(transport: EmbeddedTransport(configuration: configuration), project: served, maxBodyBytes: maxBodyBytes)
+        let embedded = EmbeddedTransport(configuration: configuration)
+        let api = EmulatorAPI(transport: embedded, project: served, maxBodyBytes: maxBodyBytes, reconfigure: AppRuntime.reconfiguring(embedded))
         var logger = Logger(label: "actionflow.serve") { StreamLogHandler.standardOutput(label: $0) }
         logger.logLevel = quiet ? .warning : .info
         let server = AuthEmulatorServer(api: api, host: host, port: port, logger: logger)

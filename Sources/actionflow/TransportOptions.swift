@@ -1,4 +1,5 @@
 import ActionFlowBackend
+import ActionFlowClient
 import ActionFlowModel
 import ActionFlowTransport
 import ArgumentParser
@@ -35,9 +36,7 @@ struct TransportOptions: ParsableArguments {
                 throw ValidationError("\(restOnly.joined(separator: ", ")) only apply to --transport rest")
             }
         }
-        guard timeout.isFinite, timeout > 0 else {
-            throw ValidationError("--timeout must be a number of seconds above zero, not \(timeout)")
-        }
+        _ = try restConfiguration()
     }
 
     /// The REST target these options name, or nil for the embedded transport.
@@ -50,6 +49,16 @@ struct TransportOptions: ParsableArguments {
             )
         } catch let error as TransportSelectionError {
             throw ValidationError(error.description)
+        }
+    }
+
+    /// For a scenario over REST: the server's world restarted with the scenario's project
+    /// (`serve`), or at least reset to its start (an Auth Emulator), as a scenario expects.
+    static func freshWorld(_ configuration: RESTTransportConfiguration) -> ScenarioRunner.TransportFactory {
+        { (project: ProjectConfiguration) async throws(AuthFailure) -> any AuthTransport in
+            let transport = await RESTTransport.connect(configuration: configuration)
+            try await transport.startFresh(with: project)
+            return transport
         }
     }
 

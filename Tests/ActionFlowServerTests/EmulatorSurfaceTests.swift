@@ -138,6 +138,24 @@ struct EmulatorSurfaceTests {
         }
     }
 
+    @Test("a client can restart serve's world with another project configuration; the project id stays")
+    func applyProject() async throws {
+        let fixture = try await ServeFixture.start()
+        defer { Task { await fixture.stop() } }
+        var changed = fixture.configuration
+        changed.authorizedDomains.append("shop.example.org")
+        changed.clockStart = changed.clockStart.addingTimeInterval(86_400)
+        #expect(try await fixture.rest.applyProject(changed) == changed.clockStart)
+        _ = try await fixture.rest.sendOobCode(SendOobCodeRequest(requestType: .passwordReset, email: "alice@example.com", continueUrl: "https://shop.example.org/cart"), locale: nil)
+        #expect(try await fixture.rest.mailbox().count == 1)
+
+        var renamed = fixture.configuration
+        renamed.projectId = "someone-else"
+        await #expect(throws: AuthFailure.server(.invalidArgument, detail: "this server keeps project id 'demo-actionflow'")) {
+            try await fixture.rest.applyProject(renamed)
+        }
+    }
+
     @Test("REST against a server without serve's clock: clock calls fail as unsupported, the rest works")
     func plainEmulatorHasNoClock() async throws {
         let fixture = try await ServeFixture.start()

@@ -1,3 +1,4 @@
+import ActionFlowBackend
 import ActionFlowModel
 import ActionFlowTransport
 import Foundation
@@ -171,6 +172,9 @@ func emulatorWithoutClock() async throws {
     #expect(!transport.capabilities.controlsClock)
     await #expect(throws: AuthFailure.network(.unsupported("the Auth Emulator at http://127.0.0.1:\(server.port) has no simulated clock (actionflow serve has one)"))) {
         try await transport.advanceClock(by: 60)
+    }
+    await #expect(throws: AuthFailure.network(.unsupported("the Auth Emulator at http://127.0.0.1:\(server.port) takes its configuration from firebase.json (actionflow serve takes it from here)"))) {
+        try await transport.applyProject(try ProjectConfigLoader.loadDefault())
     }
 }
 

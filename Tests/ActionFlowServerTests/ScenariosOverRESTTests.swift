@@ -46,4 +46,19 @@ struct ScenariosOverRESTTests {
         #expect(overREST.passed, "rest: \(overREST.failure.map(String.init(describing:)) ?? "")")
         #expect(overREST.lines == embedded.lines)
     }
+
+    @Test("one long-running serve plays every shipped scenario in turn, each on the scenario's own project")
+    func oneServerForAll() async throws {
+        let base = try ProjectConfigLoader.loadDefault()
+        let fixture = try await ServeFixture.start()
+        defer { Task { await fixture.stop() } }
+        for file in Self.shipped {
+            let scenario = try ScenarioParser.load(contentsOf: file)
+            let transcript = await ScenarioRunner.run(scenario, baseProject: base) { (project: ProjectConfiguration) async throws(AuthFailure) -> any AuthTransport in
+                try await fixture.rest.startFresh(with: project)
+                return fixture.rest
+            }
+            #expect(transcript.passed, "\(file.lastPathComponent): \(transcript.failure.map(String.init(describing:)) ?? "")")
+        }
+    }
 }
