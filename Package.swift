@@ -68,6 +68,8 @@ let package = Package(
             ],
             exclude: ["Interop"]
         ),
+        // The headless commands, run in-process.
+        .testTarget(name: "ActionFlowCommandTests", dependencies: ["actionflow", "ActionFlowModel", "ActionFlowTransport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -6,6 +6,8 @@ struct ActionFlowCommand: AsyncParsableCommand {
         commandName: "actionflow",
         abstract: "Explore how Firebase Authentication email actions carry state through a continue URL.",
         subcommands: [
+            InspectCommand.self,
+            MatrixCommand.self,
             RunCommand.self,
             BenchCommand.self,
             ServeCommand.self,

@@ -33,7 +33,7 @@ struct TransportOptions: ParsableArguments {
         if transport == .embedded {
             let restOnly = [("--emulator", emulator), ("--api-key", apiKey), ("--project-id", projectId)].filter { $0.1 != nil }.map(\.0)
             if !restOnly.isEmpty {
-                throw ValidationError("\(restOnly.joined(separator: ", ")) only apply to --transport rest")
+                throw ValidationError("\(restOnly.joined(separator: ", ")): for --transport rest only")
             }
         }
         _ = try restConfiguration()
@@ -74,6 +74,10 @@ struct TransportOptions: ParsableArguments {
 struct ProjectFileOption: ParsableArguments {
     @Option(name: .customLong("project"), help: ArgumentHelp("A YAML project file overriding the bundled simulated project.", valueName: "file"))
     var projectFile: String?
+
+    func validate() throws {
+        if projectFile != nil { _ = try load() }
+    }
 
     /// The bundled project, with the file's settings laid over it.
     func load() throws -> ProjectConfiguration {
