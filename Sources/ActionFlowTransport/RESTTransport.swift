@@ -218,7 +218,7 @@ public final class RESTTransport: AuthTransport {
         }
     }
 
-    private func networkFailure(from error: any Error) -> NetworkFailure {
+    func networkFailure(from error: any Error) -> NetworkFailure {
         guard let urlError = error as? URLError else {
             return .connectionLost(UntrustedText.sanitize(String(describing: error)))
         }
@@ -239,7 +239,12 @@ public final class RESTTransport: AuthTransport {
         case .badServerResponse:
             return .malformedResponse("\(host) sent a reply that is not valid HTTP")
         default:
-            return .connectionLost("\(host): \(UntrustedText.sanitize(urlError.localizedDescription)) (URLError \(urlError.code.rawValue))")
+            let description = UntrustedText.sanitize(urlError.localizedDescription)
+            // FoundationNetworking reports handshake errors as unknown (-1) with OpenSSL's text.
+            if ["ssl", "tls", "certificate"].contains(where: description.lowercased().contains) {
+                return .tlsFailure("\(host): \(description)")
+            }
+            return .connectionLost("\(host): \(description) (URLError \(urlError.code.rawValue))")
         }
     }
 

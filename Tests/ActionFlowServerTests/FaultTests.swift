@@ -1,7 +1,10 @@
 import ActionFlowBackend
 import ActionFlowModel
-import ActionFlowTransport
+@testable import ActionFlowTransport
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 import HTTPTypes
 import Hummingbird
 import Logging
@@ -191,5 +194,52 @@ actor SeenRequest {
         self.uri = uri
         self.locale = locale
         self.body = body
+    }
+}
+
+@Suite("REST transport: TLS and DNS failures")
+struct TLSAndDNSFailureTests {
+    @Test("a TLS handshake with a server that speaks plain HTTP fails as a TLS failure, not a hang or a crash")
+    func tlsHandshakeFailure() async throws {
+        let server = try await MisbehavingServer.start { _ in MisbehavingServer.reply(status: .ok, "{}") }
+        defer { Task { await server.stop() } }
+        let transport = server.transport()
+        // FoundationNetworking's own error for https:// to a plain HTTP port on loopback.
+        let url = try #require(URL(string: "https://127.0.0.1:\(server.port)/"))
+        var caught: (any Error)?
+        do {
+            _ = try await URLSession.shared.data(from: url)
+        } catch {
+            caught = error
+        }
+        let failure = transport.networkFailure(from: try #require(caught))
+        guard case .tlsFailure(let message) = failure else {
+            Issue.record("expected a TLS failure, got \(failure)")
+            return
+        }
+        #expect(!message.isEmpty)
+    }
+
+    @Test("DNS and certificate errors map to their own cases", arguments: [
+        (URLError.Code.cannotFindHost, NetworkFailure.dnsFailure(host: "127.0.0.1:9")),
+        (.dnsLookupFailed, .dnsFailure(host: "127.0.0.1:9")),
+        (.cannotConnectToHost, .connectionRefused(host: "127.0.0.1:9")),
+        (.timedOut, .timedOut(seconds: 2)),
+        (.networkConnectionLost, .connectionLost("127.0.0.1:9 closed the connection before answering")),
+    ])
+    func mapping(code: URLError.Code, expected: NetworkFailure) {
+        let transport = RESTTransport(configuration: RESTTransportConfiguration(target: .emulator(host: "127.0.0.1", port: 9), apiKey: "k", projectId: "p", timeout: 2))
+        #expect(transport.networkFailure(from: URLError(code)) == expected)
+    }
+
+    @Test("certificate problems are TLS failures")
+    func certificates() {
+        let transport = RESTTransport(configuration: RESTTransportConfiguration(target: .production, apiKey: "k", projectId: "p"))
+        for code in [URLError.Code.serverCertificateUntrusted, .serverCertificateHasBadDate, .secureConnectionFailed] {
+            guard case .tlsFailure = transport.networkFailure(from: URLError(code)) else {
+                Issue.record("\(code.rawValue) is not a TLS failure")
+                continue
+            }
+        }
     }
 }
