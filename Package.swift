@@ -58,7 +58,10 @@ let package = Package(
             dependencies: ["ActionFlowModel", .product(name: "PropertyBased", package: "swift-property-based")]
         ),
         .testTarget(name: "ActionFlowBackendTests", dependencies: ["ActionFlowBackend", "ActionFlowTransport"]),
-        .testTarget(name: "ActionFlowClientTests", dependencies: ["ActionFlowClient", "ActionFlowModel", "ActionFlowTransport", "ActionFlowBackend"]),
+        .testTarget(
+            name: "ActionFlowClientTests",
+            dependencies: ["ActionFlowClient", "ActionFlowModel", "ActionFlowTransport", "ActionFlowBackend", .product(name: "PropertyBased", package: "swift-property-based")]
+        ),
         .testTarget(
             name: "ActionFlowServerTests",
             dependencies: [
@@ -69,7 +72,7 @@ let package = Package(
             exclude: ["Interop"]
         ),
         // The headless commands, run in-process.
-        .testTarget(name: "ActionFlowCommandTests", dependencies: ["actionflow", "ActionFlowModel", "ActionFlowTransport"]),
+        .testTarget(name: "ActionFlowCommandTests", dependencies: ["actionflow", "ActionFlowModel", "ActionFlowTransport", "ActionFlowServer"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -109,18 +109,14 @@ public enum AppReducer {
             return state.follow(route, link: continueURL, recipient: nil)
 
         case .storeActionTapped:
-            guard case .store(let visit) = state.location else {
+            guard case .store(let page) = state.location else {
                 state.narrate("no store page is showing")
                 return []
             }
             state.device.appInstalled = true
-            var version = ""
-            if visit.store == .playStore, let latest = state.project.androidApp?.latestVersion {
-                state.device.installedVersion = latest
-                version = " v\(latest)"
-            }
-            state.narrate("\(visit.store.title): \(visit.purpose == .install ? "installed" : "updated to")\(version); the app opens with the link")
-            return state.appReceives(visit.thenAppReceives)
+            if let version = page.version { state.device.installedVersion = version }
+            state.narrate("\(page.store.title): \(page.purpose == .install ? "installed" : "updated to")\(page.version.map { " v\($0)" } ?? ""); the app opens with the link")
+            return state.appReceives(page.thenOpens)
 
         case .appOpened:
             state.location = .app
@@ -162,8 +158,8 @@ public enum AppReducer {
             return []
 
         case .settingsEdited(let settings):
+            state.narrate("settings: \(Narration.changes(from: state.settings, to: settings))")
             state.settings = settings
-            state.narrate("settings: url \(Narration.safe(settings.url ?? "(the screen being reached)")), handleCodeInApp \(settings.handleCodeInApp)")
             return []
 
         case .deviceEdited(let device):
@@ -180,6 +176,11 @@ public enum AppReducer {
         case .continueURLBaseEdited(let base):
             state.continueURLBase = base
             state.narrate("continue URLs now start with \(Narration.safe(base))")
+            return []
+
+        case .localeEdited(let locale):
+            state.locale = locale
+            state.narrate(locale.map { "emails requested with X-Firebase-Locale \($0)" } ?? "emails requested without X-Firebase-Locale: the project's default language")
             return []
 
         case .clockAdvanceRequested(let seconds):
@@ -203,7 +204,9 @@ public enum AppReducer {
             return state.start(retry)
 
         case .errorDismissed:
+            guard state.banner != nil else { return [] }
             state.banner = nil
+            state.narrate("error dismissed")
             return []
 
         case .callSucceeded(let call, let caller, let reply):
@@ -302,11 +305,13 @@ extension Effect {
 // MARK: - Transitions
 
 extension AppState {
-    /// Appends a line; action codes and API keys in links are masked (protocol.md section 7).
+    /// Appends a line, sanitized whole (whatever untrusted text it quotes), with action codes and
+    /// API keys in links masked (protocol.md section 7).
     mutating func narrate(_ line: String) {
+        let safe = UntrustedText.sanitize(line)
         // Only a line with a query (`=`, or `%3D` when encoded) can hold a code or key.
-        let mayHoldSecrets = line.utf8.contains { $0 == UInt8(ascii: "=") || $0 == UInt8(ascii: "%") }
-        narration.append(mayHoldSecrets ? SecretMasking.maskLinks(in: line) : line)
+        let mayHoldSecrets = safe.utf8.contains { $0 == UInt8(ascii: "=") || $0 == UInt8(ascii: "%") }
+        narration.append(mayHoldSecrets ? SecretMasking.maskLinks(in: safe) : safe)
     }
 
     /// Marks the effect's work as busy and returns it.

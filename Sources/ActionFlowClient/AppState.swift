@@ -121,7 +121,8 @@ public enum AppScreen: Sendable, Hashable {
             let prefix = "/articles/"
             guard trimmed.hasPrefix(prefix) else { return nil }
             let id = trimmed.dropFirst(prefix.count)
-            guard !id.isEmpty, !id.contains("/") else { return nil }
+            // Article ids are slugs: letters, digits, `-` and `_`.
+            guard !id.isEmpty, id.unicodeScalars.allSatisfy({ $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "-" || $0 == "_") }) else { return nil }
             self = .article(id: String(id))
         }
     }
@@ -210,7 +211,7 @@ public enum DeviceLocation: Sendable, Hashable {
     case mailbox(openMessageID: String?)
     case webWidget(WebWidgetPage)
     /// An App Store or Play Store page: install or upgrade, then the app receives the link.
-    case store(StoreVisit)
+    case store(StorePage)
     case browser(url: String)
 
     /// `app`, `mailbox`, `webWidget`, `store` or `browser`.
@@ -251,6 +252,34 @@ public struct WebWidgetPage: Sendable, Hashable {
         self.oobCode = oobCode
         self.continueURL = continueURL
         self.step = step
+    }
+}
+
+/// The App Store or Play Store page a link sent the user to.
+public struct StorePage: Sendable, Hashable {
+    public typealias Store = StoreVisit.Store
+    public typealias Purpose = StoreVisit.Purpose
+    public var store: Store
+    public var purpose: Purpose
+    /// The Android package name or iOS App Store id.
+    public var appID: String
+    /// The version the store installs, when the project knows it.
+    public var version: Int?
+    /// The URL the app receives once installed or updated.
+    public var thenOpens: String
+
+    public init(store: Store, purpose: Purpose, appID: String, version: Int?, thenOpens: String) {
+        self.store = store
+        self.purpose = purpose
+        self.appID = appID
+        self.version = version
+        self.thenOpens = thenOpens
+    }
+
+    /// The router's visit, with the version the project's store listing offers.
+    public init(_ visit: StoreVisit, project: ProjectConfiguration) {
+        self.init(store: visit.store, purpose: visit.purpose, appID: visit.appID,
+                  version: visit.store == .playStore ? project.androidApp?.latestVersion : nil, thenOpens: visit.thenAppReceives)
     }
 }
 

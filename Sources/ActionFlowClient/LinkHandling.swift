@@ -25,7 +25,7 @@ extension AppState {
             return appReceives(url, anatomy: anatomy)
         case .store(let visit):
             lastLink = LinkVisit(link: link, outcome: visit.store.title, anatomy: anatomy, route: route)
-            location = .store(visit)
+            location = .store(StorePage(visit, project: project))
             narrate("\(visit.store.title) page for \(Narration.safe(visit.appID)): \(visit.purpose == .install ? "install" : "update") the app, then it opens with the link")
             return []
         case .webWidget(let actionURL):
@@ -136,13 +136,19 @@ extension AppState {
         var effects: [Effect] = []
         for message in inbox where !scannedMessageIDs.contains(message.id) {
             scannedMessageIDs.insert(message.id)
-            let anatomy = inspect(message.link)
-            let operation = anatomy?.operation ?? .unknown
-            guard let code = anatomy?.oobCode, let call = Self.webWidgetCall(operation, code: code, email: message.to) else {
-                narrate("mail scanner opens the link in \"\(Narration.safe(message.subject))\": no code to act on")
+            let subject = Narration.safe(message.subject)
+            let route = LinkRouter.route(tapped: message.link, on: .desktop, project: project, requested: sentSettings)
+            guard case .webWidget(let actionURL) = route.destination else {
+                narrate("mail scanner opens the link in \"\(subject)\" like a desktop browser and lands on \(Narration.safe(route.destination.url)): no code is touched")
                 continue
             }
-            narrate("mail scanner pre-opens the link in \"\(Narration.safe(message.subject))\" like a desktop browser: the web widget \(Self.webWidgetAction(operation))")
+            let anatomy = inspect(actionURL)
+            let operation = anatomy?.operation ?? .unknown
+            guard let code = anatomy?.oobCode, let call = Self.webWidgetCall(operation, code: code, email: message.to) else {
+                narrate("mail scanner opens the link in \"\(subject)\": the web widget has no code to act on")
+                continue
+            }
+            narrate("mail scanner pre-opens the link in \"\(subject)\" like a desktop browser: the web widget \(Self.webWidgetAction(operation))")
             effects += start(.call(call, by: .mailScanner))
         }
         return effects

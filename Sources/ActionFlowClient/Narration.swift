@@ -70,6 +70,21 @@ enum Narration {
         return parts.joined(separator: ", ")
     }
 
+    /// The fields that differ, as `name value` pairs; `unchanged` when none does.
+    static func changes(from old: ActionCodeSettings, to new: ActionCodeSettings) -> String {
+        func text(_ value: String?) -> String { value.map(safe) ?? "unset" }
+        var parts: [String] = []
+        if old.url != new.url { parts.append("url \(new.url.map(safe) ?? "unset (the screen being reached)")") }
+        if old.handleCodeInApp != new.handleCodeInApp { parts.append("handleCodeInApp \(new.handleCodeInApp)") }
+        if old.iOSBundleID != new.iOSBundleID { parts.append("iOSBundleID \(text(new.iOSBundleID))") }
+        if old.androidPackageName != new.androidPackageName { parts.append("androidPackageName \(text(new.androidPackageName))") }
+        if old.androidInstallIfNotAvailable != new.androidInstallIfNotAvailable { parts.append("androidInstallIfNotAvailable \(new.androidInstallIfNotAvailable)") }
+        if old.androidMinimumVersion != new.androidMinimumVersion { parts.append("androidMinimumVersion \(text(new.androidMinimumVersion))") }
+        if old.dynamicLinkDomain != new.dynamicLinkDomain { parts.append("dynamicLinkDomain \(text(new.dynamicLinkDomain))") }
+        if old.linkDomain != new.linkDomain { parts.append("linkDomain \(text(new.linkDomain))") }
+        return parts.isEmpty ? "unchanged" : parts.joined(separator: ", ")
+    }
+
     static func timestamp(_ date: Date) -> String {
         date.formatted(.iso8601)
     }

@@ -90,6 +90,7 @@ private struct Reader {
     }
 
     func shown(_ node: Node) -> String {
+        if node.null != nil { return "nothing" }
         if let text = node.string { return "`\(text)`" }
         if node.mapping != nil { return "a mapping" }
         if node.sequence != nil { return "a list" }
@@ -360,7 +361,7 @@ private struct Reader {
             case "linkOpensIn":
                 expectations.append(.linkOpensIn(try oneOf(value, key: key, step: step, ["app", "web widget", "browser", "Play Store", "App Store"].map { ($0, $0) })))
             default:
-                expectations.append(.store(try oneOf(value, key: key, step: step, [("install", StoreVisit.Purpose.install), ("upgrade", .upgrade)])))
+                expectations.append(.store(try oneOf(value, key: key, step: step, [("install", StorePage.Purpose.install), ("upgrade", .upgrade)])))
             }
         }
         return expectations

@@ -12,7 +12,7 @@ struct RunCommand: AsyncParsableCommand {
         discussion: """
         SCENARIO is a path to a scenario file or the name of a shipped scenario \
         (for example password-reset-in-app). Exit status: 0 when every expectation is met, \
-        1 on the first unmet expectation, 2 when the file cannot be used.
+        1 on the first unmet expectation, 2 when the file or the transport cannot be used.
         """
     )
 
@@ -43,7 +43,7 @@ struct RunCommand: AsyncParsableCommand {
         print(transcript.text(quiet: quiet))
         if let failure = transcript.failure {
             FileHandle.standardError.write(Data("actionflow run: \(failure)\n".utf8))
-            throw ExitCode.failure
+            throw failure.isSetup ? ExitCode(2) : ExitCode.failure
         }
     }
 }

@@ -52,12 +52,11 @@ struct OtherFlowsReducerTests {
         let lookup = AuthCall.lookup(LookupRequest(idToken: "token-1"))
         store.receive(.callSucceeded(signIn, by: .app, .signedIn(Fixture.signedIn(alice))), effects: [.call(lookup, by: .app)]) {
             $0.busy = [.lookup]
-            $0.session = CachedUser(localId: "uid-alice@example.com", email: self.alice, emailVerified: false, idToken: "token-1")
             $0.emailForSignIn = nil
-            $0.narration.append("signInWithEmailLink → EMAIL_SIGNIN code consumed; signed in as alice@example.com")
-            $0.narration.append("accounts:lookup with idToken to load the user (emailVerified)")
+            $0.narration.append("signInWithEmailLink → EMAIL_SIGNIN code consumed; ID token for alice@example.com")
+            $0.narration.append("accounts:lookup with the new idToken to load the user before showing it signed in")
         }
-        store.receiveVerifiedLookup(lookup, email: alice, resumingAt: .article(id: "7"), completing: .emailLinkSignIn)
+        store.receiveVerifiedLookup(lookup, email: alice, resumingAt: .article(id: "7"), completing: .emailLinkSignIn, signingIn: true)
         store.finish()
     }
 
@@ -118,11 +117,10 @@ struct OtherFlowsReducerTests {
         let lookup = AuthCall.lookup(LookupRequest(idToken: "token-1"))
         store.receive(.callSucceeded(right, by: .app, .signedIn(Fixture.signedIn(alice))), effects: [.call(lookup, by: .app)]) {
             $0.busy = [.lookup]
-            $0.session = CachedUser(localId: "uid-alice@example.com", email: self.alice, emailVerified: false, idToken: "token-1")
-            $0.narration.append("signInWithEmailLink → EMAIL_SIGNIN code consumed; signed in as alice@example.com")
-            $0.narration.append("accounts:lookup with idToken to load the user (emailVerified)")
+            $0.narration.append("signInWithEmailLink → EMAIL_SIGNIN code consumed; ID token for alice@example.com")
+            $0.narration.append("accounts:lookup with the new idToken to load the user before showing it signed in")
         }
-        store.receiveVerifiedLookup(lookup, email: alice, resumingAt: .article(id: "7"), completing: .emailLinkSignIn)
+        store.receiveVerifiedLookup(lookup, email: alice, resumingAt: .article(id: "7"), completing: .emailLinkSignIn, signingIn: true)
         store.finish()
     }
 
@@ -148,7 +146,7 @@ struct OtherFlowsReducerTests {
         }
         #expect(visit.purpose == .install)
         store.send(.linkTapped(messageID: "m1")) {
-            $0.location = .store(visit)
+            $0.location = .store(StorePage(store: .playStore, purpose: .install, appID: "com.example.android", version: 12, thenOpens: visit.thenAppReceives))
             $0.lastLink = LinkVisit(link: message.link, outcome: "Play Store", anatomy: Fixture.anatomy(message.link), route: route)
             $0.narration += Fixture.narration(of: route)
             $0.narration.append("Play Store page for com.example.android: install the app, then it opens with the link")
@@ -215,6 +213,31 @@ struct OtherFlowsReducerTests {
             $0.screen = .articles
             $0.narration.append("signed out")
         }
+        var edited = Fixture.inAppSettings
+        edited.handleCodeInApp = false
+        edited.androidPackageName = "com.example.android"
+        store.send(.settingsEdited(edited)) {
+            $0.settings = edited
+            $0.narration.append("settings: handleCodeInApp false, androidPackageName com.example.android")
+        }
+        store.send(.settingsEdited(edited)) {
+            $0.narration.append("settings: unchanged")
+        }
+        var webmail = Device.iPhone
+        webmail.mailClient = .webmailInAppBrowser
+        store.send(.deviceEdited(webmail)) {
+            $0.device = webmail
+            $0.narration.append("device: iOS 18, app installed v11, links verified, mail webmailInAppBrowser")
+        }
+        store.send(.localeEdited("fr")) {
+            $0.locale = "fr"
+            $0.narration.append("emails requested with X-Firebase-Locale fr")
+        }
+        store.send(.errorDismissed) {
+            $0.banner = nil
+            $0.narration.append("error dismissed")
+        }
+        store.send(.errorDismissed)
         store.send(.clockAdvanceRequested(seconds: 7200), effects: [.advanceClock(seconds: 7200)]) {
             $0.busy = [.clock]
             $0.narration.append("advance the project clock by 2h")
@@ -243,11 +266,32 @@ struct OtherFlowsReducerTests {
             $0.narration.append("project demo-actionflow: FIREBASE_DYNAMIC_LINK_DOMAIN, authorized domains localhost, demo-actionflow.firebaseapp.com, demo-actionflow.web.app, www.example.com; the world restarts with it")
         }
         store.receive(.worldReset(now: Fixture.start)) {
-            var fresh = AppState(device: .iPhone, settings: Fixture.inAppSettings, project: legacy)
+            var fresh = AppState(device: webmail, settings: edited, project: legacy, locale: "fr")
             fresh.narration = $0.narration + ["world reset: signed out, empty mailbox, clock at \(Fixture.start.formatted(.iso8601))"]
             fresh.now = Fixture.start
             $0 = fresh
         }
         store.finish()
+    }
+}
+
+@Suite("App routes")
+struct AppRouteTests {
+    @Test("routes the app has", arguments: [("/", AppScreen.articles), ("", .articles), ("/articles/42", .article(id: "42")), ("/articles/how-to_1/", .article(id: "how-to_1")), ("/subscribe", .subscribe), ("/account", .account)])
+    func routes(_ path: String, _ screen: AppScreen) {
+        #expect(AppScreen(path: path) == screen)
+    }
+
+    @Test("paths that are no route of the app", arguments: ["/articles/", "/articles/4/2", "/articles/\u{1B}[2J", "/articles/%2F", "/admin", "/subscribe/now", "articles/42"])
+    func notRoutes(_ path: String) {
+        #expect(AppScreen(path: path) == nil)
+    }
+
+    @Test("a continue URL with control characters is narrated harmlessly")
+    func hostileContinueURL() {
+        var state = Fixture.state()
+        _ = AppReducer.reduce(&state, .linkPasted("https://www.example.com/articles/%1B%5B2J\u{202E}"))
+        #expect(state.screen == .articles)
+        #expect(state.narration.allSatisfy { !UntrustedText.needsSanitizing($0) })
     }
 }

@@ -109,11 +109,48 @@ struct PasswordResetReducerTests {
         let lookup = AuthCall.lookup(LookupRequest(idToken: "token-1"))
         store.receive(.callSucceeded(signIn, by: .app, .signedIn(Fixture.signedIn(bob))), effects: [.call(lookup, by: .app)]) {
             $0.busy = [.lookup]
-            $0.session = CachedUser(localId: "uid-bob@example.com", email: self.bob, emailVerified: false, idToken: "token-1")
-            $0.narration.append("signInWithPassword → signed in as bob@example.com")
-            $0.narration.append("accounts:lookup with idToken to load the user (emailVerified)")
+            $0.narration.append("signInWithPassword → ID token for bob@example.com")
+            $0.narration.append("accounts:lookup with the new idToken to load the user before showing it signed in")
         }
-        store.receiveVerifiedLookup(lookup, email: bob, resumingAt: .article(id: "42"), completing: .passwordReset)
+        store.receiveVerifiedLookup(lookup, email: bob, resumingAt: .article(id: "42"), completing: .passwordReset, signingIn: true)
+        store.finish()
+    }
+
+    @Test("web widget: the page checks the code and takes the new password; Continue reopens the app at sign-in")
+    func webWidget() throws {
+        var (store, request) = storeWithResetSent(settings: Fixture.webWidgetSettings)
+        let message = Fixture.message(id: "m1", for: request, to: bob, code: "RESET1")
+        let check = AuthCall.resetPassword(ResetPasswordRequest(oobCode: "RESET1"))
+        var (page, anatomy) = try store.tapIntoWebWidget(message, call: check, busy: .checkCode, operation: .passwordReset, code: "RESET1",
+                                                        action: "checks the PASSWORD_RESET code (resetPassword with oobCode only; not consumed)")
+        page.step = .resetForm(email: bob)
+        store.receive(.callSucceeded(check, by: .webWidget, .passwordReset(ResetPasswordResponse(email: bob, requestType: .passwordReset)))) {
+            $0.busy = []
+            $0.location = .webWidget(page)
+            $0.narration.append("web widget: valid PASSWORD_RESET code for bob@example.com; shows its new-password form")
+        }
+        let confirm = AuthCall.resetPassword(ResetPasswordRequest(oobCode: "RESET1", newPassword: "correct horse"))
+        page.step = .saving
+        store.send(.newPasswordSubmitted("correct horse"), effects: [.call(confirm, by: .webWidget)]) {
+            $0.busy = [.resetPassword]
+            $0.location = .webWidget(page)
+            $0.narration.append("web widget: resetPassword with newPassword")
+        }
+        page.step = .done(message: "Password changed. You can now sign in with your new password.")
+        store.receive(.callSucceeded(confirm, by: .webWidget, .passwordReset(ResetPasswordResponse(email: bob, requestType: .passwordReset)))) {
+            $0.busy = []
+            $0.location = .webWidget(page)
+            $0.narration.append("web widget: resetPassword with newPassword → PASSWORD_RESET code consumed for bob@example.com; older sessions revoked; Continue shown")
+        }
+        let continueRoute = try #require(LinkRouter.continueRoute(afterWidget: page.actionURL, on: .iPhone, project: Fixture.project, requested: store.state.sentSettings))
+        store.send(.continueTapped) {
+            $0.location = .app
+            $0.screen = .signIn
+            $0.pendingDestination = .article(id: "42")
+            $0.lastLink = LinkVisit(link: anatomy.continueUrl ?? "", outcome: "app", anatomy: nil, route: continueRoute)
+            $0.narration += Fixture.narration(of: continueRoute)
+            $0.narration.append("app opened with continue URL https://www.example.com/articles/42: /articles/42 is for members: sign in first (pending destination /articles/42)")
+        }
         store.finish()
     }
 
@@ -163,6 +200,7 @@ struct PasswordResetReducerTests {
         }
         store.send(.errorDismissed) {
             $0.banner = nil
+            $0.narration.append("error dismissed")
         }
         store.finish()
     }

@@ -27,6 +27,7 @@ struct ScenarioFileTests {
         BadFile(yaml: "name: [unclosed", expected: "bad.yaml: not valid YAML"),
         BadFile(yaml: "- just\n- a list\n", expected: "bad.yaml:1: expected a mapping with `name`, `steps`"),
         BadFile(yaml: "steps:\n  - forgotPassword\n", expected: "bad.yaml:1: `name`: every scenario needs a `name`"),
+        BadFile(yaml: "name:\nsteps:\n  - forgotPassword\n", expected: "bad.yaml:1: `name`: expected text, got nothing"),
         BadFile(yaml: "name: t\n", expected: "bad.yaml:1: `steps`: every scenario needs `steps`"),
         BadFile(yaml: "name: t\nsteps: []\n", expected: "bad.yaml:2: `steps`: expected a non-empty list of steps"),
         BadFile(yaml: "name: t\nstep:\n  - forgotPassword\n", expected: "bad.yaml:2: `step`: unknown key; expected one of name, description"),

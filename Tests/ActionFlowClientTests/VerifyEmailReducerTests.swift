@@ -86,22 +86,9 @@ struct VerifyEmailReducerTests {
     @Test("web widget: applied on the page, Continue reopens the app, stale cache until reload")
     func webWidget() throws {
         var (store, _, message) = storeWithVerificationSent(settings: Fixture.webWidgetSettings)
-        let route = LinkRouter.route(tapped: message.link, on: .iPhone, project: Fixture.project, requested: store.state.sentSettings)
-        let anatomy = try #require(Fixture.anatomy(message.link))
-        guard case .webWidget(let actionURL) = route.destination else {
-            Issue.record("expected the web widget, got \(route.destination)")
-            return
-        }
         let apply = AuthCall.update(UpdateAccountRequest(oobCode: "VERIFY1"))
-        let loading = WebWidgetPage(actionURL: actionURL, operation: .verifyEmail, oobCode: "VERIFY1", continueURL: anatomy.continueUrl, step: .loading)
-        store.send(.linkTapped(messageID: "m1"), effects: [.call(apply, by: .webWidget)]) {
-            $0.busy = [.applyCode]
-            $0.location = .webWidget(loading)
-            $0.lastLink = LinkVisit(link: message.link, outcome: "web widget", anatomy: anatomy, route: route)
-            $0.flow?.step = .handledInWebWidget
-            $0.narration += Fixture.narration(of: route)
-            $0.narration.append(SecretMasking.maskLinks(in: "web widget opens \(actionURL): applies the code on load (accounts:update with oobCode; consumes it)"))
-        }
+        let (loading, anatomy) = try store.tapIntoWebWidget(message, call: apply, busy: .applyCode, operation: .verifyEmail, code: "VERIFY1",
+                                                           action: "applies the code on load (accounts:update with oobCode; consumes it)")
         var done = loading
         done.step = .done(message: "Your email has been verified. You can now sign in with your new account.")
         store.receive(.callSucceeded(apply, by: .webWidget, .updated(UpdateAccountResponse(localId: "uid-bob", email: bob, emailVerified: true)))) {
@@ -109,7 +96,7 @@ struct VerifyEmailReducerTests {
             $0.location = .webWidget(done)
             $0.narration.append("web widget: accounts:update with oobCode → code consumed; bob@example.com verified on the server; Continue shown")
         }
-        let continueRoute = try #require(LinkRouter.continueRoute(afterWidget: actionURL, on: .iPhone, project: Fixture.project, requested: store.state.sentSettings))
+        let continueRoute = try #require(LinkRouter.continueRoute(afterWidget: loading.actionURL, on: .iPhone, project: Fixture.project, requested: store.state.sentSettings))
         store.send(.continueTapped) {
             $0.location = .app
             $0.screen = .verifyEmail
@@ -165,7 +152,10 @@ struct VerifyEmailReducerTests {
             $0.banner = ErrorBanner(message: "INVALID_OOB_CODE (the code is malformed, already used, or of another kind)", code: .invalidOobCode, retry: nil)
             $0.narration.append("accounts:update → INVALID_OOB_CODE (the code is malformed, already used, or of another kind)")
         }
-        store.send(.errorDismissed) { $0.banner = nil }
+        store.send(.errorDismissed) {
+            $0.banner = nil
+            $0.narration.append("error dismissed")
+        }
         let lookup = AuthCall.lookup(LookupRequest(idToken: "token-1"))
         store.send(.reloadUserTapped, effects: [.call(lookup, by: .app)]) {
             $0.busy = [.lookup]

@@ -1,6 +1,10 @@
 @testable import actionflow
+import ActionFlowBackend
+import ActionFlowClient
+import ActionFlowServer
 import ActionFlowTransport
 import ArgumentParser
+import Logging
 import Testing
 
 @Suite struct TransportOptionsTests {
@@ -46,6 +50,23 @@ import Testing
         #expect(message(["run", "x", "--transport", "rest", "--emulator", "localhost"]) == "--emulator: 'localhost' is not HOST:PORT: missing ':PORT'")
         #expect(message(["run", "x", "--transport", "rest", "--api-key", "k", "--emulator", "127.0.0.1:1", "--timeout", "0"]) == "--timeout must be a number of seconds above zero, not 0.0")
         #expect(message(["run", "x", "--transport", "grpc"]).contains("'grpc'"))
+    }
+
+    @Test func runOverRESTAgainstServe() async throws {
+        let project = try ProjectConfigLoader.loadDefault()
+        let embedded = EmbeddedTransport(configuration: project)
+        var logger = Logger(label: "run-rest")
+        logger.logLevel = .critical
+        let api = EmulatorAPI(transport: embedded, project: ServedProject(project), reconfigure: AppRuntime.reconfiguring(embedded))
+        let server = try await AuthEmulatorServer(api: api, port: 0, logger: logger).start()
+        defer { Task { await server.stop() } }
+        for scenario in ["error-paths", "password-reset-web-widget"] {
+            let command = try #require(try ActionFlowCommand.parseAsRoot(["run", scenario, "--quiet", "--transport", "rest", "--emulator", "127.0.0.1:\(server.port)"]) as? RunCommand)
+            try await command.run()
+        }
+        await server.stop()
+        let refused = try #require(try ActionFlowCommand.parseAsRoot(["run", "password-reset-in-app", "--quiet", "--transport", "rest", "--emulator", "127.0.0.1:\(server.port)"]) as? RunCommand)
+        await #expect(throws: ExitCode(2), "a server that is gone is a setup failure") { try await refused.run() }
     }
 
     @Test func serveOptions() throws {
