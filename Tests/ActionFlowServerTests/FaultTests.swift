@@ -181,6 +181,28 @@ func emulatorWithoutClock() async throws {
     }
 }
 
+@Test("a real Auth Emulator's oobCodes (no text, no times) become mailbox messages with stable times and Firebase-like text")
+func plainEmulatorMailbox() async throws {
+    let listing = #"{"oobCodes":[{"email":"ada@example.com","oobCode":"CODE1","oobLink":"http://127.0.0.1:9099/emulator/action?mode=resetPassword&lang=fr&oobCode=CODE1&apiKey=fake-api-key","requestType":"PASSWORD_RESET"},{"email":"ada@example.com","oobCode":"CODE2","oobLink":"http://127.0.0.1:9099/emulator/action?mode=signIn&oobCode=CODE2","requestType":"SOMETHING_NEW"}]}"#
+    let server = try await MisbehavingServer.start { request in
+        request.uri.path == "/emulator/v1/projects/demo-actionflow/oobCodes"
+            ? MisbehavingServer.reply(status: .ok, listing)
+            : MisbehavingServer.reply(status: .notFound, "Not Found")
+    }
+    defer { Task { await server.stop() } }
+    let transport = server.transport()
+    let first = try await transport.mailbox()
+    #expect(first.count == 1, "a request type this tool does not know is left out")
+    let message = try #require(first.first)
+    #expect(message.id == "CODE1")
+    #expect(message.oobCode == "CODE1")
+    #expect(message.subject == "Reset your password for demo-actionflow")
+    #expect(message.body.contains(message.link))
+    #expect(message.locale == "fr")
+    try await Task.sleep(for: .milliseconds(20))
+    #expect(try await transport.mailbox().first?.sentAt == message.sentAt, "polling again keeps the time it was first seen")
+}
+
 actor RequestCounter {
     private(set) var count = 0
     func increment() { count += 1 }
