@@ -87,7 +87,7 @@ struct EmulatorResponder: HTTPResponder {
             response = await api.handle(APIRequest(
                 method: request.method.rawValue,
                 path: request.uri.path,
-                query: Self.query(request.uri.query),
+                rawQuery: request.uri.query,
                 headers: Self.headers(request.headers),
                 body: Data(buffer: body)
             ))
@@ -98,15 +98,6 @@ struct EmulatorResponder: HTTPResponder {
         let millis = Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000
         logger.info("\(request.method.rawValue) \(request.uri.path) \(response.status) \(String(format: "%.2f", millis)) ms")
         return Self.response(response)
-    }
-
-    static func query(_ query: String?) -> [String: String] {
-        guard let query else { return [:] }
-        var result: [String: String] = [:]
-        for item in URLComponents(string: "?" + query)?.queryItems ?? [] where result[item.name] == nil {
-            result[item.name] = item.value ?? ""
-        }
-        return result
     }
 
     static func headers(_ fields: HTTPFields) -> [String: String] {

@@ -7,17 +7,28 @@ public struct APIRequest: Sendable {
     public var method: String
     /// The path without the query.
     public var path: String
-    public var query: [String: String]
+    /// The query as sent, parsed only by the pages that need it.
+    public var rawQuery: String?
     /// Header names in lower case.
     public var headers: [String: String]
     public var body: Data
 
-    public init(method: String, path: String, query: [String: String] = [:], headers: [String: String] = [:], body: Data = Data()) {
+    public init(method: String, path: String, rawQuery: String? = nil, headers: [String: String] = [:], body: Data = Data()) {
         self.method = method.uppercased()
         self.path = path
-        self.query = query
+        self.rawQuery = rawQuery
         self.headers = Dictionary(headers.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { _, last in last })
         self.body = body
+    }
+
+    /// Query parameters, percent-decoded; the first of a repeated name wins.
+    public var query: [String: String] {
+        guard let rawQuery else { return [:] }
+        var result: [String: String] = [:]
+        for item in URLComponents(string: "?" + rawQuery)?.queryItems ?? [] where result[item.name] == nil {
+            result[item.name] = item.value ?? ""
+        }
+        return result
     }
 
     /// Admin SDKs talking to an emulator authenticate as `Bearer owner`.
@@ -39,10 +50,10 @@ public struct APIResponse: Sendable {
 
     static let jsonType = "application/json; charset=utf-8"
 
-    /// Stable key order, so answers read the same every run.
+    /// Links stay readable: no `\/` escapes.
     static func encoder() -> JSONEncoder {
         let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        encoder.outputFormatting = [.withoutEscapingSlashes]
         return encoder
     }
 
