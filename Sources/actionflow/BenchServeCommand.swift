@@ -71,9 +71,9 @@ struct BenchServeCommand: AsyncParsableCommand {
             _ = try await rest.lookup(LookupRequest(idToken: session.idToken))
         }
         print("REST transport added latency (lookup, \(calls) sequential calls)")
-        print("  embedded: p50 \(Self.millis(direct.p50)) ms, mean \(Self.millis(direct.mean)) ms")
-        print("  rest:     p50 \(Self.millis(overHTTP.p50)) ms, mean \(Self.millis(overHTTP.mean)) ms")
-        print("  added:    p50 +\(Self.millis(overHTTP.p50 - direct.p50)) ms, mean +\(Self.millis(overHTTP.mean - direct.mean)) ms per call")
+        print("  embedded: p50 \(Self.micros(direct.p50)) µs, mean \(Self.micros(direct.mean)) µs")
+        print("  rest:     p50 \(Self.micros(overHTTP.p50)) µs, mean \(Self.micros(overHTTP.mean)) µs")
+        print("  added:    p50 +\(Self.micros(overHTTP.p50 - direct.p50)) µs, mean +\(Self.micros(overHTTP.mean - direct.mean)) µs per call")
     }
 
     static func line(_ name: String, _ result: HTTPLoadGenerator.Result) -> String {
@@ -98,7 +98,7 @@ struct BenchServeCommand: AsyncParsableCommand {
         return (samples[samples.count / 2], samples.reduce(0, +) / Double(samples.count))
     }
 
-    static func millis(_ seconds: Double) -> String { format(seconds * 1000, digits: 3) }
+    static func micros(_ seconds: Double) -> String { format(seconds * 1_000_000, digits: 1) }
 
     static func format(_ value: Double, digits: Int = 2) -> String { String(format: "%.\(digits)f", value) }
 }
