@@ -142,16 +142,6 @@ public final class RESTTransport: AuthTransport {
         }
     }
 
-    /// A fresh world for a scenario or a new session: `serve` restarts with this project; a
-    /// server that cannot take a project (the Auth Emulator) is at least reset.
-    public func startFresh(with project: ProjectConfiguration) async throws(AuthFailure) {
-        do {
-            _ = try await applyProject(project)
-        } catch .network(.unsupported) {
-            try await resetWorld()
-        }
-    }
-
     private func fetchClock() async throws(AuthFailure) -> EmulatorClockState {
         let base = try emulatorBase(orExplain: "a production project runs on real time")
         return try await send(method: "GET", url: "\(base)/clock", body: nil, label: "clock")

@@ -35,8 +35,8 @@ struct RunCommand: AsyncParsableCommand {
             throw ExitCode(2)
         }
         let transcript: ScenarioTranscript
-        if let rest = try transportOptions.restConfiguration() {
-            transcript = await ScenarioRunner.run(parsed, baseProject: project, transport: TransportOptions.freshWorld(rest))
+        if transportOptions.transport == .rest {
+            transcript = await ScenarioLibrary.run(parsed, baseProject: project, over: try await transportOptions.makeTransport())
         } else {
             transcript = await ScenarioLibrary.runEmbedded(parsed, baseProject: project)
         }

@@ -1,5 +1,4 @@
 import ActionFlowBackend
-import ActionFlowClient
 import ActionFlowModel
 import ActionFlowTransport
 import ArgumentParser
@@ -49,16 +48,6 @@ struct TransportOptions: ParsableArguments {
             )
         } catch let error as TransportSelectionError {
             throw ValidationError(error.description)
-        }
-    }
-
-    /// For a scenario over REST: the server's world restarted with the scenario's project
-    /// (`serve`), or at least reset to its start (an Auth Emulator), as a scenario expects.
-    static func freshWorld(_ configuration: RESTTransportConfiguration) -> ScenarioRunner.TransportFactory {
-        { (project: ProjectConfiguration) async throws(AuthFailure) -> any AuthTransport in
-            let transport = await RESTTransport.connect(configuration: configuration)
-            try await transport.startFresh(with: project)
-            return transport
         }
     }
 

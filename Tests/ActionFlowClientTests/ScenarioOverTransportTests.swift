@@ -42,7 +42,7 @@ struct ScenarioOverTransportTests {
         let transcript = await ScenarioLibrary.run(scenario, baseProject: project, over: EmbeddedTransport(configuration: project))
         let failure = try #require(transcript.failure)
         #expect(failure.isSetup)
-        #expect(failure.description.hasSuffix("legacy-dynamic-links.yaml: cannot start the transport: network failure: not supported: the scenario overrides the project, which only the embedded transport can apply"))
+        #expect(failure.description.hasSuffix("legacy-dynamic-links.yaml: cannot start the transport: network failure: not supported: the scenario overrides the project, which only the embedded transport and actionflow serve can apply"))
     }
 
     @Test("a transport without a mailbox cannot play scenarios, and says so")

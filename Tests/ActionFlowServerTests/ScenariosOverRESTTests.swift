@@ -54,10 +54,7 @@ struct ScenariosOverRESTTests {
         defer { Task { await fixture.stop() } }
         for file in Self.shipped {
             let scenario = try ScenarioParser.load(contentsOf: file)
-            let transcript = await ScenarioRunner.run(scenario, baseProject: base) { (project: ProjectConfiguration) async throws(AuthFailure) -> any AuthTransport in
-                try await fixture.rest.startFresh(with: project)
-                return fixture.rest
-            }
+            let transcript = await ScenarioLibrary.run(scenario, baseProject: base, over: fixture.rest)
             #expect(transcript.passed, "\(file.lastPathComponent): \(transcript.failure.map(String.init(describing:)) ?? "")")
         }
     }
