@@ -39,4 +39,31 @@ public enum ScenarioLibrary {
             EmbeddedTransport(configuration: project)
         }
     }
+
+    /// Plays the scenario over a transport someone else runs (`actionflow serve`, the Auth
+    /// Emulator): `serve` restarts with the scenario's project; elsewhere the world is reset
+    /// first, and project overrides cannot apply.
+    public static func run(_ scenario: Scenario, baseProject: ProjectConfiguration, over transport: any AuthTransport) async -> ScenarioTranscript {
+        await ScenarioRunner.run(scenario, baseProject: baseProject) { (project: ProjectConfiguration) async throws(AuthFailure) -> any AuthTransport in
+            if let rest = transport as? RESTTransport {
+                do throws(AuthFailure) {
+                    _ = try await rest.applyProject(project)
+                    return transport
+                } catch .network(.unsupported) {
+                    // A plain Auth Emulator: reset below, if the scenario keeps the project as it is.
+                }
+            }
+            guard scenario.project.isEmpty else {
+                throw .network(.unsupported("the scenario overrides the project, which only the embedded transport and actionflow serve can apply"))
+            }
+            guard transport.capabilities.listsMailbox else {
+                throw .network(.unsupported("\(transport.summary) cannot list the mailbox, which scenarios read"))
+            }
+            guard transport.capabilities.resetsWorld else {
+                throw .network(.unsupported("\(transport.summary) cannot reset its world, so the scenario would not start fresh"))
+            }
+            try await transport.resetWorld()
+            return transport
+        }
+    }
 }

@@ -10,6 +10,7 @@ struct ActionFlowCommand: AsyncParsableCommand {
             MatrixCommand.self,
             RunCommand.self,
             BenchCommand.self,
+            ServeCommand.self,
         ]
     )
 }

@@ -9,7 +9,7 @@ struct BenchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench",
         abstract: "Measure throughput and memory (build with -c release first). No subcommand: every section.",
-        subcommands: [BenchCoreCommand.self]
+        subcommands: [BenchCoreCommand.self, BenchServeCommand.self]
     )
 
     func run() async throws {

@@ -22,17 +22,24 @@ struct RunCommand: AsyncParsableCommand {
     @Flag(help: "Print only the expectations and the result, not the narration.")
     var quiet = false
 
+    @OptionGroup var transportOptions: TransportOptions
+
     func run() async throws {
         let parsed: Scenario
         let project: ProjectConfiguration
         do {
             parsed = try ScenarioParser.load(contentsOf: try ScenarioLibrary.locate(scenario))
-            project = try ProjectConfigLoader.loadDefault()
+            project = try transportOptions.project.load()
         } catch {
             FileHandle.standardError.write(Data("actionflow run: \(error)\n".utf8))
             throw ExitCode(2)
         }
-        let transcript = await ScenarioLibrary.runEmbedded(parsed, baseProject: project)
+        let transcript: ScenarioTranscript
+        if transportOptions.transport == .rest {
+            transcript = await ScenarioLibrary.run(parsed, baseProject: project, over: try await transportOptions.makeTransport())
+        } else {
+            transcript = await ScenarioLibrary.runEmbedded(parsed, baseProject: project)
+        }
         print(transcript.text(quiet: quiet))
         if let failure = transcript.failure {
             FileHandle.standardError.write(Data("actionflow run: \(failure)\n".utf8))
