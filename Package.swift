@@ -12,6 +12,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         .package(url: "https://github.com/jpsim/Yams.git", from: "6.2.2"),
         .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.1"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
     ],
     targets: [
         // Protocol model: ActionCodeSettings, links, wire types, routing. Pure, no I/O.
@@ -42,10 +45,23 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // `actionflow serve`: any AuthTransport behind the Auth Emulator's HTTP surface.
+        .target(
+            name: "ActionFlowServer",
+            dependencies: [
+                "ActionFlowModel", "ActionFlowTransport",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ]
+        ),
         .executableTarget(
             name: "actionflow",
             dependencies: [
-                "ActionFlowModel", "ActionFlowBackend", "ActionFlowTransport", "ActionFlowClient", "ActionFlowTUI",
+                "ActionFlowModel", "ActionFlowBackend", "ActionFlowTransport", "ActionFlowClient", "ActionFlowServer", "ActionFlowTUI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -55,7 +71,21 @@ let package = Package(
             dependencies: ["ActionFlowModel", .product(name: "PropertyBased", package: "swift-property-based")]
         ),
         .testTarget(name: "ActionFlowBackendTests", dependencies: ["ActionFlowBackend", "ActionFlowTransport"]),
-        .testTarget(name: "ActionFlowClientTests", dependencies: ["ActionFlowClient", "ActionFlowModel", "ActionFlowTransport", "ActionFlowBackend"]),
+        .testTarget(
+            name: "ActionFlowClientTests",
+            dependencies: ["ActionFlowClient", "ActionFlowModel", "ActionFlowTransport", "ActionFlowBackend", .product(name: "PropertyBased", package: "swift-property-based")]
+        ),
+        .testTarget(
+            name: "ActionFlowServerTests",
+            dependencies: [
+                "ActionFlowServer", "ActionFlowTransport", "ActionFlowBackend", "ActionFlowModel", "ActionFlowClient",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
+            exclude: ["Interop"]
+        ),
+        // The headless commands, run in-process.
+        .testTarget(name: "ActionFlowCommandTests", dependencies: ["actionflow", "ActionFlowModel", "ActionFlowTransport", "ActionFlowServer"]),
         .testTarget(name: "ActionFlowEndToEndTests"),
         .testTarget(name: "ActionFlowTUITests", dependencies: ["ActionFlowTUI", "ActionFlowClient", "ActionFlowModel", "ActionFlowBackend"], exclude: ["Golden"]),
     ],

@@ -193,104 +193,135 @@ public struct SimulatedProject: Sendable {
     /// 7. rate limit per address: RESET_PASSWORD_EXCEED_LIMIT for resets, else TOO_MANY_ATTEMPTS_TRY_LATER.
     /// Then the code is issued and mailed in the locale's language (or returned, not mailed, with `returnOobLink`).
     public mutating func sendOobCode(_ request: SendOobCodeRequest, locale: String?) throws(AuthFailure) -> SendOobCodeResponse {
+        // The SDKs never send empty strings; treat any that arrive as absent, in checks and links alike.
+        let request = Self.withoutEmptyFields(request)
         let type = request.requestType
         guard [.passwordReset, .verifyEmail, .emailSignIn, .verifyAndChangeEmail].contains(type) else {
             throw AuthFailure.server(.invalidRequestType, detail: "\(type.rawValue) cannot be requested with sendOobCode")
         }
         let admin = request.returnOobLink == true
-
-        // 2. Who the code is for.
-        var target: Account?
-        var email: String
-        var newEmail: String?
-        switch type {
-        case .passwordReset, .emailSignIn:
-            email = try validEmail(request.email)
-            target = account(email: email)
-        default:
-            if let idToken = nonEmpty(request.idToken) {
-                target = try sessionAccount(idToken)
-            } else if admin, let adminEmail = nonEmpty(request.email) {
-                email = try validEmail(adminEmail)
-                guard let found = account(email: email) else { throw Self.emailNotFound }
-                target = found
-            } else {
-                throw AuthFailure.server(.missingIDToken, detail: nil)
-            }
-            email = target?.email ?? ""
-            if type == .verifyAndChangeEmail {
-                guard let requested = nonEmpty(request.newEmail) else { throw AuthFailure.server(.missingNewEmail, detail: nil) }
-                guard EmailSyntax.isValid(requested) else { throw AuthFailure.server(.invalidNewEmail, detail: nil) }
-                guard account(email: requested) == nil else {
-                    throw AuthFailure.server(.emailExists, detail: "The email address is already in use by another account.")
-                }
-                newEmail = requested
-            }
-        }
-
-        // 3. Continue URL.
-        let continueURL = nonEmpty(request.continueUrl)
-        if let continueURL {
-            if let failure = InterimContinueURLCheck.check(continueURL, authorizedDomains: configuration.authorizedDomains) {
-                throw failure
-            }
-        } else if type == .emailSignIn {
-            throw AuthFailure.server(.missingContinueURI, detail: "A continue URL must be provided in the request.")
-        }
-
-        // 4. Apps.
-        let bundleID = nonEmpty(request.iOSBundleId)
-        let packageName = nonEmpty(request.androidPackageName)
-        if nonEmpty(request.iOSAppStoreId) != nil && bundleID == nil {
-            throw AuthFailure.server(.missingIOSBundleID, detail: "An iOS Bundle ID must be provided if an App Store ID is provided.")
-        }
-        if packageName == nil && (request.androidInstallApp == true || nonEmpty(request.androidMinimumVersion) != nil) {
-            throw AuthFailure.server(.missingAndroidPackageName, detail: "An Android Package Name must be provided if the Android App is required to be installed.")
-        }
-
-        // 5. Link domain.
+        let recipient = try recipient(of: request, admin: admin)
+        try checkContinueURL(request)
+        try checkApps(request)
         let linkDomain = try resolveLinkDomain(request)
 
-        // 6. The account.
+        // The account: with enumeration protection, unknown and disabled addresses "succeed" silently.
         let protected = configuration.emailEnumerationProtection
-        if let account = target, account.disabled {
-            if protected { return SendOobCodeResponse(email: email) }
+        if recipient.account?.disabled == true {
+            if protected { return SendOobCodeResponse(email: recipient.email) }
             throw Self.userDisabled
         }
-        if target == nil && type == .passwordReset {
-            if protected { return SendOobCodeResponse(email: email) }
+        if recipient.account == nil && type == .passwordReset {
+            if protected { return SendOobCodeResponse(email: recipient.email) }
             throw Self.emailNotFound
         }
+        // Admin links are not mailed and do not count towards the rate limit.
+        if !admin { try countEmail(to: recipient.email, type: type) }
 
-        // 7. Rate limit (admin links are not mailed and do not count).
-        let addressKey = email.lowercased()
-        if !admin {
-            let windowStart = clock.now.addingTimeInterval(-configuration.rateLimit.windowSeconds)
-            let recent = (sendTimes[addressKey] ?? []).filter { $0 > windowStart }
-            if recent.count >= configuration.rateLimit.maxEmails {
-                throw AuthFailure.server(type == .passwordReset ? .resetPasswordExceedLimit : .tooManyAttempts,
-                                         detail: "\(recent.count) emails to this address in the last \(Int(configuration.rateLimit.windowSeconds)) s (assumed limit)")
-            }
-            sendTimes[addressKey] = recent + [clock.now]
-        }
-
-        // Issue, build the link, mail it.
         let language = locale.flatMap(MailTemplates.language(for:)) ?? configuration.defaultLocale
         let oobCode = generator.urlSafeString(count: 54)
-        let link = InterimEmailLink.emailLink(for: request, oobCode: oobCode, lang: language, project: configuration, linkDomain: linkDomain)
+        let link = ActionLinkBuilder.emailLink(for: request, oobCode: oobCode, lang: language, project: configuration, linkDomain: linkDomain)
         var issued = IssuedOobCode(
-            oobCode: oobCode, requestType: type, email: email, newEmail: newEmail, localId: target?.localId,
-            settings: Self.settings(of: request, continueURL: continueURL), clientType: request.clientType,
-            tenantId: request.tenantId, language: language, link: link, issuedAt: clock.now,
+            oobCode: oobCode, requestType: type, email: recipient.email, newEmail: recipient.newEmail, localId: recipient.account?.localId,
+            settings: Self.settings(of: request), clientType: request.clientType, tenantId: request.tenantId,
+            language: language, link: link, issuedAt: clock.now,
             expiresAt: clock.now.addingTimeInterval(configuration.codeLifetimes.lifetime(for: type)), consumedAt: nil, mailID: nil
         )
         if admin {
             store(issued)
-            return SendOobCodeResponse(email: email, oobCode: oobCode, oobLink: link)
+            return SendOobCodeResponse(email: recipient.email, oobCode: oobCode, oobLink: link)
         }
-        issued.mailID = deliver(type, to: type == .verifyAndChangeEmail ? (newEmail ?? email) : email, email: email, newEmail: newEmail, link: link, language: language, oobCode: oobCode)
+        // An email change is confirmed from the new address.
+        let mailTo = recipient.newEmail ?? recipient.email
+        issued.mailID = deliver(type, to: mailTo, email: recipient.email, newEmail: recipient.newEmail, link: link, language: language, oobCode: oobCode)
         store(issued)
-        return SendOobCodeResponse(email: email)
+        return SendOobCodeResponse(email: recipient.email)
+    }
+
+    private struct Recipient {
+        /// Nil for an address without an account (email-link sign-in creates it; resets fail).
+        var account: Account?
+        var email: String
+        var newEmail: String?
+    }
+
+    /// Who a code is for: by `email` for resets and sign-in links, by the signed-in user's
+    /// `idToken` otherwise (admin callers may name the `email`).
+    private func recipient(of request: SendOobCodeRequest, admin: Bool) throws(AuthFailure) -> Recipient {
+        switch request.requestType {
+        case .passwordReset, .emailSignIn:
+            let email = try validEmail(request.email)
+            return Recipient(account: account(email: email), email: email)
+        default:
+            let user: Account
+            if let idToken = request.idToken {
+                user = try sessionAccount(idToken)
+            } else if admin, let adminEmail = request.email {
+                guard let found = account(email: try validEmail(adminEmail)) else { throw Self.emailNotFound }
+                user = found
+            } else {
+                throw AuthFailure.server(.missingIDToken, detail: nil)
+            }
+            guard request.requestType == .verifyAndChangeEmail else { return Recipient(account: user, email: user.email) }
+            guard let newEmail = request.newEmail else { throw AuthFailure.server(.missingNewEmail, detail: nil) }
+            guard EmailSyntax.isValid(newEmail) else { throw AuthFailure.server(.invalidNewEmail, detail: nil) }
+            guard account(email: newEmail) == nil else {
+                throw AuthFailure.server(.emailExists, detail: "The email address is already in use by another account.")
+            }
+            return Recipient(account: user, email: user.email, newEmail: newEmail)
+        }
+    }
+
+    private func checkContinueURL(_ request: SendOobCodeRequest) throws(AuthFailure) {
+        guard let continueURL = request.continueUrl else {
+            if request.requestType == .emailSignIn {
+                throw AuthFailure.server(.missingContinueURI, detail: "A continue URL must be provided in the request.")
+            }
+            return
+        }
+        let verdict = ContinueURLPolicy.check(continueURL, authorizedDomains: configuration.authorizedDomains)
+        if let code = verdict.errorCode {
+            throw AuthFailure.server(code, detail: verdict.explanation)
+        }
+    }
+
+    private func checkApps(_ request: SendOobCodeRequest) throws(AuthFailure) {
+        if request.iOSAppStoreId != nil && request.iOSBundleId == nil {
+            throw AuthFailure.server(.missingIOSBundleID, detail: "An iOS Bundle ID must be provided if an App Store ID is provided.")
+        }
+        if request.androidPackageName == nil && (request.androidInstallApp == true || request.androidMinimumVersion != nil) {
+            throw AuthFailure.server(.missingAndroidPackageName, detail: "An Android Package Name must be provided if the Android App is required to be installed.")
+        }
+    }
+
+    /// Counts one email to `address`, or refuses it beyond the (assumed) rate limit.
+    private mutating func countEmail(to address: String, type: OobRequestType) throws(AuthFailure) {
+        let key = address.lowercased()
+        let limit = configuration.rateLimit
+        let windowStart = clock.now.addingTimeInterval(-limit.windowSeconds)
+        var recent = (sendTimes[key] ?? []).filter { $0 > windowStart }
+        guard recent.count < limit.maxEmails else {
+            throw AuthFailure.server(type == .passwordReset ? .resetPasswordExceedLimit : .tooManyAttempts,
+                                     detail: "\(recent.count) emails to this address in the last \(Int(limit.windowSeconds)) s (assumed limit)")
+        }
+        recent.append(clock.now)
+        sendTimes[key] = recent
+    }
+
+    private static func withoutEmptyFields(_ request: SendOobCodeRequest) -> SendOobCodeRequest {
+        var cleaned = request
+        cleaned.email = nonEmpty(request.email)
+        cleaned.idToken = nonEmpty(request.idToken)
+        cleaned.newEmail = nonEmpty(request.newEmail)
+        cleaned.continueUrl = nonEmpty(request.continueUrl)
+        cleaned.iOSBundleId = nonEmpty(request.iOSBundleId)
+        cleaned.iOSAppStoreId = nonEmpty(request.iOSAppStoreId)
+        cleaned.androidPackageName = nonEmpty(request.androidPackageName)
+        cleaned.androidMinimumVersion = nonEmpty(request.androidMinimumVersion)
+        cleaned.dynamicLinkDomain = nonEmpty(request.dynamicLinkDomain)
+        cleaned.linkDomain = nonEmpty(request.linkDomain)
+        cleaned.tenantId = nonEmpty(request.tenantId)
+        return cleaned
     }
 
     // MARK: Codes
@@ -326,10 +357,10 @@ public struct SimulatedProject: Sendable {
         }
         var account: Account
         var bySession = false
-        if let idToken = nonEmpty(request.idToken) {
+        if let idToken = Self.nonEmpty(request.idToken) {
             account = try sessionAccount(idToken)
             bySession = true
-        } else if let localId = nonEmpty(request.localId) {
+        } else if let localId = Self.nonEmpty(request.localId) {
             guard let found = accounts[localId] else { throw AuthFailure.server(.userNotFound, detail: nil) }
             account = found
         } else {
@@ -443,7 +474,7 @@ public struct SimulatedProject: Sendable {
     private mutating func issueRecoverEmail(account: Account, oldEmail: String, language: String) {
         let oobCode = generator.urlSafeString(count: 54)
         let request = SendOobCodeRequest(requestType: .recoverEmail, email: oldEmail)
-        let link = InterimEmailLink.emailLink(for: request, oobCode: oobCode, lang: language, project: configuration, linkDomain: configuration.defaultHostingDomain)
+        let link = ActionLinkBuilder.emailLink(for: request, oobCode: oobCode, lang: language, project: configuration, linkDomain: configuration.defaultHostingDomain)
         var issued = IssuedOobCode(
             oobCode: oobCode, requestType: .recoverEmail, email: oldEmail, newEmail: account.email, localId: account.localId,
             settings: ActionCodeSettings(), clientType: nil, tenantId: nil, language: language, link: link,
@@ -497,8 +528,8 @@ public struct SimulatedProject: Sendable {
     }
 
     private func resolveLinkDomain(_ request: SendOobCodeRequest) throws(AuthFailure) -> String {
-        let hosting = nonEmpty(request.linkDomain)
-        let dynamic = nonEmpty(request.dynamicLinkDomain)
+        let hosting = request.linkDomain
+        let dynamic = request.dynamicLinkDomain
         if let hosting, !configuration.hostingDomains.contains(hosting.lowercased()) && hosting.lowercased() != configuration.defaultHostingDomain {
             throw AuthFailure.server(.invalidHostingLinkDomain, detail: "'\(hosting)' is not a Hosting domain of project \(configuration.projectId)")
         }
@@ -516,21 +547,21 @@ public struct SimulatedProject: Sendable {
         }
     }
 
-    private static func settings(of request: SendOobCodeRequest, continueURL: String?) -> ActionCodeSettings {
+    private static func settings(of request: SendOobCodeRequest) -> ActionCodeSettings {
         ActionCodeSettings(
-            url: continueURL, handleCodeInApp: request.canHandleCodeInApp == true, iOSBundleID: request.iOSBundleId,
+            url: request.continueUrl, handleCodeInApp: request.canHandleCodeInApp == true, iOSBundleID: request.iOSBundleId,
             androidPackageName: request.androidPackageName, androidInstallIfNotAvailable: request.androidInstallApp == true,
             androidMinimumVersion: request.androidMinimumVersion, dynamicLinkDomain: request.dynamicLinkDomain, linkDomain: request.linkDomain
         )
     }
 
-    private func nonEmpty(_ text: String?) -> String? {
+    private static func nonEmpty(_ text: String?) -> String? {
         guard let text, !text.isEmpty else { return nil }
         return text
     }
 
     private func validEmail(_ email: String?) throws(AuthFailure) -> String {
-        guard let email = nonEmpty(email) else { throw AuthFailure.server(.missingEmail, detail: nil) }
+        guard let email = Self.nonEmpty(email) else { throw AuthFailure.server(.missingEmail, detail: nil) }
         guard EmailSyntax.isValid(email) else { throw AuthFailure.server(.invalidEmail, detail: nil) }
         return email
     }
@@ -583,16 +614,30 @@ public struct SimulatedProject: Sendable {
         "exp":\(issuedAt + Self.idTokenLifetime),"email":"\(account.email)","email_verified":\(account.emailVerified),\
         "sid":"\(generator.alphanumericString(count: 10))"}
         """
-        let token = "eyJhbGciOiJub25lIiwidHlwIjoiSldUIn0." + Self.base64URL(Data(payload.utf8)) + "."
+        let token = "eyJhbGciOiJub25lIiwidHlwIjoiSldUIn0." + Self.base64URL(payload) + "."
         sessions[token] = Session(localId: account.localId, generation: account.sessionGeneration)
         return token
     }
 
-    private static func base64URL(_ data: Data) -> String {
-        data.base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-")
-            .replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
+    private static let base64URLAlphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
+
+    /// Unpadded base64url, as JWTs use.
+    static func base64URL(_ text: String) -> String {
+        let bytes = Array(text.utf8)
+        var out: [UInt8] = []
+        out.reserveCapacity((bytes.count + 2) / 3 * 4)
+        var index = 0
+        while index < bytes.count {
+            let chunk = min(3, bytes.count - index)
+            var value = UInt32(bytes[index]) << 16
+            if chunk > 1 { value |= UInt32(bytes[index + 1]) << 8 }
+            if chunk > 2 { value |= UInt32(bytes[index + 2]) }
+            for position in 0...chunk {
+                out.append(base64URLAlphabet[Int((value >> UInt32(18 - 6 * position)) & 63)])
+            }
+            index += 3
+        }
+        return String(decoding: out, as: UTF8.self)
     }
 
     private func userRecord(_ account: Account) -> UserRecord {

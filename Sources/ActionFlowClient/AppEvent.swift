@@ -37,6 +37,8 @@ public enum AppEvent: Sendable, Equatable {
     case deviceEdited(Device)
     case projectEdited(ProjectConfiguration)
     case continueURLBaseEdited(String)
+    /// The `X-Firebase-Locale` the app sends (nil: none, the project's default language).
+    case localeEdited(String?)
     case clockAdvanceRequested(seconds: TimeInterval)
     case worldResetRequested
     case retryTapped

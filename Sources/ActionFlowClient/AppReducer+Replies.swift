@@ -60,8 +60,8 @@ extension AppState {
         switch (call, reply) {
         case (.signInWithPassword, .signedIn(let response)), (.signInWithEmailLink, .signedIn(let response)):
             return signedIn(response, via: call)
-        case (.lookup, .lookedUp(let response)):
-            return reloaded(response)
+        case (.lookup(let request), .lookedUp(let response)):
+            return reloaded(response, token: request.idToken)
         case (.sendOobCode(let request, _), .oobCodeSent):
             let email = request.email ?? session?.email
             flow = FlowProgress(kind: FlowKind(request.requestType), step: .emailSent, email: email, continueURL: request.continueUrl)
@@ -69,6 +69,10 @@ extension AppState {
             let protection = project.emailEnumerationProtection && request.requestType == .passwordReset
                 ? " (email enumeration protection: an unknown address gets the same answer and no email)" : ""
             narrate("sendOobCode \(request.requestType.rawValue) → sent to \(Narration.safe(email))\(protection)")
+            if request.requestType == .passwordReset, screen == .forgotPassword {
+                screen = .signIn
+                narrate("app: \"check your email\", back to sign-in")
+            }
             return start(.refreshMailbox)
         case (.resetPassword(let request), .passwordReset(let response)):
             guard let newPassword = request.newPassword else { return codeChecked(response) }
@@ -98,27 +102,33 @@ extension AppState {
         }
     }
 
+    /// A sign-in answered with tokens. As the SDKs do, the app loads the user (`accounts:lookup`)
+    /// before it treats them as signed in, so the cached user starts out current.
     mutating func signedIn(_ response: SignInResponse, via call: AuthCall) -> [Effect] {
         let email = response.email ?? {
             if case .signInWithPassword(let request) = call { return request.email }
             if case .signInWithEmailLink(let request) = call { return request.email }
             return nil
         }()
-        session = CachedUser(localId: response.localId, email: email, emailVerified: false, idToken: response.idToken)
         banner = nil
         if case .signInWithEmailLink = call {
             emailForSignIn = nil
-            narrate("signInWithEmailLink → EMAIL_SIGNIN code consumed; signed in as \(Narration.safe(email))")
+            narrate("signInWithEmailLink → EMAIL_SIGNIN code consumed; ID token for \(Narration.safe(email))")
         } else {
-            narrate("signInWithPassword → signed in as \(Narration.safe(email))")
+            narrate("signInWithPassword → ID token for \(Narration.safe(email))")
         }
-        guard let token = response.idToken else { return resume() }
+        guard let token = response.idToken else {
+            session = CachedUser(localId: response.localId, email: email, emailVerified: false, idToken: nil)
+            narrate("no ID token to load the user with: signed in, emailVerified unknown (taken as false)")
+            return resume()
+        }
         if flow != nil, flow?.step != .completed, flow?.step != .handledInWebWidget { flow?.step = .signingIn }
-        narrate("accounts:lookup with idToken to load the user (emailVerified)")
+        narrate("accounts:lookup with the new idToken to load the user before showing it signed in")
         return start(.call(.lookup(LookupRequest(idToken: token)), by: .app))
     }
 
-    mutating func reloaded(_ response: LookupResponse) -> [Effect] {
+    /// A lookup answer: the user of a fresh sign-in, or a reload of the cached one.
+    mutating func reloaded(_ response: LookupResponse, token: String?) -> [Effect] {
         guard let user = response.users?.first else {
             narrate("accounts:lookup → no user: signed out")
             session = nil
@@ -126,10 +136,14 @@ extension AppState {
             return []
         }
         let verified = user.emailVerified ?? false
-        let was = session?.emailVerified
-        session?.emailVerified = verified
-        if let email = user.email { session?.email = email }
-        narrate("accounts:lookup → emailVerified \(verified)\(was.map { $0 == verified ? " (unchanged)" : " (cache was \($0))" } ?? "")")
+        if let session, session.idToken == token {
+            self.session?.emailVerified = verified
+            if let email = user.email { self.session?.email = email }
+            narrate("accounts:lookup → emailVerified \(verified)\(session.emailVerified == verified ? " (unchanged)" : " (cache was \(session.emailVerified))")")
+        } else {
+            session = CachedUser(localId: user.localId, email: user.email, emailVerified: verified, idToken: token)
+            narrate("accounts:lookup → signed in as \(Narration.safe(user.email)), emailVerified \(verified)")
+        }
         return resume()
     }
 

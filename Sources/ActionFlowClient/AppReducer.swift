@@ -77,7 +77,7 @@ public enum AppReducer {
         case .linkPasted(let link):
             state.location = .app
             state.narrate("link pasted into the app: \(Narration.safe(link))")
-            state.lastLink = LinkVisit(link: link, outcome: "pasted into the app")
+            state.lastLink = LinkVisit(link: link, outcome: "pasted into the app", anatomy: state.inspect(link))
             return state.appReceives(link)
 
         case .newPasswordSubmitted(let password):
@@ -101,12 +101,12 @@ public enum AppReducer {
                 state.narrate("no Continue button is showing")
                 return []
             }
-            guard let continueURL = page.continueURL else {
+            guard let route = LinkRouter.continueRoute(afterWidget: page.actionURL, on: state.device, project: state.project, requested: state.sentSettings),
+                  let continueURL = page.continueURL else {
                 state.narrate("web widget: no continueUrl in the link, so no Continue button; the flow ends on this page")
                 return []
             }
-            state.narrate("web widget: Continue → \(Narration.safe(continueURL))")
-            return state.tap(continueURL, recipient: nil)
+            return state.follow(route, link: continueURL, recipient: nil)
 
         case .storeActionTapped:
             guard case .store(let page) = state.location else {
@@ -115,9 +115,7 @@ public enum AppReducer {
             }
             state.device.appInstalled = true
             if let version = page.version { state.device.installedVersion = version }
-            let version = page.version.map { " v\($0)" } ?? ""
-            state.narrate("\(page.store == .playStore ? "Play Store" : "App Store"): \(page.purpose == .install ? "installed" : "updated to")\(version); the app opens with the link")
-            state.location = .app
+            state.narrate("\(page.store.title): \(page.purpose == .install ? "installed" : "updated to")\(page.version.map { " v\($0)" } ?? ""); the app opens with the link")
             return state.appReceives(page.thenOpens)
 
         case .appOpened:
@@ -160,8 +158,8 @@ public enum AppReducer {
             return []
 
         case .settingsEdited(let settings):
+            state.narrate("settings: \(Narration.changes(from: state.settings, to: settings))")
             state.settings = settings
-            state.narrate("settings: url \(Narration.safe(settings.url ?? "(the screen being reached)")), handleCodeInApp \(settings.handleCodeInApp)")
             return []
 
         case .deviceEdited(let device):
@@ -178,6 +176,11 @@ public enum AppReducer {
         case .continueURLBaseEdited(let base):
             state.continueURLBase = base
             state.narrate("continue URLs now start with \(Narration.safe(base))")
+            return []
+
+        case .localeEdited(let locale):
+            state.locale = locale
+            state.narrate(locale.map { "emails requested with X-Firebase-Locale \($0)" } ?? "emails requested without X-Firebase-Locale: the project's default language")
             return []
 
         case .clockAdvanceRequested(let seconds):
@@ -201,7 +204,9 @@ public enum AppReducer {
             return state.start(retry)
 
         case .errorDismissed:
+            guard state.banner != nil else { return [] }
             state.banner = nil
+            state.narrate("error dismissed")
             return []
 
         case .callSucceeded(let call, let caller, let reply):
@@ -300,8 +305,13 @@ extension Effect {
 // MARK: - Transitions
 
 extension AppState {
+    /// Appends a line, sanitized whole (whatever untrusted text it quotes), with action codes and
+    /// API keys in links masked (protocol.md section 7).
     mutating func narrate(_ line: String) {
-        narration.append(line)
+        let safe = UntrustedText.sanitize(line)
+        // Only a line with a query (`=`, or `%3D` when encoded) can hold a code or key.
+        let mayHoldSecrets = safe.utf8.contains { $0 == UInt8(ascii: "=") || $0 == UInt8(ascii: "%") }
+        narration.append(mayHoldSecrets ? SecretMasking.maskLinks(in: safe) : safe)
     }
 
     /// Marks the effect's work as busy and returns it.
@@ -367,141 +377,16 @@ extension AppState {
         location = .app
         banner = nil
         let sent = settingsToSend()
-        if type == .emailSignIn, !sent.handleCodeInApp {
-            narrate("sendSignInLink refused on the client: email-link sign-in requires handleCodeInApp true (the iOS SDK traps, the JS SDK rejects)")
-            banner = ErrorBanner(message: "Email-link sign-in needs handleCodeInApp true", code: nil, retry: nil)
+        if let problem = sent.validate(for: clientPlatform, requestType: type).first {
+            narrate("sendOobCode \(type.rawValue) refused by the \(clientPlatform.sdkName) SDK before sending: \(problem.code) (\(problem.field)): \(Narration.safe(problem.message))")
+            banner = ErrorBanner(message: Narration.safe(problem.message), code: AuthErrorCode(problem.code), retry: nil)
             return []
         }
         let request = SendOobCodeRequest(requestType: type, email: type == .verifyEmail ? nil : email, idToken: type == .verifyEmail ? session?.idToken : nil, settings: sent, clientType: clientPlatform)
         flow = FlowProgress(kind: FlowKind(type), step: .requesting, email: email, continueURL: sent.url)
+        sentSettings = sent
         narrate("sendOobCode \(type.rawValue) for \(Narration.safe(email)) with \(Narration.describe(request))")
         return start(.call(.sendOobCode(request, locale: locale), by: .app))
-    }
-
-    /// A link tapped in the mail client or on the web widget's Continue button.
-    mutating func tap(_ link: String, recipient: String?) -> [Effect] {
-        let outcome = LinkHandling.route(link, state: self)
-        for line in outcome.explanation { narrate(Narration.safe(line)) }
-        switch outcome.destination {
-        case .app(let url):
-            lastLink = LinkVisit(link: link, outcome: "app")
-            location = .app
-            return appReceives(url)
-        case .store(let page):
-            lastLink = LinkVisit(link: link, outcome: page.store == .playStore ? "Play Store" : "App Store")
-            location = .store(page)
-            narrate("\(page.store == .playStore ? "Play Store" : "App Store") page: \(page.purpose == .install ? "install" : "update") the app, then it opens with the link")
-            return []
-        case .webWidget(let actionURL):
-            lastLink = LinkVisit(link: link, outcome: "web widget")
-            return openWebWidget(actionURL, recipient: recipient)
-        case .browser(let url):
-            lastLink = LinkVisit(link: link, outcome: "browser")
-            location = .browser(url: url)
-            narrate("browser opens \(Narration.safe(url)); the app does not get the link")
-            return []
-        }
-    }
-
-    /// The hosted action handler page: checks reset codes, applies verify-email and sign-in codes on load.
-    mutating func openWebWidget(_ actionURL: String, recipient: String?) -> [Effect] {
-        let facts = LinkHandling.facts(of: actionURL)
-        let operation = facts.operation ?? .unknown
-        var page = WebWidgetPage(actionURL: actionURL, operation: operation, oobCode: facts.oobCode, continueURL: facts.continueURL, step: .loading)
-        if flow?.step == .emailSent { flow?.step = .handledInWebWidget }
-        guard let code = facts.oobCode, let call = Self.webWidgetCall(operation, code: code, email: recipient) else {
-            page.step = .failed(code: .invalidOobCode, message: "This link has no usable code (mode \(Narration.safe(operation.mode ?? "unknown")))")
-            location = .webWidget(page)
-            narrate("web widget: mode \(Narration.safe(operation.mode ?? "unknown")) with\(facts.oobCode == nil ? "out" : "") oobCode: nothing to do")
-            return []
-        }
-        location = .webWidget(page)
-        narrate("web widget opens \(Narration.safe(actionURL)): \(Self.webWidgetAction(operation))")
-        return start(.call(call, by: .webWidget))
-    }
-
-    static func webWidgetCall(_ operation: ActionCodeOperation, code: String, email: String?) -> AuthCall? {
-        switch operation {
-        case .passwordReset: .resetPassword(ResetPasswordRequest(oobCode: code))
-        case .verifyEmail, .recoverEmail, .verifyAndChangeEmail: .update(UpdateAccountRequest(oobCode: code))
-        case .emailLink: email.map { .signInWithEmailLink(SignInWithEmailLinkRequest(email: $0, oobCode: code)) }
-        case .revertSecondFactorAddition, .unknown: nil
-        }
-    }
-
-    static func webWidgetAction(_ operation: ActionCodeOperation) -> String {
-        switch operation {
-        case .passwordReset: "checks the PASSWORD_RESET code (resetPassword with oobCode only; not consumed)"
-        case .emailLink: "signs in on the web page (signInWithEmailLink; consumes the code)"
-        default: "applies the code on load (accounts:update with oobCode; consumes it)"
-        }
-    }
-
-    /// The app is opened with a URL: a link with a code to handle, or a continue URL to resume at.
-    mutating func appReceives(_ url: String) -> [Effect] {
-        location = .app
-        let facts = LinkHandling.facts(of: url)
-        guard let operation = facts.operation, let code = facts.oobCode else {
-            return resumeAt(continueURL: facts.innermostURL)
-        }
-        let destination = facts.continueURL.flatMap(Self.appScreen(forContinueURL:))
-        if let destination { pendingDestination = destination }
-        let continueNote = facts.continueURL.map { "continueUrl \(Narration.safe($0))" } ?? "no continueUrl"
-        switch operation {
-        case .passwordReset:
-            flow = FlowProgress(kind: .passwordReset, step: .checkingCode, email: flow?.email, continueURL: facts.continueURL, oobCode: code)
-            narrate("app handles mode resetPassword (\(continueNote)): resetPassword with oobCode only to check it")
-            return start(.call(.resetPassword(ResetPasswordRequest(oobCode: code)), by: .app))
-        case .verifyEmail:
-            flow = FlowProgress(kind: .verifyEmail, step: .applyingCode, email: session?.email ?? flow?.email, continueURL: facts.continueURL, oobCode: code)
-            narrate("app handles mode verifyEmail (\(continueNote)): accounts:update with oobCode")
-            return start(.call(.update(UpdateAccountRequest(oobCode: code)), by: .app))
-        case .emailLink:
-            flow = FlowProgress(kind: .emailLinkSignIn, step: .signingIn, email: emailForSignIn, continueURL: facts.continueURL, oobCode: code)
-            guard let email = emailForSignIn else {
-                flow?.step = .emailSent
-                screen = .confirmEmailForSignIn
-                narrate("app handles mode signIn (\(continueNote)) but does not remember the email (opened on another device?): ask for it")
-                return []
-            }
-            narrate("app handles mode signIn (\(continueNote)): signInWithEmailLink for \(Narration.safe(email))")
-            return start(.call(.signInWithEmailLink(SignInWithEmailLinkRequest(email: email, oobCode: code)), by: .app))
-        default:
-            narrate("app does not handle mode \(Narration.safe(operation.mode ?? "unknown")); ignored")
-            banner = ErrorBanner(message: "This app does not handle \(Narration.safe(operation.mode ?? "this kind of")) links", code: nil, retry: nil)
-            return []
-        }
-    }
-
-    mutating func resumeAt(continueURL url: String) -> [Effect] {
-        guard let screen = Self.appScreen(forContinueURL: url) else {
-            narrate("app opened with \(Narration.safe(url)): no route of the app; shows the article list")
-            return navigate(to: .articles, reason: "deep link")
-        }
-        return navigate(to: screen, reason: "app opened with continue URL \(Narration.safe(url))")
-    }
-
-    /// The app route a continue URL names (its path), if the app has one.
-    static func appScreen(forContinueURL url: String) -> AppScreen? {
-        guard let components = URLComponents(string: url), components.host != nil else { return nil }
-        return AppScreen(path: components.path)
-    }
-
-    /// New mail arrived: a mail security scanner opens each new link like a desktop browser.
-    mutating func scanNewMessages() -> [Effect] {
-        guard device.mailScanner else { return [] }
-        var effects: [Effect] = []
-        for message in inbox where !scannedMessageIDs.contains(message.id) {
-            scannedMessageIDs.insert(message.id)
-            let facts = LinkHandling.facts(of: message.link)
-            guard let code = facts.oobCode, let call = Self.webWidgetCall(facts.operation ?? .unknown, code: code, email: message.to) else {
-                narrate("mail scanner opens the link in \"\(Narration.safe(message.subject))\": no code to act on")
-                continue
-            }
-            narrate("mail scanner pre-opens the link in \"\(Narration.safe(message.subject))\" like a desktop browser: the web widget \(Self.webWidgetAction(facts.operation ?? .unknown))")
-            effects += start(.call(call, by: .mailScanner))
-        }
-        return effects
     }
 }
 

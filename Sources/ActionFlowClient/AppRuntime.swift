@@ -1,3 +1,4 @@
+import ActionFlowBackend
 import ActionFlowModel
 import ActionFlowTransport
 import Foundation
@@ -56,7 +57,8 @@ public actor AppRuntime {
         }
     }
 
-    /// Every new state, starting with the current one. Slow readers see only the newest.
+    /// Every new state, starting with the current one. A slow reader skips to the newest, as a
+    /// UI that redraws only the latest state wants.
     public func updates() -> AsyncStream<AppState> {
         let (stream, continuation) = AsyncStream.makeStream(of: AppState.self, bufferingPolicy: .bufferingNewest(1))
         let id = UUID()
@@ -131,6 +133,27 @@ public actor AppRuntime {
         case .update(let request): .updated(try await transport.update(request))
         case .lookup(let request): .lookedUp(try await transport.lookup(request))
         case .signInWithEmailLink(let request): .signedIn(try await transport.signInWithEmailLink(request))
+        }
+    }
+}
+
+extension AppRuntime {
+    /// The exchanges a recording transport has kept, for `exchanges:`.
+    public static func exchanges(of recorder: RecordingTransport) -> ExchangeSource {
+        { [recorder] in
+            let records = recorder.records()
+            return (Array(records.suffix(AppState.exchangeWindow)), max(records.count, records.last?.id ?? 0))
+        }
+    }
+
+    /// Project changes for an embedded transport, for `reconfigure:`: the world restarts with
+    /// the new configuration (users, codes, mailbox and clock).
+    public static func reconfiguring(_ embedded: EmbeddedTransport) -> Reconfigure {
+        { [embedded] (project: ProjectConfiguration) throws(AuthFailure) -> Date? in
+            try embedded.withProject { (simulated: inout SimulatedProject) throws(AuthFailure) -> Date? in
+                simulated = SimulatedProject(configuration: project)
+                return simulated.now
+            }
         }
     }
 }

@@ -16,6 +16,8 @@ public struct AppState: Sendable, Equatable {
     public var device: Device
     /// The settings template the app sends; `url` nil means "the screen the user was trying to reach".
     public var settings: ActionCodeSettings
+    /// The settings sent with the last `sendOobCode`: routing a Hosting link depends on them.
+    public var sentSettings: ActionCodeSettings?
     /// The web origin of the app's continue URLs: `continueURLBase + path`.
     public var continueURLBase: String
     /// The project in use (the world a reset returns to).
@@ -52,6 +54,7 @@ public struct AppState: Sendable, Equatable {
         location = .app
         self.device = device
         self.settings = settings
+        sentSettings = nil
         self.continueURLBase = continueURLBase
         self.project = project
         self.locale = locale
@@ -118,7 +121,8 @@ public enum AppScreen: Sendable, Hashable {
             let prefix = "/articles/"
             guard trimmed.hasPrefix(prefix) else { return nil }
             let id = trimmed.dropFirst(prefix.count)
-            guard !id.isEmpty, !id.contains("/") else { return nil }
+            // Article ids are slugs: letters, digits, `-` and `_`.
+            guard !id.isEmpty, id.unicodeScalars.allSatisfy({ $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "-" || $0 == "_") }) else { return nil }
             self = .article(id: String(id))
         }
     }
@@ -206,6 +210,7 @@ public enum DeviceLocation: Sendable, Hashable {
     case app
     case mailbox(openMessageID: String?)
     case webWidget(WebWidgetPage)
+    /// An App Store or Play Store page: install or upgrade, then the app receives the link.
     case store(StorePage)
     case browser(url: String)
 
@@ -250,34 +255,49 @@ public struct WebWidgetPage: Sendable, Hashable {
     }
 }
 
-/// The App Store or Play Store page the link sent the user to.
+/// The App Store or Play Store page a link sent the user to.
 public struct StorePage: Sendable, Hashable {
-    public enum Store: String, Sendable, Hashable { case appStore, playStore }
-    public enum Purpose: String, Sendable, Hashable { case install, upgrade }
+    public typealias Store = StoreVisit.Store
+    public typealias Purpose = StoreVisit.Purpose
     public var store: Store
     public var purpose: Purpose
-    /// The version the store installs.
+    /// The Android package name or iOS App Store id.
+    public var appID: String
+    /// The version the store installs, when the project knows it.
     public var version: Int?
     /// The URL the app receives once installed or updated.
     public var thenOpens: String
 
-    public init(store: Store, purpose: Purpose, version: Int?, thenOpens: String) {
+    public init(store: Store, purpose: Purpose, appID: String, version: Int?, thenOpens: String) {
         self.store = store
         self.purpose = purpose
+        self.appID = appID
         self.version = version
         self.thenOpens = thenOpens
     }
+
+    /// The router's visit, with the version the project's store listing offers.
+    public init(_ visit: StoreVisit, project: ProjectConfiguration) {
+        self.init(store: visit.store, purpose: visit.purpose, appID: visit.appID,
+                  version: visit.store == .playStore ? project.androidApp?.latestVersion : nil, thenOpens: visit.thenAppReceives)
+    }
 }
 
-/// A link the user tapped or pasted.
+/// A link the user tapped or pasted, what it holds and where the device sent it.
 public struct LinkVisit: Sendable, Hashable {
     public var link: String
-    /// Where the device sent it, as a short phrase ("app", "Play Store to upgrade", ...).
+    /// Where it went: `app`, `web widget`, `browser`, `Play Store`, `App Store`, `pasted into the app`.
     public var outcome: String
+    /// The link taken apart; nil when it is no action link (a plain continue URL).
+    public var anatomy: LinkAnatomy?
+    /// Why the device sent it there; nil for pasted links.
+    public var route: TapRoute?
 
-    public init(link: String, outcome: String) {
+    public init(link: String, outcome: String, anatomy: LinkAnatomy? = nil, route: TapRoute? = nil) {
         self.link = link
         self.outcome = outcome
+        self.anatomy = anatomy
+        self.route = route
     }
 }
 

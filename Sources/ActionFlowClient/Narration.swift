@@ -27,7 +27,7 @@ enum Narration {
         case .invalidOobCode: "the code is malformed, already used, or of another kind"
         case .weakPassword: "the new password is shorter than 6 characters"
         case .tooManyAttempts, .resetPasswordExceedLimit: "rate limit reached: try again later"
-        case .invalidEmail: "not a valid email address"
+        case .invalidEmail: "not a valid email address, or not the one the code was sent to"
         case .missingEmail: "an email is required"
         case .invalidIDToken, .tokenExpired: "the session is no longer valid: sign in again"
         default: "the server refused the request"
@@ -68,6 +68,21 @@ enum Narration {
         if let domain = request.linkDomain { parts.append("linkDomain \(safe(domain))") }
         if let domain = request.dynamicLinkDomain { parts.append("dynamicLinkDomain \(safe(domain))") }
         return parts.joined(separator: ", ")
+    }
+
+    /// The fields that differ, as `name value` pairs; `unchanged` when none does.
+    static func changes(from old: ActionCodeSettings, to new: ActionCodeSettings) -> String {
+        func text(_ value: String?) -> String { value.map(safe) ?? "unset" }
+        var parts: [String] = []
+        if old.url != new.url { parts.append("url \(new.url.map(safe) ?? "unset (the screen being reached)")") }
+        if old.handleCodeInApp != new.handleCodeInApp { parts.append("handleCodeInApp \(new.handleCodeInApp)") }
+        if old.iOSBundleID != new.iOSBundleID { parts.append("iOSBundleID \(text(new.iOSBundleID))") }
+        if old.androidPackageName != new.androidPackageName { parts.append("androidPackageName \(text(new.androidPackageName))") }
+        if old.androidInstallIfNotAvailable != new.androidInstallIfNotAvailable { parts.append("androidInstallIfNotAvailable \(new.androidInstallIfNotAvailable)") }
+        if old.androidMinimumVersion != new.androidMinimumVersion { parts.append("androidMinimumVersion \(text(new.androidMinimumVersion))") }
+        if old.dynamicLinkDomain != new.dynamicLinkDomain { parts.append("dynamicLinkDomain \(text(new.dynamicLinkDomain))") }
+        if old.linkDomain != new.linkDomain { parts.append("linkDomain \(text(new.linkDomain))") }
+        return parts.isEmpty ? "unchanged" : parts.joined(separator: ", ")
     }
 
     static func timestamp(_ date: Date) -> String {

@@ -27,6 +27,16 @@ public struct Scenario: Sendable, Equatable {
     }
 }
 
+extension Scenario {
+    /// The app state the scenario starts from on this project.
+    public func initialState(project: ProjectConfiguration, now: Date?) -> AppState {
+        var state = AppState(device: device, settings: settings, project: project, locale: locale)
+        if let continueURLBase { state.continueURLBase = continueURLBase }
+        state.now = now
+        return state
+    }
+}
+
 public struct ScenarioStep: Sendable, Equatable {
     /// 1-based position in `steps`.
     public var number: Int

@@ -90,6 +90,7 @@ private struct Reader {
     }
 
     func shown(_ node: Node) -> String {
+        if node.null != nil { return "nothing" }
         if let text = node.string { return "`\(text)`" }
         if node.mapping != nil { return "a mapping" }
         if node.sequence != nil { return "a list" }
@@ -334,8 +335,9 @@ private struct Reader {
                 expectations.append(.screen(try oneOf(value, key: key, step: step, names.map { ($0, $0) })))
             case "fails":
                 let code = try string(value, key: key, step: step)
-                guard !code.isEmpty, code.allSatisfy({ $0.isUppercase || $0 == "_" }) else {
-                    throw error(value, step: step, key: key, "expected a server error code such as EXPIRED_OOB_CODE, got `\(code)`")
+                let serverCode = !code.isEmpty && code.allSatisfy { $0.isUppercase || $0 == "_" }
+                guard serverCode || code.hasPrefix("auth/") else {
+                    throw error(value, step: step, key: key, "expected a server error code such as EXPIRED_OOB_CODE or an SDK code such as auth/argument-error, got `\(code)`")
                 }
                 expectations.append(.fails(AuthErrorCode(code)))
             case "noError":

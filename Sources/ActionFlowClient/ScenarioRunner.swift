@@ -11,6 +11,7 @@ public struct ScenarioTranscript: Sendable, Equatable {
     }
 
     public var scenario: String
+    public var description: String
     public var lines: [Line]
     /// The first unmet expectation or step that could not run; nil when the scenario passed.
     public var failure: ScenarioFailure?
@@ -26,6 +27,9 @@ public struct ScenarioTranscript: Sendable, Equatable {
     /// The transcript as printed by `actionflow run`; `quiet` keeps only steps' results.
     public func text(quiet: Bool = false) -> String {
         var out: [String] = ["scenario \(UntrustedText.sanitize(scenario))"]
+        if !quiet, !description.isEmpty {
+            out += UntrustedText.sanitizeLines(description.trimmingCharacters(in: .whitespacesAndNewlines)).map { "  \($0)" }
+        }
         for line in lines {
             switch line {
             case .step(let number, let summary):
@@ -54,8 +58,12 @@ public struct ScenarioFailure: Error, Sendable, Equatable, CustomStringConvertib
         self.message = message
     }
 
+    /// The run could not start (no transport, or one that cannot play scenarios).
+    public var isSetup: Bool { step == 0 }
+
     public var description: String {
-        "\(UntrustedText.sanitize(source))\(line.map { ":\($0)" } ?? ""): step \(step): \(message)"
+        let place = "\(UntrustedText.sanitize(source))\(line.map { ":\($0)" } ?? "")"
+        return isSetup ? "\(place): \(message)" : "\(place): step \(step): \(message)"
     }
 }
 
@@ -65,7 +73,7 @@ public enum ScenarioRunner {
     public typealias TransportFactory = (ProjectConfiguration) async throws(AuthFailure) -> any AuthTransport
 
     public static func run(_ scenario: Scenario, baseProject: ProjectConfiguration, transport makeTransport: TransportFactory) async -> ScenarioTranscript {
-        var transcript = ScenarioTranscript(scenario: scenario.name, lines: [], failure: nil, finalState: nil)
+        var transcript = ScenarioTranscript(scenario: scenario.name, description: scenario.description, lines: [], failure: nil, finalState: nil)
         let project = scenario.project.applied(to: baseProject)
         let transport: any AuthTransport
         do throws(AuthFailure) {
@@ -74,10 +82,7 @@ public enum ScenarioRunner {
             transcript.failure = ScenarioFailure(source: scenario.source, step: 0, line: nil, message: "cannot start the transport: \(Narration.describe(error))")
             return transcript
         }
-        var state = AppState(device: scenario.device, settings: scenario.settings, project: project, locale: scenario.locale)
-        if let base = scenario.continueURLBase { state.continueURLBase = base }
-        state.now = try? await transport.now()
-        let runtime = AppRuntime(state: state, transport: transport)
+        let runtime = AppRuntime(state: scenario.initialState(project: project, now: try? await transport.now()), transport: transport)
         var narrated = 0
         var sinceExpectation: [String] = []
         for step in scenario.steps {
@@ -246,6 +251,7 @@ extension AppEvent {
         case .deviceEdited: "device change"
         case .projectEdited: "project change"
         case .continueURLBaseEdited(let base): "continueURLBase \(base)"
+        case .localeEdited(let locale): "locale \(locale ?? "none")"
         case .clockAdvanceRequested(let seconds): "advance \(Narration.duration(seconds))"
         case .worldResetRequested: "resetWorld"
         case .retryTapped: "retry"

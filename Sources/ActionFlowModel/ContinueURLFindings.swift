@@ -7,9 +7,10 @@ enum ContinueURLFindings {
         var findings: [Finding]
     }
 
-    static func check(_ continueURL: String, authorizedDomains: [String]?) -> Result {
+    /// - Parameter split: the URL already split, when the caller has it.
+    static func check(_ continueURL: String, split: SplitURL? = nil, authorizedDomains: [String]?) -> Result {
         var findings: [Finding] = []
-        let split = URLSplitter.split(continueURL)
+        let split = split ?? URLSplitter.split(continueURL)
         var authorized: Bool?
         if let authorizedDomains {
             let verdict = ContinueURLPolicy.check(continueURL, authorizedDomains: authorizedDomains)
@@ -42,7 +43,7 @@ enum ContinueURLFindings {
             findings.append(Finding(code: "continue-url.userinfo", severity: .danger,
                                     message: "The continue URL has userinfo \"\(userinfo)@\": browsers go to \(split.host), not to the name before @ (a known allow-list bypass)."))
         }
-        if continueURL.utf8.contains(.backslash) {
+        if contains(continueURL, .backslash) {
             findings.append(Finding(code: "continue-url.backslash", severity: .warning,
                                     message: "The continue URL contains a backslash: browsers read it as /, so the host they see may differ from a naive reading."))
         }
@@ -58,12 +59,28 @@ enum ContinueURLFindings {
         host == "localhost" || host == "127.0.0.1" || host == "[::1]" || host.hasSuffix(".localhost")
     }
 
-    private static let emailNames: Set<String> = ["email", "mail", "e-mail", "emailaddress", "email_address", "useremail", "user_email", "login"]
-    private static let phoneNames: Set<String> = ["phone", "phonenumber", "phone_number", "tel", "mobile", "msisdn"]
-    private static let secretNames: Set<String> = [
-        "oobcode", "apikey", "api_key", "idtoken", "id_token", "token", "access_token", "accesstoken",
-        "refresh_token", "refreshtoken", "password", "passwd", "pwd", "secret", "session", "sessionid", "customtoken",
-    ]
+    private static func isEmailName(_ name: String) -> Bool {
+        switch name {
+        case "email", "mail", "e-mail", "emailaddress", "email_address", "useremail", "user_email", "login": true
+        default: false
+        }
+    }
+
+    private static func isPhoneName(_ name: String) -> Bool {
+        switch name {
+        case "phone", "phonenumber", "phone_number", "tel", "mobile", "msisdn": true
+        default: false
+        }
+    }
+
+    private static func isSecretName(_ name: String) -> Bool {
+        switch name {
+        case "oobcode", "apikey", "api_key", "idtoken", "id_token", "token", "access_token", "accesstoken",
+             "refresh_token", "refreshtoken", "password", "passwd", "pwd", "secret", "session", "sessionid", "customtoken":
+            true
+        default: false
+        }
+    }
 
     /// Emails, phone numbers and credentials carried in the continue URL's path or query.
     private static func personalData(in url: SplitURL) -> [Finding] {
@@ -73,12 +90,12 @@ enum ContinueURLFindings {
         var secretNamesFound: [String] = []
         if containsEmail(PercentEncoding.decode(url.path) ?? url.path) { emailPlaces.append("the path") }
         for parameter in url.parameters ?? [] {
-            let name = parameter.name.lowercased()
-            if secretNames.contains(name) {
+            let name = parameter.name.utf8.contains(where: { $0 >= 0x41 && $0 <= 0x5A }) ? parameter.name.lowercased() : parameter.name
+            if isSecretName(name) {
                 secretNamesFound.append(parameter.name)
-            } else if emailNames.contains(name) || containsEmail(parameter.value) {
+            } else if isEmailName(name) || containsEmail(parameter.value) {
                 emailPlaces.append("parameter \(parameter.name)")
-            } else if phoneNames.contains(name) || looksLikePhoneNumber(parameter.value) {
+            } else if isPhoneName(name) || looksLikePhoneNumber(parameter.value) {
                 phonePlaces.append("parameter \(parameter.name)")
             }
         }
@@ -99,8 +116,8 @@ enum ContinueURLFindings {
 
     /// `local@domain.tld` anywhere in the text.
     static func containsEmail(_ text: String) -> Bool {
+        guard contains(text, .at) else { return false }
         let bytes = Array(text.utf8)
-        guard bytes.count >= 5 else { return false }
         for at in bytes.indices where bytes[at] == .at && at > 0 && isLocalPartByte(bytes[at - 1]) {
             var index = at + 1
             var sawDot = false
@@ -120,6 +137,10 @@ enum ContinueURLFindings {
             if sawDot && labelLength >= 2 { return true }
         }
         return false
+    }
+
+    private static func contains(_ text: String, _ byte: UInt8) -> Bool {
+        text.utf8.withContiguousStorageIfAvailable { $0.contains(byte) } ?? text.utf8.contains(byte)
     }
 
     private static func isLocalPartByte(_ byte: UInt8) -> Bool {

@@ -42,10 +42,11 @@ public enum ContinueURLPolicy {
         case .success(let value): parsed = value
         }
         let host = parsed.host
-        let allowed = Set(authorizedDomains.map(normalizedDomain))
-        if allowed.contains(host) {
+        // A short list: comparing beats building a set on every check (the inspector's hot path).
+        if authorizedDomains.contains(where: { $0 == host || normalizedDomain($0) == host }) {
             return .authorized(host: host)
         }
+        let allowed = Set(authorizedDomains.map(normalizedDomain))
         return .unauthorized(host: host, reason: unauthorizedReason(parsed, allowed: allowed))
     }
 
@@ -65,11 +66,14 @@ public enum ContinueURLPolicy {
     }
 
     static func parse(_ text: String) -> Result<ParsedContinueURL, ContinueURLError> {
+        if let simple = text.utf8.withContiguousStorageIfAvailable(parseSimple) ?? nil {
+            return .success(simple)
+        }
         func fail(_ reason: String) -> Result<ParsedContinueURL, ContinueURLError> {
             .failure(ContinueURLError(reason: reason))
         }
         if text.isEmpty { return fail("the continue URL is empty") }
-        if text.unicodeScalars.contains(where: { $0.value <= 0x20 || $0.value == 0x7F }) {
+        if text.utf8.contains(where: { $0 <= 0x20 || $0 == 0x7F }) {
             return fail("the continue URL contains white space or control characters")
         }
         guard let colon = text.firstIndex(of: ":") else {
@@ -140,6 +144,43 @@ public enum ContinueURLPolicy {
         return .success(ParsedContinueURL(scheme: scheme, host: normalizedDomain(decoded), userinfo: userinfo))
     }
 
+    /// The common case at byte speed: `http(s)://` then an ASCII host of letters, digits, dots
+    /// and hyphens with an optional port, and no white space or control character anywhere.
+    /// Anything else (userinfo, escapes, backslashes, IPv6, IDN...) returns nil for the full parse.
+    private static func parseSimple(_ bytes: UnsafeBufferPointer<UInt8>) -> ParsedContinueURL? {
+        let https = bytes.starts(with: "https://".utf8)
+        guard https || bytes.starts(with: "http://".utf8) else { return nil }
+        let hostStart = https ? 8 : 7
+        var index = hostStart
+        var portStart: Int?
+        var hostEnd = bytes.count
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "/") || byte == UInt8(ascii: "?") || byte == UInt8(ascii: "#") {
+                hostEnd = portStart.map { $0 - 1 } ?? index
+                break
+            }
+            if let portStart {
+                guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9"), index - portStart < 5 else { return nil }
+            } else if byte == UInt8(ascii: ":") {
+                portStart = index + 1
+            } else if !(byte.isASCIILetter || byte.isASCIIDigit || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "-")) {
+                return nil
+            }
+            index += 1
+        }
+        if index == bytes.count, let portStart { hostEnd = portStart - 1 }
+        let authorityEnd = index
+        if let portStart, authorityEnd > portStart {
+            var port = 0
+            for digit in bytes[portStart..<authorityEnd] { port = port * 10 + Int(digit - UInt8(ascii: "0")) }
+            guard port <= 65535 else { return nil }
+        }
+        guard hostEnd > hostStart, !bytes[authorityEnd...].contains(where: { $0 <= 0x20 || $0 == 0x7F }) else { return nil }
+        let host = String(decoding: UnsafeBufferPointer(rebasing: bytes[hostStart..<hostEnd]), as: UTF8.self)
+        return ParsedContinueURL(scheme: https ? "https" : "http", host: normalizedDomain(host), userinfo: nil)
+    }
+
     /// Characters WHATWG forbids in a host (after percent-decoding).
     private static let forbiddenHostScalars: Set<Unicode.Scalar> = [
         "/", "\\", "?", "#", "@", "[", "]", "<", ">", "^", "|", "%", " ", ":",
@@ -161,7 +202,7 @@ public enum ContinueURLPolicy {
     }
 
     private static func percentDecodeHost(_ text: Substring) -> String? {
-        guard text.contains("%") else { return String(text) }
+        guard text.utf8.contains(UInt8(ascii: "%")) else { return String(text) }
         var bytes: [UInt8] = []
         var iterator = Array(text.utf8).makeIterator()
         while let byte = iterator.next() {

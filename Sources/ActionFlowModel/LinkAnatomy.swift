@@ -189,6 +189,8 @@ public enum LinkParseError: Error, Sendable, Hashable, CustomStringConvertible {
     case missingHost(excerpt: String)
     /// A Hosting or Dynamic Links wrapper without its `link` parameter.
     case wrapperWithoutLink(host: String)
+    /// `https://example.page.link/AbCd`: only the Dynamic Links service knew the target.
+    case shortDynamicLink(host: String, path: String)
     case undecodableWrappedLink(host: String, parameter: String)
     case wrappedLinkNotAURL(host: String, parameter: String, excerpt: String)
     /// No layer carries `mode` or `oobCode`.
@@ -207,6 +209,8 @@ public enum LinkParseError: Error, Sendable, Hashable, CustomStringConvertible {
             "\"\(Self.safe(excerpt))\" has no host after the scheme"
         case .wrapperWithoutLink(let host):
             "the mobile link on \(Self.safe(host)) has no link= parameter, so it wraps nothing"
+        case .shortDynamicLink(let host, let path):
+            "\(Self.safe(host + path)) is a short Dynamic Link: only the Dynamic Links service (shut down on \(Finding.dynamicLinksShutdown)) knew its target; use the long link from the email"
         case .undecodableWrappedLink(let host, let parameter):
             "the \(Self.safe(parameter))= parameter of the mobile link on \(Self.safe(host)) is not valid percent-encoded UTF-8"
         case .wrappedLinkNotAURL(let host, let parameter, let excerpt):

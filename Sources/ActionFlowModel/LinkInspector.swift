@@ -27,7 +27,7 @@ public enum LinkInspector {
         }
         var layers = chain.layers
         func actionValue(_ name: String) -> String? {
-            action.split.parameters?.last { $0.name == name }?.value ?? chain.strayActionParameters.last { $0.name == name }?.value
+            action.split.value(name) ?? chain.strayActionParameters.last { $0.name == name }?.value
         }
         let mode = actionValue("mode")
         let oobCode = actionValue("oobCode")
@@ -42,10 +42,10 @@ public enum LinkInspector {
         var continueLink: ContinueLinkAnatomy?
         var authorized: Bool?
         if let continueURL {
-            let continueChain = continueLinkChain(continueURL, findings: &findings)
+            let (continueChain, destination) = continueLinkChain(continueURL, findings: &findings)
             layers.append(contentsOf: continueChain.layers)
             continueLink = continueChain
-            let result = ContinueURLFindings.check(continueChain.destination, authorizedDomains: authorizedDomains)
+            let result = ContinueURLFindings.check(continueChain.destination, split: destination, authorizedDomains: authorizedDomains)
             authorized = result.authorized
             findings.append(contentsOf: result.findings)
         }
@@ -64,7 +64,7 @@ public enum LinkInspector {
         let byteCount = text.utf8.count
         guard byteCount <= maximumLinkBytes else { throw .tooLong(bytes: byteCount, limit: maximumLinkBytes) }
         if let first = text.utf8.first, let last = text.utf8.last,
-           !isTrimmable(first), !isTrimmable(last), !text.utf8.contains(where: isLineBreakOrTab) {
+           !isTrimmable(first), !isTrimmable(last), !hasLineBreakOrTab(text) {
             return (text, nil)
         }
         var notes: [String] = []
@@ -80,7 +80,7 @@ public enum LinkInspector {
             current = current.dropFirst().dropLast()
         }
         var link = String(current)
-        if link.utf8.contains(where: isLineBreakOrTab) {
+        if hasLineBreakOrTab(link) {
             link.removeAll { $0 == "\t" || $0 == "\n" || $0 == "\r" || $0 == "\r\n" }
             appendOnce("line breaks", to: &notes)
         }
@@ -94,8 +94,11 @@ public enum LinkInspector {
         byte <= 0x20 || byte >= 0x80 || byte == UInt8(ascii: "<") || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'")
     }
 
-    private static func isLineBreakOrTab(_ byte: UInt8) -> Bool {
-        byte == 0x09 || byte == 0x0A || byte == 0x0D
+    private static func hasLineBreakOrTab(_ text: String) -> Bool {
+        let found = text.utf8.withContiguousStorageIfAvailable { bytes in
+            bytes.contains { $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }
+        }
+        return found ?? text.utf8.contains { $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }
     }
 
     private static func appendOnce(_ note: String, to notes: inout [String]) {
@@ -104,16 +107,24 @@ public enum LinkInspector {
 
     // MARK: - Unwrapping
 
-    struct ChainLink {
-        var layer: LinkLayer
-        var split: SplitURL
-        var isAction: Bool
+    /// A class: links are passed around a lot while findings are made, and one reference
+    /// is cheaper to copy than a dozen strings.
+    final class ChainLink {
+        let layer: LinkLayer
+        let split: SplitURL
+        let isAction: Bool
+
+        init(layer: LinkLayer, split: SplitURL, isAction: Bool) {
+            self.layer = layer
+            self.split = split
+            self.isAction = isAction
+        }
     }
 
     struct Chain {
         var links: [ChainLink] = []
         /// Action parameters (`mode`, `oobCode`...) found on a wrapper: its payload was not encoded.
-        var strayActionParameters: [QueryParameter] = []
+        var strayActionParameters: [LinkParameter] = []
         var layers: [LinkLayer] { links.map(\.layer) }
         var last: ChainLink? { links.last }
         var hasStrayActionParameters: Bool {
@@ -121,7 +132,13 @@ public enum LinkInspector {
         }
     }
 
-    static let actionParameterNames: Set<String> = ["mode", "oobCode", "apiKey", "continueUrl", "lang", "tenantId"]
+    /// The parameters of an action URL (a switch: cheaper than hashing on the hot path).
+    static func isActionParameter(_ name: String) -> Bool {
+        switch name {
+        case "mode", "oobCode", "apiKey", "continueUrl", "lang", "tenantId": true
+        default: false
+        }
+    }
 
     /// Follows `deep_link_id` / `link` payloads (the JS SDK's order) down to the first URL that is
     /// not a wrapper. `lenient`: a `link` value that is no URL is an ordinary parameter unless the
@@ -134,38 +151,41 @@ public enum LinkInspector {
             if split.host.isEmpty && (split.isHTTP || split.userinfo != nil) {
                 throw .missingHost(excerpt: current)
             }
-            let parameters = (split.parameters ?? []).map { LinkParameter(name: $0.name, value: $0.value) }
-            let isAction = split.parameter("mode") != nil || split.parameter("oobCode") != nil
+            let parameters = split.parameters ?? []
+            let isAction = split.value("mode") != nil || split.value("oobCode") != nil
             let wrapperShaped = isWrapperShaped(split)
             if let payload = wrapperParameter(split) {
                 // A payload that is no URL makes a wrapper-shaped link (or one with nothing else) unusable.
                 let mustUnwrap = wrapperShaped || !(isAction || lenient)
-                var inner = payload.value
+                var inner = payload.parameter.value
                 var innerSplit: SplitURL?
                 if !payload.malformed {
                     let (decoded, wasDoubleEncoded) = DoubleEncoding.decodeAgainIfNeeded(inner)
                     if wasDoubleEncoded {
                         inner = decoded
                         findings.append(Finding(code: "link.double-encoded", severity: .info,
-                                                message: "The \(payload.name)= payload of the mobile link on \(split.host) was percent-encoded twice; decoded twice to read it."))
+                                                message: "The \(payload.parameter.name)= payload of the mobile link on \(split.host) was percent-encoded twice; decoded twice to read it."))
                     }
                     innerSplit = URLSplitter.split(inner)
                 } else if mustUnwrap {
-                    throw .undecodableWrappedLink(host: split.host, parameter: payload.name)
+                    throw .undecodableWrappedLink(host: split.host, parameter: payload.parameter.name)
                 }
                 if let innerSplit {
                     let kind: LinkLayer.Kind = split.path == hostingLinkPath ? .hostingWrapper : .dynamicLinkWrapper
                     chain.links.append(ChainLink(layer: LinkLayer(kind: kind, url: current, host: split.host, parameters: parameters), split: split, isAction: false))
-                    chain.strayActionParameters.append(contentsOf: (split.parameters ?? []).filter { actionParameterNames.contains($0.name) })
+                    chain.strayActionParameters.append(contentsOf: parameters.filter { isActionParameter($0.name) })
                     guard chain.links.count <= maximumWrappers else { throw .tooDeeplyWrapped(limit: maximumWrappers) }
                     current = inner
                     split = innerSplit
                     continue
                 }
                 if mustUnwrap {
-                    throw .wrappedLinkNotAURL(host: split.host, parameter: payload.name, excerpt: inner)
+                    throw .wrappedLinkNotAURL(host: split.host, parameter: payload.parameter.name, excerpt: inner)
                 }
             } else if wrapperShaped {
+                if split.path.utf8.count > 1, split.path != hostingLinkPath, split.parameters == nil {
+                    throw .shortDynamicLink(host: split.host, path: split.path)
+                }
                 throw .wrapperWithoutLink(host: split.host)
             }
             let kind: LinkLayer.Kind = !(isAction || chain.hasStrayActionParameters) ? .continueURL
@@ -178,10 +198,11 @@ public enum LinkInspector {
     static let hostingLinkPath = "/__/auth/links"
 
     /// The payload parameter of a wrapper, when there is one.
-    private static func wrapperParameter(_ split: SplitURL) -> QueryParameter? {
-        guard let parameters = split.parameters else { return nil }
-        // An action URL never carries these; a value that is not a URL is reported by the caller.
-        return parameters.last { $0.name == "deep_link_id" } ?? parameters.last { $0.name == "link" }
+    private static func wrapperParameter(_ split: SplitURL) -> (parameter: LinkParameter, malformed: Bool)? {
+        guard let parameters = split.parameters,
+              let index = parameters.lastIndex(where: { $0.name == "deep_link_id" }) ?? parameters.lastIndex(where: { $0.name == "link" })
+        else { return nil }
+        return (parameters[index], split.malformedParameters.contains(index))
     }
 
     /// Hosting link paths and Dynamic Links domains, which only make sense with a payload.
@@ -190,15 +211,15 @@ public enum LinkInspector {
     }
 
     /// The continue URL's own layers; never throws: a broken continue URL is a finding.
-    static func continueLinkChain(_ continueURL: String, findings: inout [Finding]) -> ContinueLinkAnatomy {
-        var chain: Chain
+    static func continueLinkChain(_ continueURL: String, findings: inout [Finding]) -> (anatomy: ContinueLinkAnatomy, destination: SplitURL?) {
+        let chain: Chain
         do {
             chain = try unwrap(continueURL, lenient: true, findings: &findings)
         } catch {
             findings.append(Finding(code: "continue-url.unreadable", severity: .warning,
                                     message: "The continue URL cannot be taken apart: \(error.description)."))
             let host = URLSplitter.split(continueURL)?.host ?? ""
-            return ContinueLinkAnatomy(layers: [LinkLayer(kind: .continueURL, url: continueURL, host: host, parameters: [])], destination: continueURL)
+            return (ContinueLinkAnatomy(layers: [LinkLayer(kind: .continueURL, url: continueURL, host: host, parameters: [])], destination: continueURL), nil)
         }
         var layers = chain.layers
         if let last = layers.indices.last { layers[last].kind = .continueURL }
@@ -209,7 +230,7 @@ public enum LinkInspector {
                 findings.append(.legacyDynamicLinks("The continue URL"))
             }
         }
-        return ContinueLinkAnatomy(layers: layers, destination: layers.last?.url ?? continueURL)
+        return (ContinueLinkAnatomy(layers: layers, destination: layers.last?.url ?? continueURL), chain.last?.split)
     }
 
     // MARK: - Findings about the action link
@@ -222,6 +243,17 @@ public enum LinkInspector {
             if wrappers.contains(where: { $0.layer.kind == .dynamicLinkWrapper }) {
                 findings.append(.legacyDynamicLinks("The link on \(outer.split.host)"))
             }
+            for wrapper in wrappers where wrapper.layer.kind == .dynamicLinkWrapper && wrapper.split.value("apn") == nil && wrapper.split.value("amv") != nil {
+                findings.append(Finding(code: "link.minimum-version-without-package", severity: .warning,
+                                        message: "The Dynamic Link on \(wrapper.split.host) has amv (minimum version) but no apn (package name): no Android app is named, so the minimum version does nothing."))
+            }
+        } else if ActionCodeOperation(mode: mode ?? "") == .emailLink, action.layer.kind == .actionURL {
+            findings.append(Finding(code: "link.sign-in-not-in-app", severity: .info,
+                                    message: "An email sign-in link that is not a mobile link: no app can receive it. Either this is the payload of the email's link, or it was sent with handleCodeInApp = false, which the SDKs refuse for sign-in."))
+        }
+        if !action.split.isHTTP {
+            findings.append(Finding(code: "link.not-web", severity: .danger,
+                                    message: "The action URL uses the \(action.split.scheme): scheme: a real action handler is an http(s) page, so this link is not what Firebase sends."))
         }
         if !chain.strayActionParameters.isEmpty {
             let names = chain.strayActionParameters.map(\.name).joined(separator: ", ")
@@ -233,7 +265,7 @@ public enum LinkInspector {
                 findings.append(Finding(code: "link.fragment", severity: .warning,
                                         message: "The \(link.layer.kind.title) ends in #\(fragment): a fragment is not part of the query, never reaches the server or the payload, and is lost if it belonged to an inner URL that was not encoded."))
             }
-            if link.split.parameters?.contains(where: \.malformed) == true {
+            if !link.split.malformedParameters.isEmpty {
                 findings.append(Finding(code: "link.malformed-encoding", severity: .warning,
                                         message: "The \(link.layer.kind.title) has a value with a broken percent escape or invalid UTF-8: SDKs may reject or misread it."))
             }
@@ -244,7 +276,7 @@ public enum LinkInspector {
         if oobCode == nil {
             findings.append(Finding(code: "link.missing-oob-code", severity: .danger,
                                     message: "The link has a mode but no oobCode: it looks like the resolved deep link or the continue URL rather than the link from the email, so the code cannot be applied."))
-        } else if let oobCode, !oobCode.utf8.allSatisfy({ $0.isASCIILetter || $0.isASCIIDigit || $0 == .minus || $0 == .underscore }) {
+        } else if let oobCode, !isURLSafeBase64(oobCode) {
             findings.append(Finding(code: "link.oob-code-shape", severity: .warning,
                                     message: "The oobCode contains characters outside URL-safe base64 (A-Z a-z 0-9 - _): it was probably damaged on the way."))
         }
@@ -276,12 +308,21 @@ public enum LinkInspector {
         }
     }
 
+    private static func isURLSafeBase64(_ text: String) -> Bool {
+        func check(_ byte: UInt8) -> Bool { byte.isASCIILetter || byte.isASCIIDigit || byte == .minus || byte == .underscore }
+        return text.utf8.withContiguousStorageIfAvailable { $0.allSatisfy(check) } ?? text.utf8.allSatisfy(check)
+    }
+
     private static func duplicateParameterFindings(_ split: SplitURL, into findings: inout [Finding]) {
         guard let parameters = split.parameters else { return }
-        var seen: Set<String> = []
-        var reported: Set<String> = []
-        for parameter in parameters where actionParameterNames.contains(parameter.name) {
-            if !seen.insert(parameter.name).inserted, reported.insert(parameter.name).inserted {
+        // A handful of names: arrays beat hashing here.
+        var seen: [String] = []
+        var reported: [String] = []
+        for parameter in parameters where isActionParameter(parameter.name) {
+            if !seen.contains(parameter.name) {
+                seen.append(parameter.name)
+            } else if !reported.contains(parameter.name) {
+                reported.append(parameter.name)
                 findings.append(Finding(code: "link.duplicate-parameter", severity: .warning,
                                         message: "\(parameter.name) appears more than once: the SDKs keep the last value, other parsers the first."))
             }
@@ -291,8 +332,10 @@ public enum LinkInspector {
     /// iOS `ActionCodeURL` splits each pair at every `=` and keeps only the text between the first
     /// and the second one.
     private static func truncationFindings(_ split: SplitURL, into findings: inout [Finding]) {
-        for parameter in split.parameters ?? [] where actionParameterNames.contains(parameter.name) && parameter.rawValue.utf8.contains(.equals) {
-            let kept = parameter.rawValue.prefix { $0 != "=" }
+        guard let parameters = split.parameters else { return }
+        for rawValue in split.rawValuesWithEquals where isActionParameter(parameters[rawValue.parameterIndex].name) {
+            let parameter = parameters[rawValue.parameterIndex]
+            let kept = rawValue.raw.prefix { $0 != "=" }
             let iOSReading = PercentEncoding.decode(kept) ?? String(kept)
             findings.append(Finding(code: "ios.value-truncated", severity: .warning,
                                     message: "The \(parameter.name) value contains an unencoded =: iOS ActionCodeURL keeps only the text before it and reads \"\(iOSReading)\" instead of \"\(parameter.value)\"."))

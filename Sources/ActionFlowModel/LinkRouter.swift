@@ -200,10 +200,13 @@ struct Routing {
 
     /// The web page a mobile link falls back to: a fallback parameter, else its payload.
     mutating func fallback(to fallbackURL: String?, domain: String) -> TapRoute {
-        if let fallbackURL, fallbackURL != payload?.layer.url {
+        if let fallbackURL {
             var ignored: [Finding] = []
+            step("The link's fallback page opens: \(fallbackURL)")
+            if let payload, payload.layer.url == fallbackURL {
+                return plainWebPage(payload)
+            }
             if let chain = try? LinkInspector.unwrap(fallbackURL, lenient: true, findings: &ignored), let last = chain.last {
-                step("The link's fallback page opens: \(fallbackURL)")
                 return plainWebPage(last)
             }
             step("The link's fallback \(fallbackURL) is not a URL; the browser tries it as it is")
@@ -275,19 +278,6 @@ struct Routing {
             step("\(os): \(package) is not installed and install was not requested")
             return fallback(to: targets.androidFallback, domain: domain)
         }
-        var versionNote = ""
-        if let minimum = targets.androidMinimumVersion {
-            let installed = device.installedVersion ?? 0
-            if let required = Int(minimum) {
-                if installed < required {
-                    step("\(os): \(package) v\(installed) is installed, older than amv \(required): the Play Store opens to upgrade, then the app receives the link")
-                    return finish(.store(StoreVisit(store: .playStore, purpose: .upgrade, appID: package, thenAppReceives: payload?.layer.url ?? "")))
-                }
-                versionNote = ", app v\(installed) >= amv \(required)"
-            } else {
-                assume("assumed: minimum version \"\(minimum)\" is not a version code, so any installed version satisfies it")
-            }
-        }
         guard device.mailClient == .native else {
             step("\(os): the webmail app opens the link in its in-app browser, which does not hand links to apps")
             assume("assumed: Android webmail in-app browsers, like iOS ones, do not hand links to apps")
@@ -296,6 +286,20 @@ struct Routing {
         guard device.linksVerified else {
             step("\(os): app links are not verified for \(domain), so the browser opens the link")
             return fallback(to: targets.androidFallback, domain: domain)
+        }
+        var versionNote = ""
+        if let minimum = targets.androidMinimumVersion {
+            assume("assumed: the minimum version is compared only once an app link reaches the installed app")
+            let installed = device.installedVersion ?? 0
+            if let required = Int(minimum) {
+                if installed < required {
+                    step("\(os): app link verified for \(domain), but \(package) v\(installed) is older than amv \(required): the Play Store opens to upgrade, then the app receives the link")
+                    return finish(.store(StoreVisit(store: .playStore, purpose: .upgrade, appID: package, thenAppReceives: payload?.layer.url ?? "")))
+                }
+                versionNote = ", app v\(installed) >= amv \(required)"
+            } else {
+                assume("assumed: minimum version \"\(minimum)\" is not a version code, so any installed version satisfies it")
+            }
         }
         step("\(os): app link verified for \(domain)\(versionNote): the app opens")
         return openApp()

@@ -20,6 +20,9 @@ public enum PercentEncoding {
     /// Decodes `%XX` escapes (and `+` as space when `plusAsSpace`, as form-encoded queries do).
     /// Returns nil for a malformed escape or bytes that are not UTF-8.
     public static func decode(_ text: Substring, plusAsSpace: Bool = false) -> String? {
+        if let decoded = text.utf8.withContiguousStorageIfAvailable({ decode(utf8: $0, plusAsSpace: plusAsSpace) }) {
+            return decoded
+        }
         let utf8 = text.utf8
         if !utf8.contains(UInt8(ascii: "%")) && !(plusAsSpace && utf8.contains(UInt8(ascii: "+"))) {
             return String(text)
@@ -42,6 +45,39 @@ public enum PercentEncoding {
             index = utf8.index(after: index)
         }
         return String(validating: out, as: UTF8.self)
+    }
+
+    /// `decode` over UTF-8 bytes in memory: the link inspector's fast path.
+    public static func decode(utf8 bytes: UnsafeBufferPointer<UInt8>, plusAsSpace: Bool = false) -> String? {
+        var needsDecoding = false
+        for byte in bytes where byte == UInt8(ascii: "%") || (plusAsSpace && byte == UInt8(ascii: "+")) {
+            needsDecoding = true
+            break
+        }
+        guard needsDecoding else { return validUTF8String(bytes) }
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: bytes.count) { out -> String? in
+            var written = 0
+            var index = 0
+            while index < bytes.count {
+                let byte = bytes[index]
+                if byte == UInt8(ascii: "%") {
+                    guard index + 2 < bytes.count, let high = hexValue(bytes[index + 1]), let low = hexValue(bytes[index + 2]) else { return nil }
+                    out[written] = high << 4 | low
+                    index += 3
+                } else {
+                    out[written] = plusAsSpace && byte == UInt8(ascii: "+") ? UInt8(ascii: " ") : byte
+                    index += 1
+                }
+                written += 1
+            }
+            return validUTF8String(UnsafeBufferPointer(rebasing: out[..<written]))
+        }
+    }
+
+    /// ASCII needs no validation; the generic validating initializer is slow on hot paths.
+    private static func validUTF8String(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
+        if bytes.allSatisfy({ $0 < 0x80 }) { return String(decoding: bytes, as: UTF8.self) }
+        return String(validating: bytes, as: UTF8.self)
     }
 
     public static func decode(_ text: String, plusAsSpace: Bool = false) -> String? {

@@ -1,6 +1,12 @@
 /// What a developer should know about action code settings before sending them to a project:
 /// server rejections to expect, privacy risks and routing surprises.
 public enum SettingsFindings {
+    /// Finding codes that mean the server refuses to send the email at all.
+    public static let rejectedByServer: Set<String> = [
+        "continue-url.invalid", "continue-url.unauthorized", "settings.install-without-package",
+        "settings.link-domain-unknown", "settings.dynamic-link-domain-unknown",
+    ]
+
     public static func findings(for settings: ActionCodeSettings, requestType: OobRequestType, project: ProjectConfiguration) -> [Finding] {
         var findings: [Finding] = []
         if let url = settings.url, !url.isEmpty {

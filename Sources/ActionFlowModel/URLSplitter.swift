@@ -2,7 +2,7 @@
 /// path, query parameters and fragment, following the WHATWG URL standard where browsers and
 /// the SDKs differ from RFC 3986 (backslashes and any number of slashes after `http:`/`https:`).
 /// Foundation's `URLComponents` is strict about malformed input and several times slower.
-struct SplitURL: Sendable, Hashable {
+struct SplitURL: Sendable {
     /// Lowercased; empty when the text has no scheme.
     var scheme: String
     var userinfo: String?
@@ -10,27 +10,28 @@ struct SplitURL: Sendable, Hashable {
     var host: String
     var port: String?
     var path: String
-    /// Nil when there is no `?`.
-    var parameters: [QueryParameter]?
+    /// Nil when there is no `?`. Decoded as `application/x-www-form-urlencoded` (the JS SDK's
+    /// `querystringDecode`: `+` is a space, then percent-decoding); a value that does not decode
+    /// is kept as written and listed in `malformedParameters`.
+    var parameters: [LinkParameter]?
     var fragment: String?
+    /// Indices of parameters whose name or value has a broken escape or is not UTF-8.
+    var malformedParameters: [Int] = []
+    /// Values as written that contain `=` (iOS `ActionCodeURL` cuts them).
+    var rawValuesWithEquals: [RawValue] = []
+
+    struct RawValue {
+        var parameterIndex: Int
+        var raw: String
+    }
 
     var hasAuthority: Bool { !host.isEmpty || userinfo != nil }
     var isHTTP: Bool { scheme == "http" || scheme == "https" }
 
-    func parameter(_ name: String) -> QueryParameter? {
-        parameters?.first { $0.name == name }
+    /// The last value of `name`, as the SDKs read repeated parameters.
+    func value(_ name: String) -> String? {
+        parameters?.last { $0.name == name }?.value
     }
-}
-
-/// One `name=value` pair of a query, decoded as `application/x-www-form-urlencoded`
-/// (the JS SDK's `querystringDecode`: `+` is a space, then percent-decoding).
-struct QueryParameter: Sendable, Hashable {
-    var name: String
-    var value: String
-    /// The value as it appears in the query, before decoding.
-    var rawValue: String
-    /// The value had escapes that are not `%XX` hex pairs, or decoded to invalid UTF-8.
-    var malformed: Bool
 }
 
 enum URLSplitter {
@@ -87,24 +88,23 @@ enum URLSplitter {
         let path = string(bytes, cursor..<pathEnd)
         cursor = pathEnd
 
-        var parameters: [QueryParameter]?
+        var url = SplitURL(scheme: scheme, userinfo: userinfo, host: host, port: port, path: path, parameters: nil, fragment: nil)
         if cursor < count, bytes[cursor] == .question {
             var queryEnd = cursor + 1
             while queryEnd < count, bytes[queryEnd] != .hash { queryEnd += 1 }
-            parameters = splitQuery(bytes, (cursor + 1)..<queryEnd)
+            splitQuery(bytes, (cursor + 1)..<queryEnd, into: &url)
             cursor = queryEnd
         }
-        var fragment: String?
         if cursor < count, bytes[cursor] == .hash {
-            fragment = string(bytes, (cursor + 1)..<count)
+            url.fragment = string(bytes, (cursor + 1)..<count)
         }
-        return SplitURL(scheme: scheme, userinfo: userinfo, host: host, port: port, path: path, parameters: parameters, fragment: fragment)
+        return url
     }
 
     /// Splits a query (without `?`) at `&`; each pair at its first `=`.
-    static func splitQuery(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> [QueryParameter] {
-        var result: [QueryParameter] = []
-        result.reserveCapacity(6)
+    static func splitQuery(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, into url: inout SplitURL) {
+        var parameters: [LinkParameter] = []
+        parameters.reserveCapacity(8)
         var start = range.lowerBound
         while start <= range.upperBound {
             var end = start
@@ -112,22 +112,23 @@ enum URLSplitter {
             if end > start {
                 var equals = start
                 while equals < end, bytes[equals] != .equals { equals += 1 }
-                let name = decodeFormComponent(bytes, start..<equals)
                 let valueRange = equals < end ? (equals + 1)..<end : end..<end
+                let name = decodeFormComponent(bytes, start..<equals)
                 let value = decodeFormComponent(bytes, valueRange)
-                result.append(QueryParameter(name: name.text, value: value.text, rawValue: value.raw, malformed: value.malformed || name.malformed))
+                if name == nil || value == nil { url.malformedParameters.append(parameters.count) }
+                if bytes[valueRange].contains(.equals) {
+                    url.rawValuesWithEquals.append(SplitURL.RawValue(parameterIndex: parameters.count, raw: string(bytes, valueRange)))
+                }
+                parameters.append(LinkParameter(name: name ?? string(bytes, start..<equals), value: value ?? string(bytes, valueRange)))
             }
             start = end + 1
         }
-        return result
+        url.parameters = parameters
     }
 
-    /// `application/x-www-form-urlencoded` decoding; a malformed value is kept as it is.
-    private static func decodeFormComponent(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> (text: String, raw: String, malformed: Bool) {
-        let raw = string(bytes, range)
-        guard bytes[range].contains(where: { $0 == .percent || $0 == .plus }) else { return (raw, raw, false) }
-        if let decoded = PercentEncoding.decode(raw, plusAsSpace: true) { return (decoded, raw, false) }
-        return (raw, raw, true)
+    /// Form decoding of one name or value; nil when it does not decode.
+    private static func decodeFormComponent(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> String? {
+        PercentEncoding.decode(utf8: UnsafeBufferPointer(rebasing: bytes[range]), plusAsSpace: true)
     }
 
     /// The index of the scheme's `:`, or nil when the text does not start with a scheme.

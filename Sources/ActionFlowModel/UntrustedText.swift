@@ -4,9 +4,12 @@ public enum UntrustedText {
     /// Replaces C0/C1 controls, DEL, bidi controls and other invisible format characters with
     /// visible single-column stand-ins. ESC becomes `␛`, tab `␉`, line feed `␊`.
     public static func sanitize(_ text: String) -> String {
+        // Fast paths: printable ASCII, or any text without a scalar to replace, stays as it is.
+        if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return text }
+        guard needsSanitizing(text) else { return text }
         var out = String.UnicodeScalarView()
         for scalar in text.unicodeScalars {
-            out.append(contentsOf: replacement(for: scalar))
+            out.append(replacement(for: scalar) ?? scalar)
         }
         return String(out)
     }
@@ -23,28 +26,29 @@ public enum UntrustedText {
 
     /// True when `sanitize` would change the text.
     public static func needsSanitizing(_ text: String) -> Bool {
-        text.unicodeScalars.contains { replacement(for: $0) != [$0] }
+        text.unicodeScalars.contains { replacement(for: $0) != nil }
     }
 
-    private static func replacement(for scalar: Unicode.Scalar) -> [Unicode.Scalar] {
+    /// The stand-in for a scalar that must not reach a terminal; nil for a safe scalar.
+    private static func replacement(for scalar: Unicode.Scalar) -> Unicode.Scalar? {
         let value = scalar.value
         switch value {
         case 0x00...0x1F:
             // Control Pictures block: U+2400 + code.
-            return [Unicode.Scalar(0x2400 + value)!]
+            return Unicode.Scalar(0x2400 + value) ?? "\u{FFFD}"
         case 0x7F:
-            return ["\u{2421}"]
+            return "\u{2421}"
         case 0x80...0x9F:
-            return ["\u{FFFD}"]
+            return "\u{FFFD}"
         case 0x200B, 0x200E, 0x200F, 0x202A...0x202E, 0x2060...0x2064, 0x2066...0x206F, 0x061C, 0xFEFF, 0xFFF9...0xFFFB:
             // Zero-width space, bidi embeddings, overrides, isolates and marks: shown, never obeyed.
             // ZWJ and ZWNJ stay: emoji sequences and several scripts need them.
-            return ["\u{FFFD}"]
+            return "\u{FFFD}"
         case 0xE0000...0xE007F:
             // Tag characters hide text.
-            return ["\u{FFFD}"]
+            return "\u{FFFD}"
         default:
-            return [scalar]
+            return nil
         }
     }
 }

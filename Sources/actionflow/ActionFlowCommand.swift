@@ -5,7 +5,14 @@ struct ActionFlowCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "actionflow",
         abstract: "Explore how Firebase Authentication email actions carry state through a continue URL.",
-        subcommands: [TUICommand.self],
+        subcommands: [
+            InspectCommand.self,
+            MatrixCommand.self,
+            RunCommand.self,
+            BenchCommand.self,
+            ServeCommand.self,
+            TUICommand.self,
+        ],
         defaultSubcommand: TUICommand.self
     )
 }

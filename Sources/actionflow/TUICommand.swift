@@ -28,12 +28,6 @@ struct TUICommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Where log lines go (never the screen).", valueName: "path"))
     var logFile: String = FileManager.default.temporaryDirectory.appendingPathComponent("actionflow.log").path
 
-    /// A path, or the name of a shipped scenario.
-    static func locate(_ nameOrPath: String) -> URL {
-        if FileManager.default.fileExists(atPath: nameOrPath) { return URL(fileURLWithPath: nameOrPath) }
-        return BundledResources.scenariosDirectory.appendingPathComponent("\(nameOrPath).yaml")
-    }
-
     func run() async throws {
         let base: ProjectConfiguration
         var playback: ScenarioPlayback?
@@ -42,7 +36,7 @@ struct TUICommand: AsyncParsableCommand {
             base = try ProjectConfigLoader.loadDefault()
             project = base
             if let scenario {
-                let parsed = try ScenarioParser.load(contentsOf: Self.locate(scenario))
+                let parsed = try ScenarioParser.load(contentsOf: try ScenarioLibrary.locate(scenario))
                 project = parsed.project.applied(to: base)
                 playback = ScenarioPlayback(parsed)
             }

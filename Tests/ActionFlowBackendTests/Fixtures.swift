@@ -15,16 +15,22 @@ func embedded(_ change: (inout ProjectConfiguration) -> Void = { _ in }) throws 
     EmbeddedTransport(configuration: try defaultProject(change))
 }
 
-/// The server code a call fails with, or nil when it succeeds.
-func failureCode<T>(_ call: () async throws -> T) async -> AuthErrorCode? {
+/// How a call fails, or nil when it succeeds.
+func failure<T>(_ call: () async throws -> T) async -> AuthFailure? {
     do {
         _ = try await call()
         return nil
     } catch let failure as AuthFailure {
-        return failure.serverCode ?? AuthErrorCode("network: \(failure)")
+        return failure
     } catch {
-        return AuthErrorCode("unexpected: \(error)")
+        Issue.record("unexpected error type: \(error)")
+        return nil
     }
+}
+
+/// The server code a call fails with, or nil when it succeeds (`(network)` for failures below the protocol).
+func failureCode<T>(_ call: () async throws -> T) async -> AuthErrorCode? {
+    await failure(call).map { $0.serverCode ?? AuthErrorCode("(network)") }
 }
 
 /// The value of a query parameter of a URL, percent-decoded once.

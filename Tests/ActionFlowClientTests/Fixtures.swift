@@ -29,6 +29,15 @@ enum Fixture {
         return MailMessage(id: id, to: email, subject: "Reset your password for demo-actionflow", body: "Follow this link", link: link, requestType: request.requestType, locale: "en", sentAt: start, oobCode: code)
     }
 
+    /// The narration lines the app writes for a route: its steps, then its assumptions.
+    static func narration(of route: TapRoute) -> [String] {
+        (route.steps + route.assumptions).map { SecretMasking.maskLinks(in: $0) }
+    }
+
+    static func anatomy(_ link: String) -> LinkAnatomy? {
+        try? LinkInspector.inspect(link, authorizedDomains: project.authorizedDomains)
+    }
+
     static func signedIn(_ email: String, token: String = "token-1") -> SignInResponse {
         SignInResponse(localId: "uid-\(email)", email: email, idToken: token, refreshToken: "refresh", expiresIn: "3600")
     }

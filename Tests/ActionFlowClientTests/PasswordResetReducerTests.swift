@@ -37,12 +37,15 @@ struct PasswordResetReducerTests {
         store.send(.passwordResetRequested(email: bob), effects: [.call(send, by: .app)]) {
             $0.busy = [.sendOobCode]
             $0.flow = FlowProgress(kind: .passwordReset, step: .requesting, email: self.bob, continueURL: "https://www.example.com/articles/42")
+            $0.sentSettings = sent
             $0.narration.append("sendOobCode PASSWORD_RESET for bob@example.com with continueUrl https://www.example.com/articles/42, canHandleCodeInApp \(settings.handleCodeInApp), iOSBundleId com.example.ios")
         }
         store.receive(.callSucceeded(send, by: .app, .oobCodeSent(SendOobCodeResponse(email: bob))), effects: [.refreshMailbox]) {
             $0.busy = [.mailbox]
             $0.flow?.step = .emailSent
+            $0.screen = .signIn
             $0.narration.append("sendOobCode PASSWORD_RESET → sent to bob@example.com")
+            $0.narration.append("app: \"check your email\", back to sign-in")
         }
         let message = Fixture.message(id: "m1", for: request, to: bob, code: "RESET1")
         store.receive(.mailboxRefreshed([message])) {
@@ -53,18 +56,24 @@ struct PasswordResetReducerTests {
         return (store, request)
     }
 
-    @Test("in the app: check, weak password refused, new password, signed in, resumed at the article")
-    func inApp() {
-        var (store, request) = storeWithResetSent()
+    /// Pastes the reset link into the app, which checks its code.
+    func pasteResetLink(_ store: inout TestStore, _ request: SendOobCodeRequest) -> AuthCall {
         let message = Fixture.message(id: "m1", for: request, to: bob, code: "RESET1")
         let check = AuthCall.resetPassword(ResetPasswordRequest(oobCode: "RESET1"))
         store.send(.linkPasted(message.link), effects: [.call(check, by: .app)]) {
             $0.busy = [.checkCode]
-            $0.lastLink = LinkVisit(link: message.link, outcome: "pasted into the app")
+            $0.lastLink = LinkVisit(link: message.link, outcome: "pasted into the app", anatomy: Fixture.anatomy(message.link))
             $0.flow = FlowProgress(kind: .passwordReset, step: .checkingCode, email: self.bob, continueURL: "https://www.example.com/articles/42", oobCode: "RESET1")
-            $0.narration.append("link pasted into the app: \(message.link)")
+            $0.narration.append("link pasted into the app: \(SecretMasking.maskLinks(in: message.link))")
             $0.narration.append("app handles mode resetPassword (continueUrl https://www.example.com/articles/42): resetPassword with oobCode only to check it")
         }
+        return check
+    }
+
+    @Test("in the app: check, weak password refused, new password, signed in, resumed at the article")
+    func inApp() {
+        var (store, request) = storeWithResetSent()
+        let check = pasteResetLink(&store, request)
         store.receive(.callSucceeded(check, by: .app, .passwordReset(ResetPasswordResponse(email: bob, requestType: .passwordReset)))) {
             $0.busy = []
             $0.flow?.step = .enteringNewPassword
@@ -100,19 +109,47 @@ struct PasswordResetReducerTests {
         let lookup = AuthCall.lookup(LookupRequest(idToken: "token-1"))
         store.receive(.callSucceeded(signIn, by: .app, .signedIn(Fixture.signedIn(bob))), effects: [.call(lookup, by: .app)]) {
             $0.busy = [.lookup]
-            $0.session = CachedUser(localId: "uid-bob@example.com", email: self.bob, emailVerified: false, idToken: "token-1")
-            $0.narration.append("signInWithPassword → signed in as bob@example.com")
-            $0.narration.append("accounts:lookup with idToken to load the user (emailVerified)")
+            $0.narration.append("signInWithPassword → ID token for bob@example.com")
+            $0.narration.append("accounts:lookup with the new idToken to load the user before showing it signed in")
         }
-        store.receive(.callSucceeded(lookup, by: .app, .lookedUp(Fixture.user(bob, verified: true)))) {
+        store.receiveVerifiedLookup(lookup, email: bob, resumingAt: .article(id: "42"), completing: .passwordReset, signingIn: true)
+        store.finish()
+    }
+
+    @Test("web widget: the page checks the code and takes the new password; Continue reopens the app at sign-in")
+    func webWidget() throws {
+        var (store, request) = storeWithResetSent(settings: Fixture.webWidgetSettings)
+        let message = Fixture.message(id: "m1", for: request, to: bob, code: "RESET1")
+        let check = AuthCall.resetPassword(ResetPasswordRequest(oobCode: "RESET1"))
+        var (page, anatomy) = try store.tapIntoWebWidget(message, call: check, busy: .checkCode, operation: .passwordReset, code: "RESET1",
+                                                        action: "checks the PASSWORD_RESET code (resetPassword with oobCode only; not consumed)")
+        page.step = .resetForm(email: bob)
+        store.receive(.callSucceeded(check, by: .webWidget, .passwordReset(ResetPasswordResponse(email: bob, requestType: .passwordReset)))) {
             $0.busy = []
-            $0.session?.emailVerified = true
-            $0.screen = .article(id: "42")
-            $0.pendingDestination = nil
-            $0.flow?.step = .completed
-            $0.narration.append("accounts:lookup → emailVerified true (cache was false)")
-            $0.narration.append("resume: at /articles/42")
-            $0.narration.append("passwordReset complete: resumed at /articles/42 from continueUrl https://www.example.com/articles/42")
+            $0.location = .webWidget(page)
+            $0.narration.append("web widget: valid PASSWORD_RESET code for bob@example.com; shows its new-password form")
+        }
+        let confirm = AuthCall.resetPassword(ResetPasswordRequest(oobCode: "RESET1", newPassword: "correct horse"))
+        page.step = .saving
+        store.send(.newPasswordSubmitted("correct horse"), effects: [.call(confirm, by: .webWidget)]) {
+            $0.busy = [.resetPassword]
+            $0.location = .webWidget(page)
+            $0.narration.append("web widget: resetPassword with newPassword")
+        }
+        page.step = .done(message: "Password changed. You can now sign in with your new password.")
+        store.receive(.callSucceeded(confirm, by: .webWidget, .passwordReset(ResetPasswordResponse(email: bob, requestType: .passwordReset)))) {
+            $0.busy = []
+            $0.location = .webWidget(page)
+            $0.narration.append("web widget: resetPassword with newPassword → PASSWORD_RESET code consumed for bob@example.com; older sessions revoked; Continue shown")
+        }
+        let continueRoute = try #require(LinkRouter.continueRoute(afterWidget: page.actionURL, on: .iPhone, project: Fixture.project, requested: store.state.sentSettings))
+        store.send(.continueTapped) {
+            $0.location = .app
+            $0.screen = .signIn
+            $0.pendingDestination = .article(id: "42")
+            $0.lastLink = LinkVisit(link: anatomy.continueUrl ?? "", outcome: "app", anatomy: nil, route: continueRoute)
+            $0.narration += Fixture.narration(of: continueRoute)
+            $0.narration.append("app opened with continue URL https://www.example.com/articles/42: /articles/42 is for members: sign in first (pending destination /articles/42)")
         }
         store.finish()
     }
@@ -120,15 +157,7 @@ struct PasswordResetReducerTests {
     @Test("an expired code sends the user back to the forgot-password form")
     func expiredCode() {
         var (store, request) = storeWithResetSent()
-        let message = Fixture.message(id: "m1", for: request, to: bob, code: "RESET1")
-        let check = AuthCall.resetPassword(ResetPasswordRequest(oobCode: "RESET1"))
-        store.send(.linkPasted(message.link), effects: [.call(check, by: .app)]) {
-            $0.busy = [.checkCode]
-            $0.lastLink = LinkVisit(link: message.link, outcome: "pasted into the app")
-            $0.flow = FlowProgress(kind: .passwordReset, step: .checkingCode, email: self.bob, continueURL: "https://www.example.com/articles/42", oobCode: "RESET1")
-            $0.narration.append("link pasted into the app: \(message.link)")
-            $0.narration.append("app handles mode resetPassword (continueUrl https://www.example.com/articles/42): resetPassword with oobCode only to check it")
-        }
+        let check = pasteResetLink(&store, request)
         store.receive(.callFailed(check, by: .app, .server(.expiredOobCode, detail: nil))) {
             $0.busy = []
             $0.flow = nil
@@ -151,6 +180,7 @@ struct PasswordResetReducerTests {
         store.send(.passwordResetRequested(email: bob), effects: [.call(send, by: .app)]) {
             $0.busy = [.sendOobCode]
             $0.flow = FlowProgress(kind: .passwordReset, step: .requesting, email: self.bob, continueURL: "https://www.example.com/")
+            $0.sentSettings = ActionCodeSettings(url: "https://www.example.com/", handleCodeInApp: true, iOSBundleID: "com.example.ios")
             $0.narration.append("sendOobCode PASSWORD_RESET for bob@example.com with continueUrl https://www.example.com/, canHandleCodeInApp true, iOSBundleId com.example.ios")
         }
         store.receive(.callFailed(send, by: .app, .network(.connectionLost("injected")))) {
@@ -170,6 +200,7 @@ struct PasswordResetReducerTests {
         }
         store.send(.errorDismissed) {
             $0.banner = nil
+            $0.narration.append("error dismissed")
         }
         store.finish()
     }

@@ -217,6 +217,7 @@ import Testing
         ("http:", LinkParseError.missingHost(excerpt: "http:")),
         ("https://demo-actionflow.firebaseapp.com/__/auth/links?lnk=x", LinkParseError.wrapperWithoutLink(host: "demo-actionflow.firebaseapp.com")),
         ("https://example.page.link/?apn=com.example.android", LinkParseError.wrapperWithoutLink(host: "example.page.link")),
+        ("https://example.page.link/AbCd12", LinkParseError.shortDynamicLink(host: "example.page.link", path: "/AbCd12")),
         ("https://example.page.link/?link=https%3A%2F%2Fx%ZZ", LinkParseError.undecodableWrappedLink(host: "example.page.link", parameter: "link")),
         ("https://example.page.link/?link=%C3%28", LinkParseError.undecodableWrappedLink(host: "example.page.link", parameter: "link")),
         ("https://example.page.link/?link=not-a-url", LinkParseError.wrappedLinkNotAURL(host: "example.page.link", parameter: "link", excerpt: "not-a-url")),
@@ -246,5 +247,25 @@ import Testing
         #expect(!error.description.contains("\n"))
         #expect(!error.description.contains("\u{1B}"))
         #expect(error.description.count < 200)
+    }
+}
+
+@Suite struct LinkInspectorMoreFindingsTests {
+    @Test func signInLinkThatNoAppCanReceive() throws {
+        let anatomy = try LinkInspector.inspect("https://demo-actionflow.firebaseapp.com/__/auth/action?mode=signIn&oobCode=C&apiKey=K&continueUrl=https%3A%2F%2Fwww.example.com%2Ffinish")
+        #expect(anatomy.has("link.sign-in-not-in-app"))
+        let wrapped = try LinkInspector.inspect(Fixtures.emailLink(Fixtures.articleSettings, requestType: .emailSignIn))
+        #expect(!wrapped.has("link.sign-in-not-in-app"))
+    }
+
+    @Test func minimumVersionWithoutPackage() throws {
+        let link = "https://example.page.link/?link=" + PercentEncoding.encodeComponent("https://h.example/__/auth/action?mode=resetPassword&oobCode=C") + "&amv=12"
+        #expect(try LinkInspector.inspect(link).has("link.minimum-version-without-package"))
+    }
+
+    @Test func actionURLThatIsNoWebPage() throws {
+        let anatomy = try LinkInspector.inspect("javascript:alert(1)//?mode=resetPassword&oobCode=C")
+        #expect(anatomy.has("link.not-web"))
+        #expect(anatomy.findings.first { $0.code == "link.not-web" }?.severity == .danger)
     }
 }

@@ -1,0 +1,69 @@
+import ActionFlowBackend
+import ActionFlowModel
+import ActionFlowTransport
+import Foundation
+
+/// The scenarios shipped in `Resources/scenarios/`, and running one on the embedded project.
+public enum ScenarioLibrary {
+    /// The scenarios the project promises to ship.
+    public static let requiredNames = [
+        "password-reset-in-app", "password-reset-web-widget",
+        "verify-email-in-app", "verify-email-web-widget",
+        "email-link-sign-in", "android-app-missing-install", "android-app-too-old",
+        "ios-webmail-in-app-browser", "mail-scanner-consumes-code", "expired-link",
+        "unauthorized-continue-domain", "legacy-dynamic-links",
+    ]
+
+    /// Every `.yaml` file shipped, sorted by name.
+    public static func shippedFiles() -> [URL] {
+        let directory = BundledResources.scenariosDirectory
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+        return names.filter { $0.hasSuffix(".yaml") }.sorted().map { directory.appendingPathComponent($0) }
+    }
+
+    /// A path to a scenario file, or the name of a shipped scenario (with or without `.yaml`).
+    public static func locate(_ nameOrPath: String) throws(ScenarioFileError) -> URL {
+        let given = URL(fileURLWithPath: nameOrPath)
+        if FileManager.default.fileExists(atPath: given.path) { return given }
+        let name = nameOrPath.hasSuffix(".yaml") ? String(nameOrPath.dropLast(5)) : nameOrPath
+        if let shipped = shippedFiles().first(where: { $0.deletingPathExtension().lastPathComponent == name }) {
+            return shipped
+        }
+        let known = shippedFiles().map { $0.deletingPathExtension().lastPathComponent }.joined(separator: ", ")
+        throw ScenarioFileError(file: nameOrPath, message: "no such file, and no shipped scenario has this name; shipped: \(known)")
+    }
+
+    /// Plays the scenario on a fresh embedded project.
+    public static func runEmbedded(_ scenario: Scenario, baseProject: ProjectConfiguration) async -> ScenarioTranscript {
+        await ScenarioRunner.run(scenario, baseProject: baseProject) { project in
+            EmbeddedTransport(configuration: project)
+        }
+    }
+
+    /// Plays the scenario over a transport someone else runs (`actionflow serve`, the Auth
+    /// Emulator): `serve` restarts with the scenario's project; elsewhere the world is reset
+    /// first, and project overrides cannot apply.
+    public static func run(_ scenario: Scenario, baseProject: ProjectConfiguration, over transport: any AuthTransport) async -> ScenarioTranscript {
+        await ScenarioRunner.run(scenario, baseProject: baseProject) { (project: ProjectConfiguration) async throws(AuthFailure) -> any AuthTransport in
+            if let rest = transport as? RESTTransport {
+                do throws(AuthFailure) {
+                    _ = try await rest.applyProject(project)
+                    return transport
+                } catch .network(.unsupported) {
+                    // A plain Auth Emulator: reset below, if the scenario keeps the project as it is.
+                }
+            }
+            guard scenario.project.isEmpty else {
+                throw .network(.unsupported("the scenario overrides the project, which only the embedded transport and actionflow serve can apply"))
+            }
+            guard transport.capabilities.listsMailbox else {
+                throw .network(.unsupported("\(transport.summary) cannot list the mailbox, which scenarios read"))
+            }
+            guard transport.capabilities.resetsWorld else {
+                throw .network(.unsupported("\(transport.summary) cannot reset its world, so the scenario would not start fresh"))
+            }
+            try await transport.resetWorld()
+            return transport
+        }
+    }
+}

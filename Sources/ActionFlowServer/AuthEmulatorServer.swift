@@ -1,0 +1,123 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Logging
+import NIOCore
+
+/// Serves an `EmulatorAPI` over HTTP/1.1 with Hummingbird: one log line per request (path only,
+/// never the query, which can hold `oobCode` and `apiKey`), bodies over the limit rejected in
+/// the emulator's error shape.
+public struct AuthEmulatorServer: Sendable {
+    public let api: EmulatorAPI
+    public let host: String
+    public let port: Int
+    public let logger: Logger
+
+    public static let defaultHost = "127.0.0.1"
+    public static let defaultPort = 9099
+
+    public init(api: EmulatorAPI, host: String = AuthEmulatorServer.defaultHost, port: Int = AuthEmulatorServer.defaultPort, logger: Logger) {
+        self.api = api
+        self.host = host
+        self.port = port
+        self.logger = logger
+    }
+
+    /// Runs until SIGINT or SIGTERM, then finishes the requests in flight and returns.
+    /// `onListening` receives the bound port (useful with port 0).
+    public func runUntilSignalled(onListening: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
+        try await application(onListening: onListening).runService(gracefulShutdownSignals: [.sigterm, .sigint])
+    }
+
+    /// Starts in the background (for tests and the benchmark); stop it with `RunningEmulatorServer.stop()`.
+    public func start() async throws -> RunningEmulatorServer {
+        let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
+        let app = application { port in continuation.yield(port) }
+        let task = Task {
+            defer { continuation.finish() }
+            try await app.run()
+        }
+        for await port in ports {
+            return RunningEmulatorServer(port: port, task: task)
+        }
+        // The stream ended without a port: the server failed to start.
+        try await task.value
+        throw ServerStartError(host: host, port: port)
+    }
+
+    private func application(onListening: @escaping @Sendable (Int) async -> Void) -> some ApplicationProtocol {
+        let logger = self.logger
+        return Application(
+            responder: EmulatorResponder(api: api, logger: logger),
+            configuration: ApplicationConfiguration(address: .hostname(host, port: port), serverName: "actionflow"),
+            onServerRunning: { channel in await onListening(channel.localAddress?.port ?? 0) },
+            logger: logger
+        )
+    }
+}
+
+public struct ServerStartError: Error, CustomStringConvertible {
+    public var host: String
+    public var port: Int
+    public var description: String { "could not listen on \(host):\(port)" }
+}
+
+/// A server started with `AuthEmulatorServer.start()`.
+public struct RunningEmulatorServer: Sendable {
+    public let port: Int
+    let task: Task<Void, any Error>
+
+    public func stop() async {
+        task.cancel()
+        _ = try? await task.value
+    }
+}
+
+struct EmulatorResponder: HTTPResponder {
+    typealias Context = BasicRequestContext
+    let api: EmulatorAPI
+    let logger: Logger
+
+    func respond(to request: Request, context: BasicRequestContext) async throws -> Response {
+        let started = ContinuousClock.now
+        var request = request
+        let response: APIResponse
+        do {
+            let body = try await request.collectBody(upTo: api.maxBodyBytes)
+            response = await api.handle(APIRequest(
+                method: request.method.rawValue,
+                path: request.uri.path,
+                rawQuery: request.uri.query,
+                headers: Self.headers(request.headers),
+                body: Data(buffer: body)
+            ))
+        } catch is NIOTooManyBytesError {
+            response = .failure(status: 413, code: .init("PAYLOAD_TOO_LARGE"), detail: "the request body exceeds \(api.maxBodyBytes) bytes")
+        }
+        let elapsed = ContinuousClock.now - started
+        let millis = Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000
+        logger.info("\(request.method.rawValue) \(request.uri.path) \(response.status) \(String(format: "%.2f", millis)) ms")
+        return Self.response(response)
+    }
+
+    static func headers(_ fields: HTTPFields) -> [String: String] {
+        var result: [String: String] = [:]
+        for field in fields where result[field.name.canonicalName] == nil {
+            result[field.name.canonicalName] = field.value
+        }
+        return result
+    }
+
+    static func response(_ response: APIResponse) -> Response {
+        var fields = HTTPFields()
+        fields[.contentType] = response.contentType
+        for (name, value) in response.headers {
+            if let field = HTTPField.Name(name) { fields[field] = value }
+        }
+        return Response(
+            status: HTTPResponse.Status(code: response.status),
+            headers: fields,
+            body: ResponseBody(byteBuffer: ByteBuffer(bytes: response.body))
+        )
+    }
+}

@@ -1,0 +1,65 @@
+import Foundation
+
+// JSON of the Auth Emulator's own API (`/emulator/v1/projects/PROJECT/...`), shared by the REST
+// client and `actionflow serve`.
+
+/// `GET /emulator/v1/projects/PROJECT/oobCodes`.
+public struct EmulatorOobCodeList: Sendable, Hashable, Codable {
+    public struct Entry: Sendable, Hashable, Codable {
+        public var email: String
+        public var oobCode: String
+        public var oobLink: String
+        /// Kept as text so that a request type this tool does not know survives decoding.
+        public var requestType: String
+        // Fields only `actionflow serve` adds; an emulator client ignores them.
+        public var messageId: String?
+        public var subject: String?
+        public var body: String?
+        public var locale: String?
+        /// Milliseconds since 1970 on the project's clock.
+        public var sentAtMillis: Double?
+
+        public init(email: String, oobCode: String, oobLink: String, requestType: String, messageId: String? = nil, subject: String? = nil, body: String? = nil, locale: String? = nil, sentAtMillis: Double? = nil) {
+            self.email = email
+            self.oobCode = oobCode
+            self.oobLink = oobLink
+            self.requestType = requestType
+            self.messageId = messageId
+            self.subject = subject
+            self.body = body
+            self.locale = locale
+            self.sentAtMillis = sentAtMillis
+        }
+    }
+
+    public var oobCodes: [Entry]
+    public init(oobCodes: [Entry]) { self.oobCodes = oobCodes }
+}
+
+/// `GET` and `POST /emulator/v1/projects/PROJECT/clock`: the simulated clock, a `serve`
+/// extension the Auth Emulator lacks.
+public struct EmulatorClockState: Sendable, Hashable, Codable {
+    /// Milliseconds since 1970.
+    public var nowMillis: Double
+    /// The same instant in ISO 8601, for people reading the JSON.
+    public var now: String
+
+    public init(date: Date) {
+        nowMillis = (date.timeIntervalSince1970 * 1000).rounded()
+        now = date.formatted(.iso8601)
+    }
+
+    public var date: Date { Date(timeIntervalSince1970: nowMillis / 1000) }
+}
+
+/// Body of `POST /emulator/v1/projects/PROJECT/clock`.
+public struct AdvanceClockRequest: Sendable, Hashable, Codable {
+    public var advanceSeconds: Double
+    public init(advanceSeconds: Double) { self.advanceSeconds = advanceSeconds }
+}
+
+public enum EmulatorPaths {
+    /// The emulator's prefix before `/v1/...` for Identity Toolkit calls.
+    public static let identityToolkitPrefix = "/identitytoolkit.googleapis.com"
+    public static func projectBase(_ projectId: String) -> String { "/emulator/v1/projects/\(projectId)" }
+}

@@ -1,0 +1,326 @@
+import ActionFlowModel
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Speaks Identity Toolkit v1 over HTTP with `URLSession`, as the iOS SDK does, to an Auth
+/// Emulator, `actionflow serve`, or a production project (protocol.md section 3).
+///
+/// Never retries: a repeated `sendOobCode` would send a second email, so retrying is the user's
+/// decision. Every failure below the protocol becomes a specific `AuthFailure.network`.
+public final class RESTTransport: AuthTransport {
+    public let configuration: RESTTransportConfiguration
+    public let capabilities: TransportCapabilities
+    private let session: URLSession
+    private let firstSeen = FirstSeenDates()
+
+    /// `servesClock`: the server offers `serve`'s clock endpoint (see `connect`).
+    public init(configuration: RESTTransportConfiguration, servesClock: Bool = false) {
+        self.configuration = configuration
+        let emulator = configuration.isEmulator
+        capabilities = TransportCapabilities(listsMailbox: emulator, controlsClock: emulator && servesClock, resetsWorld: emulator)
+        let sessionConfiguration = URLSessionConfiguration.ephemeral
+        // FoundationNetworking truncates timeouts to whole seconds (0.5 s would fire at once), so
+        // the session only backstops; `withDeadline` enforces the configured timeout exactly.
+        let backstop = (configuration.timeout + 1).rounded(.up)
+        sessionConfiguration.timeoutIntervalForRequest = backstop
+        sessionConfiguration.timeoutIntervalForResource = backstop
+        sessionConfiguration.httpCookieAcceptPolicy = .never
+        sessionConfiguration.urlCache = nil
+        session = URLSession(configuration: sessionConfiguration)
+    }
+
+    /// A transport that knows whether the server is `actionflow serve` (which has a simulated
+    /// clock) or a plain Auth Emulator. A server that cannot be reached yet counts as plain.
+    public static func connect(configuration: RESTTransportConfiguration) async -> RESTTransport {
+        let probe = RESTTransport(configuration: configuration)
+        guard configuration.isEmulator else { return probe }
+        let servesClock = (try? await probe.fetchClock()) != nil
+        return RESTTransport(configuration: configuration, servesClock: servesClock)
+    }
+
+    public var summary: String {
+        switch configuration.target {
+        case .emulator: "rest \(configuration.origin) (emulator, project \(configuration.projectId))"
+        case .production: "rest identitytoolkit.googleapis.com (project \(configuration.projectId))"
+        }
+    }
+
+    // MARK: Identity Toolkit v1
+
+    public func signUp(_ request: SignUpRequest) async throws(AuthFailure) -> SignInResponse {
+        try await call(.signUp, request)
+    }
+
+    public func signInWithPassword(_ request: SignInWithPasswordRequest) async throws(AuthFailure) -> SignInResponse {
+        try await call(.signInWithPassword, request)
+    }
+
+    public func sendOobCode(_ request: SendOobCodeRequest, locale: String?) async throws(AuthFailure) -> SendOobCodeResponse {
+        try await call(.sendOobCode, request, locale: locale)
+    }
+
+    public func resetPassword(_ request: ResetPasswordRequest) async throws(AuthFailure) -> ResetPasswordResponse {
+        try await call(.resetPassword, request)
+    }
+
+    public func update(_ request: UpdateAccountRequest) async throws(AuthFailure) -> UpdateAccountResponse {
+        try await call(.update, request)
+    }
+
+    public func lookup(_ request: LookupRequest) async throws(AuthFailure) -> LookupResponse {
+        try await call(.lookup, request)
+    }
+
+    public func signInWithEmailLink(_ request: SignInWithEmailLinkRequest) async throws(AuthFailure) -> SignInResponse {
+        try await call(.signInWithEmailLink, request)
+    }
+
+    // MARK: The emulator's own API
+
+    public func mailbox() async throws(AuthFailure) -> [MailMessage] {
+        let base = try emulatorBase(orExplain: "a production project's email goes to a real inbox: paste the link from there")
+        let list: EmulatorOobCodeList = try await send(method: "GET", url: "\(base)/oobCodes", body: nil, label: "oobCodes")
+        var messages: [MailMessage] = []
+        for entry in list.oobCodes {
+            guard let type = OobRequestType(rawValue: entry.requestType) else { continue }
+            let sentAt: Date
+            if let millis = entry.sentAtMillis {
+                sentAt = Date(timeIntervalSince1970: millis / 1000)
+            } else {
+                sentAt = await firstSeen.date(for: entry.oobCode)
+            }
+            let text = EmulatorMailText(projectId: configuration.projectId, requestType: type, email: entry.email, link: entry.oobLink)
+            messages.append(MailMessage(
+                id: entry.messageId ?? entry.oobCode,
+                to: entry.email,
+                subject: entry.subject ?? text.subject,
+                body: entry.body ?? text.body,
+                link: entry.oobLink,
+                requestType: type,
+                locale: entry.locale ?? text.locale,
+                sentAt: sentAt,
+                oobCode: entry.oobCode
+            ))
+        }
+        return messages
+    }
+
+    public func now() async throws(AuthFailure) -> Date {
+        guard capabilities.controlsClock else { return Date() }
+        return try await fetchClock().date
+    }
+
+    public func advanceClock(by seconds: TimeInterval) async throws(AuthFailure) -> Date {
+        let base = try emulatorBase(orExplain: "a production project runs on real time: there is no clock to advance")
+        let body = try encode(AdvanceClockRequest(advanceSeconds: seconds))
+        do {
+            let state: EmulatorClockState = try await send(method: "POST", url: "\(base)/clock", body: body, label: "clock")
+            return state.date
+        } catch .network(.httpStatus(404, _)) {
+            throw .network(.unsupported("the Auth Emulator at \(configuration.origin) has no simulated clock (actionflow serve has one)"))
+        }
+    }
+
+    public func resetWorld() async throws(AuthFailure) {
+        let base = try emulatorBase(orExplain: "a production project cannot be reset from here")
+        let _: EmptyJSON = try await send(method: "DELETE", url: "\(base)/accounts", body: nil, label: "reset")
+        await firstSeen.removeAll()
+    }
+
+    /// Restarts `serve`'s world with this configuration (a `serve` extension: the Auth Emulator
+    /// and production projects are configured elsewhere). Returns the new clock reading.
+    public func applyProject(_ project: ProjectConfiguration) async throws(AuthFailure) -> Date {
+        let base = try emulatorBase(orExplain: "a production project is configured in the Firebase console")
+        do {
+            let state: EmulatorClockState = try await send(method: "PUT", url: "\(base)/config", body: try encode(project), label: "config")
+            await firstSeen.removeAll()
+            return state.date
+        } catch .network(.httpStatus(404, _)) {
+            throw .network(.unsupported("the Auth Emulator at \(configuration.origin) takes its configuration from firebase.json (actionflow serve takes it from here)"))
+        }
+    }
+
+    private func fetchClock() async throws(AuthFailure) -> EmulatorClockState {
+        let base = try emulatorBase(orExplain: "a production project runs on real time")
+        return try await send(method: "GET", url: "\(base)/clock", body: nil, label: "clock")
+    }
+
+    private func emulatorBase(orExplain explanation: String) throws(AuthFailure) -> String {
+        guard let base = configuration.emulatorProjectBase else {
+            throw .network(.unsupported(explanation))
+        }
+        return base
+    }
+
+    // MARK: HTTP
+
+    private func call<Request: Encodable, Response: Decodable>(_ operation: IdentityToolkitOperation, _ request: Request, locale: String? = nil) async throws(AuthFailure) -> Response {
+        let key = configuration.apiKey.addingPercentEncoding(withAllowedCharacters: .urlQueryAllowed.subtracting(CharacterSet(charactersIn: "&=+#"))) ?? ""
+        let url = "\(configuration.identityToolkitBase)/\(operation.rawValue)?key=\(key)"
+        let headers = locale.map { ["X-Firebase-Locale": $0] } ?? [:]
+        return try await send(method: "POST", url: url, body: try encode(request), headers: headers, label: operation.rawValue)
+    }
+
+    private func encode(_ value: some Encodable) throws(AuthFailure) -> Data {
+        do {
+            return try JSONEncoder().encode(value)
+        } catch {
+            throw .network(.malformedResponse("could not encode the request: \(error)"))
+        }
+    }
+
+    private func send<Response: Decodable>(method: String, url: String, body: Data?, headers: [String: String] = [:], label: String) async throws(AuthFailure) -> Response {
+        guard let requestURL = URL(string: url) else {
+            throw .network(.malformedResponse("\(label): cannot build a URL from the configured host"))
+        }
+        var request = URLRequest(url: requestURL, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: session.configuration.timeoutIntervalForRequest)
+        request.httpMethod = method
+        request.httpBody = body
+        if body != nil { request.setValue("application/json", forHTTPHeaderField: "Content-Type") }
+        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
+
+        let data: Data
+        let response: URLResponse
+        do {
+            (data, response) = try await withDeadline { [session, request] in try await session.data(for: request) }
+        } catch {
+            throw .network(networkFailure(from: error))
+        }
+        guard let http = response as? HTTPURLResponse else {
+            throw .network(.malformedResponse("\(label): the reply is not HTTP"))
+        }
+        return try RESTResponseDecoder.decode(status: http.statusCode, body: data, label: label)
+    }
+
+    private func withDeadline<Value: Sendable>(_ work: @escaping @Sendable () async throws -> Value) async throws -> Value {
+        let timeout = configuration.timeout
+        return try await withThrowingTaskGroup(of: Value.self) { group in
+            group.addTask { try await work() }
+            group.addTask {
+                try await Task.sleep(for: .seconds(timeout))
+                throw URLError(.timedOut)
+            }
+            defer { group.cancelAll() }
+            guard let first = try await group.next() else { throw URLError(.timedOut) }
+            return first
+        }
+    }
+
+    func networkFailure(from error: any Error) -> NetworkFailure {
+        guard let urlError = error as? URLError else {
+            return .connectionLost(UntrustedText.sanitize(String(describing: error)))
+        }
+        let host = requestHost
+        switch urlError.code {
+        case .timedOut:
+            return .timedOut(seconds: configuration.timeout)
+        case .cannotConnectToHost:
+            return .connectionRefused(host: host)
+        case .cannotFindHost, .dnsLookupFailed:
+            return .dnsFailure(host: host)
+        case .secureConnectionFailed, .serverCertificateUntrusted, .serverCertificateHasBadDate,
+             .serverCertificateNotYetValid, .serverCertificateHasUnknownRoot, .clientCertificateRejected,
+             .clientCertificateRequired:
+            return .tlsFailure(UntrustedText.sanitize(urlError.localizedDescription))
+        case .networkConnectionLost:
+            return .connectionLost("\(host) closed the connection before answering")
+        case .badServerResponse:
+            return .malformedResponse("\(host) sent a reply that is not valid HTTP")
+        default:
+            let description = UntrustedText.sanitize(urlError.localizedDescription)
+            // FoundationNetworking reports handshake errors as unknown (-1) with OpenSSL's text.
+            if ["ssl", "tls", "certificate"].contains(where: description.lowercased().contains) {
+                return .tlsFailure("\(host): \(description)")
+            }
+            return .connectionLost("\(host): \(description) (URLError \(urlError.code.rawValue))")
+        }
+    }
+
+    private var requestHost: String {
+        switch configuration.target {
+        case .emulator(let host, let port): EmulatorAddress(host: host, port: port).description
+        case .production: "identitytoolkit.googleapis.com"
+        }
+    }
+}
+
+/// Turns an HTTP status and body into the expected response or the matching `AuthFailure`.
+enum RESTResponseDecoder {
+    static let snippetLength = 200
+
+    static func decode<Response: Decodable>(status: Int, body: Data, label: String) throws(AuthFailure) -> Response {
+        switch status {
+        case 200..<300:
+            do {
+                return try JSONDecoder().decode(Response.self, from: body.isEmpty ? Data("{}".utf8) : body)
+            } catch let DecodingError.keyNotFound(key, _) {
+                throw .network(.malformedResponse("\(label): the response lacks the field '\(key.stringValue)'"))
+            } catch let DecodingError.typeMismatch(_, context), let DecodingError.valueNotFound(_, context) {
+                let field = context.codingPath.map(\.stringValue).joined(separator: ".")
+                throw .network(.malformedResponse("\(label): the field '\(field)' has the wrong type"))
+            } catch {
+                throw .network(.malformedResponse("\(label): the response is not JSON: \(snippet(body))"))
+            }
+        case 500...:
+            throw .network(.httpStatus(status, body: snippet(body)))
+        default:
+            if let envelope = try? JSONDecoder().decode(ErrorEnvelope.self, from: body) {
+                throw AuthFailure.fromWireMessage(UntrustedText.sanitize(envelope.error.message))
+            }
+            throw .network(.httpStatus(status, body: snippet(body)))
+        }
+    }
+
+    static func snippet(_ body: Data) -> String {
+        let text = String(decoding: body.prefix(snippetLength), as: UTF8.self)
+        return UntrustedText.sanitize(body.count > snippetLength ? text + "…" : text)
+    }
+}
+
+/// A 2xx reply whose body does not matter (e.g. the emulator's reset answers `{}`).
+struct EmptyJSON: Decodable {}
+
+/// The Auth Emulator lists codes without a send time: remember when each was first seen, so
+/// that the mailbox keeps a stable order and time between polls.
+actor FirstSeenDates {
+    private var dates: [String: Date] = [:]
+
+    func date(for code: String) -> Date {
+        if let known = dates[code] { return known }
+        let now = Date()
+        dates[code] = now
+        return now
+    }
+
+    func removeAll() { dates.removeAll() }
+}
+
+/// Subject and body for an email the Auth Emulator lists without text, modelled on Firebase's
+/// default templates.
+struct EmulatorMailText {
+    var subject: String
+    var body: String
+    var locale: String
+
+    init(projectId: String, requestType: OobRequestType, email: String, link: String) {
+        let action: String
+        switch requestType {
+        case .passwordReset:
+            subject = "Reset your password for \(projectId)"
+            action = "Follow this link to reset your \(projectId) password for your \(email) account."
+        case .verifyEmail, .verifyAndChangeEmail:
+            subject = "Verify your email for \(projectId)"
+            action = "Follow this link to verify your email address."
+        case .emailSignIn:
+            subject = "Sign in to \(projectId)"
+            action = "We received a request to sign in to \(projectId) using this email address. Follow this link to sign in."
+        case .recoverEmail, .revertSecondFactorAddition:
+            subject = "Your account for \(projectId) changed"
+            action = "Follow this link to undo the change."
+        }
+        body = "Hello,\n\n\(action)\n\n\(link)\n\nThanks,\nYour \(projectId) team"
+        locale = URLComponents(string: link)?.queryItems?.first(where: { $0.name == "lang" })?.value ?? "en"
+    }
+}

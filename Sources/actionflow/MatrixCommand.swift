@@ -1,0 +1,210 @@
+import ActionFlowBackend
+import ActionFlowModel
+import ArgumentParser
+import Foundation
+
+/// `actionflow matrix`: where the user lands for every device condition, for given settings.
+struct MatrixCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "matrix",
+        abstract: "Show where a tapped email link lands on every kind of device, for given action code settings.",
+        discussion: """
+        Builds the email link the default project sends for the settings, then routes it for iOS, \
+        Android and desktop with the app installed or not, current or too old, links verified or \
+        not, and a native mail app or a webmail in-app browser. With --handle-code-in-app off, the \
+        Continue column shows where the web widget's Continue button leads. Rules Firebase does not \
+        publish are listed as assumptions. Exit status 1 when the SDK or the project would refuse \
+        the settings.
+        """
+    )
+
+    enum LinkStyle: String, ExpressibleByArgument, CaseIterable {
+        case hosting
+        case dynamicLinks = "dynamic-links"
+
+        var mobileLinkStyle: MobileLinkStyle { self == .hosting ? .hostingDomain : .firebaseDynamicLinkDomain }
+    }
+
+    enum RequestType: String, ExpressibleByArgument, CaseIterable {
+        case reset, verify, signin
+
+        var oobRequestType: OobRequestType {
+            switch self {
+            case .reset: .passwordReset
+            case .verify: .verifyEmail
+            case .signin: .emailSignIn
+            }
+        }
+    }
+
+    enum Format: String, ExpressibleByArgument, CaseIterable {
+        case text, markdown, json
+    }
+
+    @Option(help: ArgumentHelp("The continue URL (ActionCodeSettings.url).", valueName: "url"))
+    var url: String?
+
+    @Flag(help: "Send the link to the app (handleCodeInApp) instead of the web widget first.")
+    var handleCodeInApp = false
+
+    @Option(help: ArgumentHelp("The iOS bundle id.", valueName: "id"))
+    var iosBundleId: String?
+
+    @Option(help: ArgumentHelp("The Android package name.", valueName: "package"))
+    var androidPackageName: String?
+
+    @Flag(help: "Install the Android app when it is missing (androidInstallIfNotAvailable).")
+    var androidInstall = false
+
+    @Option(help: ArgumentHelp("The Android minimum version code.", valueName: "code"))
+    var androidMinimumVersion: String?
+
+    @Option(help: ArgumentHelp("A Hosting domain of the project for mobile links (linkDomain).", valueName: "domain"))
+    var linkDomain: String?
+
+    @Option(help: ArgumentHelp("A legacy Dynamic Links domain (dynamicLinkDomain).", valueName: "domain"))
+    var dynamicLinkDomain: String?
+
+    @Option(help: "The project's mobile link style: hosting (current) or dynamic-links (legacy).")
+    var linkStyle: LinkStyle?
+
+    @Option(help: "Which email: reset (password reset), verify (email verification) or signin (email-link sign-in).")
+    var requestType: RequestType = .reset
+
+    @Option(help: "Output format: text, markdown or json.")
+    var format: Format = .text
+
+    var settings: ActionCodeSettings {
+        ActionCodeSettings(url: url, handleCodeInApp: handleCodeInApp, iOSBundleID: iosBundleId, androidPackageName: androidPackageName,
+                           androidInstallIfNotAvailable: androidInstall, androidMinimumVersion: androidMinimumVersion,
+                           dynamicLinkDomain: dynamicLinkDomain, linkDomain: linkDomain)
+    }
+
+    func run() throws {
+        var project: ProjectConfiguration
+        do {
+            project = try ProjectConfigLoader.loadDefault()
+        } catch {
+            FileHandle.standardError.write(Data("actionflow matrix: \(error.description)\n".utf8))
+            throw ExitCode(2)
+        }
+        if let linkStyle { project.mobileLinkStyle = linkStyle.mobileLinkStyle }
+        switch Self.render(settings: settings, requestType: requestType.oobRequestType, project: project, format: format) {
+        case .success(let output):
+            print(output)
+        case .failure(let refusal):
+            FileHandle.standardError.write(Data(refusal.lines.map { "actionflow matrix: \($0)\n" }.joined().utf8))
+            throw ExitCode.failure
+        }
+    }
+
+    /// Why no email would be sent: SDK validation errors or server rejections, one per line.
+    struct Refusal: Error {
+        var lines: [String]
+    }
+
+    /// A sample code: real ones are 54 URL-safe base64 characters.
+    static let sampleOobCode = "EXAMPLE-oobCode-54-url-safe-base64-characters_0123456"
+
+    static func render(settings: ActionCodeSettings, requestType: OobRequestType, project: ProjectConfiguration, format: Format) -> Result<String, Refusal> {
+        let errors = settings.validate(for: .iOS, requestType: requestType)
+        let findings = SettingsFindings.findings(for: settings, requestType: requestType, project: project)
+        let rejections = findings.filter { SettingsFindings.rejectedByServer.contains($0.code) }
+        guard errors.isEmpty, rejections.isEmpty else {
+            return .failure(Refusal(lines: errors.map { "\($0.code) (\($0.field)): \($0.message)" } + rejections.map { "\($0.code): \(UntrustedText.sanitize($0.message))" }))
+        }
+        var request = SendOobCodeRequest(requestType: requestType, email: "ada@example.com", settings: settings, clientType: .iOS)
+        request.iOSAppStoreId = settings.iOSBundleID == project.iOSApp?.bundleId ? project.iOSApp?.appStoreId : nil
+        let link = ActionLinkBuilder.emailLink(for: request, oobCode: sampleOobCode, lang: project.defaultLocale, project: project,
+                                               linkDomain: linkDomain(settings, project: project))
+        let matrix = RoutingMatrix.build(link: link, project: project, requested: settings)
+        switch format {
+        case .json: return .success(json(matrix, settings: settings, requestType: requestType, project: project, findings: findings))
+        case .text, .markdown: return .success(table(matrix, findings: findings, markdown: format == .markdown))
+        }
+    }
+
+    /// The domain the project builds mobile links on: the one requested, else its default.
+    static func linkDomain(_ settings: ActionCodeSettings, project: ProjectConfiguration) -> String {
+        switch project.mobileLinkStyle {
+        case .hostingDomain: settings.linkDomain ?? project.defaultHostingDomain
+        case .firebaseDynamicLinkDomain: settings.dynamicLinkDomain ?? project.dynamicLinkDomains.first ?? project.defaultHostingDomain
+        }
+    }
+
+    // MARK: - Output
+
+    static func table(_ matrix: RoutingMatrix, findings: [Finding], markdown: Bool) -> String {
+        let anatomy = try? LinkInspector.inspect(matrix.link)
+        func describe(_ route: TapRoute?) -> String {
+            guard let route else { return "-" }
+            let target = route.destination.url
+            let what = target == anatomy?.actionURL ? "action URL"
+                : target == anatomy?.continueLink?.destination ? "continue URL"
+                : UntrustedText.sanitize(target)
+            switch route.destination {
+            case .app: return "app <- \(what)"
+            case .store(let visit): return "\(visit.store.title) (\(visit.purpose.rawValue)), then app <- \(what)"
+            case .webWidget: return "web widget"
+            case .browser: return "browser: \(what)"
+            }
+        }
+        let header = ["Device", "App", "Links", "Mail", "Tap lands in", "Continue leads to"]
+        let rows = matrix.rows.map { row in
+            [row.condition.osName, row.condition.appLabel, row.condition.linksLabel, row.condition.mailLabel, describe(row.tap), describe(row.afterContinue)]
+        }
+        var lines = ["Email link: \(UntrustedText.sanitize(matrix.link))"]
+        if let anatomy {
+            lines.append("Action URL: \(UntrustedText.sanitize(anatomy.actionURL))")
+            if let destination = anatomy.continueLink?.destination {
+                lines.append("Continue URL: \(UntrustedText.sanitize(destination))")
+            }
+        }
+        lines.append("")
+        lines.append(contentsOf: markdown ? markdownTable(header, rows) : alignedTable(header, rows))
+        if !findings.isEmpty {
+            lines.append("")
+            lines.append("Findings:")
+            lines.append(contentsOf: findings.map { "\(markdown ? "- " : "  ")[\($0.severity.rawValue)] \($0.code): \(UntrustedText.sanitize($0.message))" })
+        }
+        if !matrix.assumptions.isEmpty {
+            lines.append("")
+            lines.append("Assumptions:")
+            lines.append(contentsOf: matrix.assumptions.map { "\(markdown ? "- " : "  ")\(UntrustedText.sanitize($0))" })
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    static func alignedTable(_ header: [String], _ rows: [[String]]) -> [String] {
+        let widths = header.indices.map { column in ([header] + rows).map { $0[column].count }.max() ?? 0 }
+        func line(_ cells: [String]) -> String {
+            var text = zip(cells, widths).map { $0 + String(repeating: " ", count: $1 - $0.count) }.joined(separator: "  ")
+            while text.last == " " { text.removeLast() }
+            return text
+        }
+        return [line(header), line(widths.map { String(repeating: "-", count: $0) })] + rows.map(line)
+    }
+
+    static func markdownTable(_ header: [String], _ rows: [[String]]) -> [String] {
+        func line(_ cells: [String]) -> String {
+            "| " + cells.map { $0.replacingOccurrences(of: "|", with: "\\|") }.joined(separator: " | ") + " |"
+        }
+        return [line(header), "|" + String(repeating: "---|", count: header.count)] + rows.map(line)
+    }
+
+    struct MatrixJSON: Encodable {
+        var link: String
+        var requestType: OobRequestType
+        var mobileLinkStyle: MobileLinkStyle
+        var settings: ActionCodeSettings
+        var findings: [Finding]
+        var rows: [RoutingMatrix.Row]
+        var assumptions: [String]
+    }
+
+    static func json(_ matrix: RoutingMatrix, settings: ActionCodeSettings, requestType: OobRequestType, project: ProjectConfiguration, findings: [Finding]) -> String {
+        let value = MatrixJSON(link: matrix.link, requestType: requestType, mobileLinkStyle: project.mobileLinkStyle, settings: settings,
+                               findings: findings, rows: matrix.rows, assumptions: matrix.assumptions)
+        return JSONOutput.encode(value)
+    }
+}

@@ -1,0 +1,49 @@
+import ActionFlowBackend
+import ActionFlowClient
+import ActionFlowModel
+import ArgumentParser
+import Foundation
+
+/// `actionflow run SCENARIO`: plays a scenario file headless and prints its narrated transcript.
+struct RunCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "run",
+        abstract: "Play a scenario file headless and print the narrated transcript.",
+        discussion: """
+        SCENARIO is a path to a scenario file or the name of a shipped scenario \
+        (for example password-reset-in-app). Exit status: 0 when every expectation is met, \
+        1 on the first unmet expectation, 2 when the file or the transport cannot be used.
+        """
+    )
+
+    @Argument(help: ArgumentHelp("A scenario file, or the name of a shipped scenario.", valueName: "scenario"))
+    var scenario: String
+
+    @Flag(help: "Print only the expectations and the result, not the narration.")
+    var quiet = false
+
+    @OptionGroup var transportOptions: TransportOptions
+
+    func run() async throws {
+        let parsed: Scenario
+        let project: ProjectConfiguration
+        do {
+            parsed = try ScenarioParser.load(contentsOf: try ScenarioLibrary.locate(scenario))
+            project = try transportOptions.project.load()
+        } catch {
+            FileHandle.standardError.write(Data("actionflow run: \(error)\n".utf8))
+            throw ExitCode(2)
+        }
+        let transcript: ScenarioTranscript
+        if transportOptions.transport == .rest {
+            transcript = await ScenarioLibrary.run(parsed, baseProject: project, over: try await transportOptions.makeTransport())
+        } else {
+            transcript = await ScenarioLibrary.runEmbedded(parsed, baseProject: project)
+        }
+        print(transcript.text(quiet: quiet))
+        if let failure = transcript.failure {
+            FileHandle.standardError.write(Data("actionflow run: \(failure)\n".utf8))
+            throw failure.isSetup ? ExitCode(2) : ExitCode.failure
+        }
+    }
+}

@@ -1,0 +1,77 @@
+import ActionFlowBackend
+import ActionFlowModel
+import ActionFlowTransport
+import ArgumentParser
+import Foundation
+
+/// `--transport embedded|rest` and the options that pick the backend; shared by every command
+/// that runs a flow (`@OptionGroup var transportOptions: TransportOptions`).
+struct TransportOptions: ParsableArguments {
+    enum Kind: String, ExpressibleByArgument, CaseIterable, Sendable {
+        case embedded, rest
+    }
+
+    @Option(help: "Which backend the flow talks to: the in-process simulated project (embedded) or Identity Toolkit over HTTP (rest).")
+    var transport: Kind = .embedded
+
+    @Option(help: ArgumentHelp("An Auth Emulator or `actionflow serve` to use with --transport rest (default: $FIREBASE_AUTH_EMULATOR_HOST).", valueName: "host:port"))
+    var emulator: String?
+
+    @Option(help: "The API key sent as ?key= (production; an emulator accepts any key).")
+    var apiKey: String?
+
+    @Option(help: "The Firebase project id (default: the simulated project's id).")
+    var projectId: String?
+
+    @Option(help: "Seconds a REST call may take before it fails as timed out.")
+    var timeout: Double = RESTTransportConfiguration.defaultTimeout
+
+    @OptionGroup var project: ProjectFileOption
+
+    func validate() throws {
+        if transport == .embedded {
+            let restOnly = [("--emulator", emulator), ("--api-key", apiKey), ("--project-id", projectId)].filter { $0.1 != nil }.map(\.0)
+            if !restOnly.isEmpty {
+                throw ValidationError("\(restOnly.joined(separator: ", ")): for --transport rest only")
+            }
+        }
+        _ = try restConfiguration()
+    }
+
+    /// The REST target these options name, or nil for the embedded transport.
+    func restConfiguration(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> RESTTransportConfiguration? {
+        guard transport == .rest else { return nil }
+        do {
+            return try RESTTransportConfiguration.resolve(
+                emulator: emulator, apiKey: apiKey, projectId: projectId, timeout: timeout,
+                environment: environment, defaultProjectId: try project.load().projectId
+            )
+        } catch let error as TransportSelectionError {
+            throw ValidationError(error.description)
+        }
+    }
+
+    func makeTransport() async throws -> any AuthTransport {
+        if let rest = try restConfiguration() {
+            return await RESTTransport.connect(configuration: rest)
+        }
+        return EmbeddedTransport(configuration: try project.load())
+    }
+}
+
+/// `--project FILE`: the simulated project's configuration (shared by the flow commands and `serve`).
+struct ProjectFileOption: ParsableArguments {
+    @Option(name: .customLong("project"), help: ArgumentHelp("A YAML project file overriding the bundled simulated project.", valueName: "file"))
+    var projectFile: String?
+
+    func validate() throws {
+        if projectFile != nil { _ = try load() }
+    }
+
+    /// The bundled project, with the file's settings laid over it.
+    func load() throws -> ProjectConfiguration {
+        let bundled = try ProjectConfigLoader.loadDefault()
+        guard let projectFile else { return bundled }
+        return try ProjectConfigLoader.load(overridesFrom: URL(fileURLWithPath: projectFile), base: bundled)
+    }
+}

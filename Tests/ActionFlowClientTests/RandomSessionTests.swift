@@ -1,0 +1,65 @@
+import ActionFlowBackend
+@testable import ActionFlowClient
+import ActionFlowModel
+import ActionFlowTransport
+import Foundation
+import PropertyBased
+import Testing
+
+/// Random sessions of user intents (hostile text included) against the embedded project: the app
+/// never crashes, never stays busy, and never puts unsanitized text in narration or banners.
+@Suite("Property: random sessions keep the app usable")
+struct RandomSessionTests {
+    static let hostileEmail = "bob\u{1B}[2J@example.com\u{202E}"
+
+    /// Intents by index; some depend on the state (the newest message).
+    static func intent(_ index: Int, in state: AppState) -> AppEvent {
+        let newest = state.inbox.last
+        switch index {
+        case 0: return .openRoute("/articles/42")
+        case 1: return .openRoute("/subscribe")
+        case 2: return .signInSubmitted(email: "bob@example.com", password: "bob-password-1")
+        case 3: return .signInSubmitted(email: hostileEmail, password: "x")
+        case 4: return .forgotPasswordTapped
+        case 5: return .passwordResetRequested(email: "bob@example.com")
+        case 6: return .passwordResetRequested(email: hostileEmail)
+        case 7: return .verificationRequested
+        case 8: return .signInLinkRequested(email: "alice@example.com")
+        case 9: return .mailboxOpened
+        case 10: return .linkTapped(messageID: newest?.id ?? "none")
+        case 11: return .linkPasted(newest?.link ?? "not a link")
+        case 12: return .linkPasted("https://evil.example/__/auth/action?mode=resetPassword&oobCode=\u{1B}]0;x\u{07}&continueUrl=https%3A%2F%2Fwww.example.com%2Farticles%2F%1B%5B2J")
+        case 13: return .newPasswordSubmitted("correct-horse-battery")
+        case 14: return .newPasswordSubmitted("123")
+        case 15: return .continueTapped
+        case 16: return .storeActionTapped
+        case 17: return .reloadUserTapped
+        case 18: return .subscribeTapped
+        case 19: return .signOutTapped
+        case 20: return .clockAdvanceRequested(seconds: 7200)
+        case 21: return .retryTapped
+        case 22: return .errorDismissed
+        case 23: return .signInEmailConfirmed("alice@example.com")
+        case 24: return .deviceEdited(Device(platform: .android, osName: "Android\u{1B}[31m 14", appInstalled: false, installedVersion: nil, linksVerified: true, mailClient: .native, mailScanner: true))
+        case 25: return .settingsEdited(ActionCodeSettings(url: "https://www.example.com@evil.example/\u{202E}", handleCodeInApp: true, androidPackageName: "com.example.android", androidInstallIfNotAvailable: true))
+        case 26: return .appOpened
+        default: return .worldResetRequested
+        }
+    }
+
+    @Test("any sequence of intents leaves a usable, sanitized app")
+    func randomSessions() async throws {
+        let project = try ProjectConfigLoader.loadDefault()
+        await propertyCheck(count: 60, input: Gen.int(in: 0...27).array(of: 1...30)) { script in
+            let runtime = AppRuntime(state: AppState(device: .iPhone, settings: ActionCodeSettings(handleCodeInApp: true, iOSBundleID: "com.example.ios"), project: project), transport: EmbeddedTransport(configuration: project))
+            for index in script {
+                await runtime.process(Self.intent(index, in: await runtime.state))
+            }
+            let state = await runtime.state
+            #expect(state.busy.isEmpty, "busy after settling: \(state.busy)")
+            #expect(!state.narration.contains { UntrustedText.needsSanitizing($0) }, "unsanitized narration")
+            #expect(!UntrustedText.needsSanitizing(state.banner?.message ?? ""), "unsanitized banner")
+            #expect(!state.narration.contains { $0.contains("bob-password-1") || $0.contains("correct-horse-battery") }, "a password reached the narration")
+        }
+    }
+}

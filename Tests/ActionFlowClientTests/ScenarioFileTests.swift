@@ -1,0 +1,126 @@
+import ActionFlowBackend
+@testable import ActionFlowClient
+import ActionFlowModel
+import ActionFlowTransport
+import Foundation
+import Testing
+
+@Suite("Scenario files: errors and failed expectations")
+struct ScenarioFileTests {
+    static let header = "name: t\ndevice: iPhone\nsteps:\n"
+
+    func error(_ yaml: String) -> ScenarioFileError? {
+        do {
+            _ = try ScenarioParser.parse(yaml, source: "bad.yaml")
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    struct BadFile: Sendable, CustomTestStringConvertible {
+        var yaml: String
+        var expected: String
+        var testDescription: String { expected }
+    }
+
+    static let badFiles: [BadFile] = [
+        BadFile(yaml: "name: [unclosed", expected: "bad.yaml: not valid YAML"),
+        BadFile(yaml: "- just\n- a list\n", expected: "bad.yaml:1: expected a mapping with `name`, `steps`"),
+        BadFile(yaml: "steps:\n  - forgotPassword\n", expected: "bad.yaml:1: `name`: every scenario needs a `name`"),
+        BadFile(yaml: "name:\nsteps:\n  - forgotPassword\n", expected: "bad.yaml:1: `name`: expected text, got nothing"),
+        BadFile(yaml: "name: t\n", expected: "bad.yaml:1: `steps`: every scenario needs `steps`"),
+        BadFile(yaml: "name: t\nsteps: []\n", expected: "bad.yaml:2: `steps`: expected a non-empty list of steps"),
+        BadFile(yaml: "name: t\nstep:\n  - forgotPassword\n", expected: "bad.yaml:2: `step`: unknown key; expected one of name, description"),
+        BadFile(yaml: header + "  - fly: /moon\n", expected: "bad.yaml:4: step 1: `fly`: unknown action; expected one of open, signIn"),
+        BadFile(yaml: header + "  - forgotPassword\n  - advance: soon\n", expected: "bad.yaml:5: step 2: `advance`: expected a positive duration such as 90s, 30m, 2h, 3d or 1h30m, got `soon`"),
+        BadFile(yaml: header + "  - {open: /, forgotPassword: ~}\n", expected: "bad.yaml:4: step 1: a step holds exactly one action; found 2 keys (open, forgotPassword)"),
+        BadFile(yaml: header + "  - open\n", expected: "bad.yaml:4: step 1: `open`: needs a value, for example `open: /articles/42`"),
+        BadFile(yaml: header + "  - forgotPassword: now\n", expected: "bad.yaml:4: step 1: `forgotPassword`: takes no value; write it as `- forgotPassword`"),
+        BadFile(yaml: header + "  - signIn: {email: bob@example.com}\n", expected: "bad.yaml:4: step 1: `signIn`: needs `email` and `password`"),
+        BadFile(yaml: header + "  - tapLink: 0\n", expected: "bad.yaml:4: step 1: `tapLink`: expected `latest` or a message number (1 is the oldest), got `0`"),
+        BadFile(yaml: header + "  - expect: {landsAt: /admin}\n", expected: "bad.yaml:4: step 1: `landsAt`: expected an app route (/, /articles/ID, /subscribe, /account), got `/admin`"),
+        BadFile(yaml: header + "  - expect: {fails: expired}\n", expected: "bad.yaml:4: step 1: `fails`: expected a server error code such as EXPIRED_OOB_CODE"),
+        BadFile(yaml: header + "  - expect: {landAt: /}\n", expected: "bad.yaml:4: step 1: `landAt`: unknown key in `expect`; expected one of landsAt"),
+        BadFile(yaml: header + "  - expect: {mailbox: many}\n", expected: "bad.yaml:4: step 1: `mailbox`: expected a whole number, got `many`"),
+        BadFile(yaml: header + "  - expect: {screen: moon}\n", expected: "bad.yaml:4: step 1: `screen`: expected one of app, mailbox, webWidget"),
+        BadFile(yaml: header + "  - settings: {handleCodeInApp: sometimes}\n", expected: "bad.yaml:4: step 1: `handleCodeInApp`: expected true or false, got `sometimes`"),
+        BadFile(yaml: "name: t\ndevice: {mailClient: outlook}\nsteps:\n  - forgotPassword\n", expected: "bad.yaml:2: `mailClient`: expected one of native, webmailInAppBrowser, got `outlook`"),
+        BadFile(yaml: "name: t\ndevice: nokia\nsteps:\n  - forgotPassword\n", expected: "bad.yaml:2: `device`: expected one of iPhone, pixel, desktop, got `nokia`"),
+        BadFile(yaml: "name: t\nproject: {mobileLinkStyle: SHORT}\nsteps:\n  - forgotPassword\n", expected: "bad.yaml:2: `mobileLinkStyle`: expected one of HOSTING_DOMAIN, FIREBASE_DYNAMIC_LINK_DOMAIN, got `SHORT`"),
+        BadFile(yaml: "name: t\nproject: {passwordResetLifetime: -1h}\nsteps:\n  - forgotPassword\n", expected: "bad.yaml:2: `passwordResetLifetime`: expected a positive duration"),
+        BadFile(yaml: "name: \"\\e[31mred\"\nsteps: 5\n", expected: "bad.yaml:2: `steps`: expected a non-empty list of steps"),
+    ]
+
+    @Test("a malformed file gives a specific error with file, line, step and key", arguments: badFiles)
+    func malformed(_ file: BadFile) throws {
+        let problem = try #require(error(file.yaml), "parsed without error")
+        #expect(problem.description.hasPrefix(file.expected), "got: \(problem.description)")
+    }
+
+    @Test("hostile text in a scenario file is sanitized in errors")
+    func hostileText() throws {
+        let problem = try #require(error(Self.header + "  - \"fly\\e[2J\": x\n"))
+        #expect(!problem.description.contains("\u{1B}"))
+        #expect(problem.description.contains("fly␛[2J"))
+    }
+
+    @Test("durations", arguments: [("90s", 90.0), ("30m", 1800), ("2h", 7200), ("3d", 259_200), ("1h30m", 5400)])
+    func durations(_ text: String, _ seconds: Double) {
+        #expect(ScenarioParser.duration(text) == seconds)
+    }
+
+    @Test("not durations", arguments: ["", "h", "2", "2x", "1.5h", "-1h", "2h 30"])
+    func notDurations(_ text: String) {
+        #expect(ScenarioParser.duration(text) == nil)
+    }
+
+    @Test("a wrong expectation stops the run with a message naming the step and what the app shows")
+    func wrongExpectation() async throws {
+        let yaml = """
+        name: wrong
+        steps:
+          - open: /articles/42
+          - expect: {screen: signIn}
+          - expect: {landsAt: /articles/42}
+          - open: /
+        """
+        let scenario = try ScenarioParser.parse(yaml, source: "wrong.yaml")
+        let transcript = await ScenarioLibrary.runEmbedded(scenario, baseProject: try ProjectConfigLoader.loadDefault())
+        let failure = try #require(transcript.failure)
+        #expect(failure.description == "wrong.yaml:5: step 3: expected landsAt /articles/42, but the app shows signIn")
+        #expect(transcript.text().hasSuffix("FAILED: wrong.yaml:5: step 3: expected landsAt /articles/42, but the app shows signIn"))
+        #expect(transcript.text().contains("✓ expect screen signIn"))
+        #expect(!transcript.lines.contains(.step(number: 4, summary: "open /")), "the run stops at the first unmet expectation")
+    }
+
+    @Test("a step that names a message the inbox does not have fails clearly")
+    func missingMessage() async throws {
+        let scenario = try ScenarioParser.parse(Self.header + "  - tapLink: 3\n", source: "m.yaml")
+        let transcript = await ScenarioLibrary.runEmbedded(scenario, baseProject: try ProjectConfigLoader.loadDefault())
+        #expect(transcript.failure?.description == "m.yaml:4: step 1: there is no message 3: the inbox holds 0")
+    }
+
+    @Test("a transport that cannot start is a setup failure, reported without a step")
+    func transportDoesNotStart() async throws {
+        let scenario = try ScenarioParser.parse(Self.header + "  - forgotPassword\n", source: "s.yaml")
+        let transcript = await ScenarioRunner.run(scenario, baseProject: try ProjectConfigLoader.loadDefault()) { _ throws(AuthFailure) -> any AuthTransport in
+            throw .network(.connectionRefused(host: "127.0.0.1:9099"))
+        }
+        let failure = try #require(transcript.failure)
+        #expect(failure.isSetup)
+        #expect(failure.description == "s.yaml: cannot start the transport: network failure: connection refused by 127.0.0.1:9099")
+    }
+
+    @Test("shipped scenarios are found by name, with or without .yaml; unknown names list the shipped ones")
+    func locate() throws {
+        #expect(try ScenarioLibrary.locate("expired-link").lastPathComponent == "expired-link.yaml")
+        #expect(try ScenarioLibrary.locate("expired-link.yaml").lastPathComponent == "expired-link.yaml")
+        #expect(throws: ScenarioFileError.self) { try ScenarioLibrary.locate("no-such-scenario") }
+        do {
+            _ = try ScenarioLibrary.locate("no-such-scenario")
+        } catch {
+            #expect(error.description.contains("shipped: android-app-missing-install"))
+        }
+    }
+}

@@ -1,0 +1,37 @@
+@testable import actionflow
+import ArgumentParser
+import Foundation
+import Testing
+
+@Suite struct RunCommandTests {
+    func command(_ arguments: [String]) throws -> RunCommand {
+        try #require(try ActionFlowCommand.parseAsRoot(["run"] + arguments) as? RunCommand)
+    }
+
+    func temporaryScenario(_ yaml: String) throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("run-\(UUID().uuidString).yaml")
+        try yaml.write(to: url, atomically: true, encoding: .utf8)
+        return url
+    }
+
+    @Test func shippedScenarioByNamePasses() async throws {
+        try await command(["password-reset-in-app", "--quiet"]).run()
+    }
+
+    @Test func unmetExpectationExitsWithOne() async throws {
+        let file = try temporaryScenario("name: unmet\nsteps:\n  - open: /account\n  - expect: {landsAt: /account}\n")
+        defer { try? FileManager.default.removeItem(at: file) }
+        await #expect(throws: ExitCode.failure) { try await command([file.path]).run() }
+    }
+
+    @Test func badFileExitsWithTwo() async throws {
+        let file = try temporaryScenario("name: bad\nsteps:\n  - advance: later\n")
+        defer { try? FileManager.default.removeItem(at: file) }
+        await #expect(throws: ExitCode(2)) { try await command([file.path]).run() }
+        await #expect(throws: ExitCode(2)) { try await command(["no-such-scenario"]).run() }
+    }
+
+    @Test func benchSecondsMustBePositive() {
+        #expect(throws: (any Error).self) { try ActionFlowCommand.parseAsRoot(["bench", "core", "--seconds", "0"]) }
+    }
+}

@@ -1,0 +1,63 @@
+import ActionFlowModel
+import Foundation
+import PropertyBased
+import Testing
+
+@Suite struct SecretMaskingTests {
+    @Test func masksKeepingAShortPrefix() {
+        #expect(SecretMasking.mask("fake-api-key-demo-actionflow") == "fake-a…(masked)")
+        #expect(SecretMasking.mask("short-pass") == "…(masked)")
+        #expect(SecretMasking.mask("") == "")
+    }
+
+    @Test func masksSecretParametersInLinksAtEveryEncodingDepth() {
+        let plain = "https://x.firebaseapp.com/__/auth/action?mode=signIn&oobCode=ABCDEFGHIJKLMNOP&apiKey=fake-api-key-demo&lang=en"
+        #expect(SecretMasking.maskLinks(in: plain) == "https://x.firebaseapp.com/__/auth/action?mode=signIn&oobCode=ABCDEF…(masked)&apiKey=fake-a…(masked)&lang=en")
+        let wrapped = "https://x.web.app/__/auth/links?link=https%3A%2F%2Fx%2Faction%3FoobCode%3DABCDEFGHIJKLMNOP%26apiKey%3Dfake-api-key-demo"
+        #expect(SecretMasking.maskLinks(in: wrapped) == "https://x.web.app/__/auth/links?link=https%3A%2F%2Fx%2Faction%3FoobCode%3DABCDEF…(masked)%26apiKey%3Dfake-a…(masked)")
+        let doubled = "https://example.page.link/?link=a%253FoobCode%253DABCDEFGHIJKLMNOP%2526lang%253Den"
+        #expect(SecretMasking.maskLinks(in: doubled) == "https://example.page.link/?link=a%253FoobCode%253DABCDEF…(masked)%2526lang%253Den")
+        #expect(SecretMasking.maskLinks(in: "no secrets here") == "no secrets here")
+    }
+
+    @Test func masksSecretJSONValuesAndLinksInside() throws {
+        let json = #"{"email":"a@example.com","password":"hunter22-secret","nested":{"idToken":"eyJhbGciOiJub25lIn0.payload."},"oobLink":"https://h/a?oobCode=ABCDEFGHIJKLMNOP","list":[{"refreshToken":"RRRRRRRRRRRRRRRR"}],"count":3}"#
+        let masked = SecretMasking.maskJSON(Data(json.utf8))
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(masked.utf8)) as? [String: Any])
+        #expect(object["email"] as? String == "a@example.com")
+        #expect(object["password"] as? String == "hunter…(masked)")
+        #expect((object["nested"] as? [String: Any])?["idToken"] as? String == "eyJhbG…(masked)")
+        #expect(object["oobLink"] as? String == "https://h/a?oobCode=ABCDEF…(masked)")
+        #expect(((object["list"] as? [[String: Any]])?.first)?["refreshToken"] as? String == "RRRRRR…(masked)")
+        #expect(object["count"] as? Int == 3)
+        #expect(masked.contains("\n"))
+    }
+
+    @Test func textThatIsNotJSONIsMaskedAsLinks() {
+        #expect(SecretMasking.maskJSON(Data("oops oobCode=ABCDEFGHIJKLMNOP".utf8)) == "oops oobCode=ABCDEF…(masked)")
+    }
+}
+
+@Suite struct SecretMaskingPropertyTests {
+    static let secret = Gen.letterOrNumber.string(of: 13...60)
+    static let words = Gen.letterOrNumber.string(of: 1...12)
+
+    @Test func noSecretParameterSurvivesInAnyEncoding() async {
+        await propertyCheck(input: Self.secret, Self.words, Gen.int(in: 0...2)) { secret, other, depth in
+            let layers = ["", "%3D", "%253D"]
+            let separator = ["&", "%26", "%2526"][depth]
+            let text = "https://h/p?x=\(other)\(separator)oobCode\(layers[depth] == "" ? "=" : layers[depth])\(secret)\(separator)lang=en"
+            let masked = SecretMasking.maskLinks(in: text)
+            #expect(!masked.contains(secret))
+            #expect(masked.contains(String(secret.prefix(6)) + SecretMasking.marker))
+        }
+    }
+
+    @Test func noSecretJSONValueSurvives() async {
+        await propertyCheck(input: Self.secret, Gen.int(in: 0..<SecretMasking.secretKeys.count)) { secret, keyIndex in
+            let key = SecretMasking.secretKeys.sorted()[keyIndex]
+            let json = "{\"\(key)\":\"\(secret)\",\"other\":{\"\(key)\":[\"\(secret)\"]}}"
+            #expect(!SecretMasking.maskJSON(Data(json.utf8)).contains(secret))
+        }
+    }
+}

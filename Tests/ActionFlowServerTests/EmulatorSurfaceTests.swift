@@ -1,0 +1,175 @@
+import ActionFlowModel
+import ActionFlowServer
+import ActionFlowTransport
+import Foundation
+import Testing
+
+@Suite("serve: the Auth Emulator's HTTP surface")
+struct EmulatorSurfaceTests {
+    static let v1 = "/identitytoolkit.googleapis.com/v1"
+    static let admin = ["Authorization": "Bearer owner", "Content-Type": "application/json"]
+
+    @Test("admin paths: create a user, generate a reset link with returnOobLink, look the user up")
+    func adminPaths() async throws {
+        let fixture = try await ServeFixture.start()
+        defer { Task { await fixture.stop() } }
+        let base = "\(Self.v1)/projects/demo-actionflow"
+
+        let created = try await fixture.http("POST", "\(base)/accounts", body: #"{"email":"frank@example.com","password":"frank-password"}"#, headers: Self.admin)
+        #expect(created.status == 200)
+        let localId = try JSONDecoder().decode(SignInResponse.self, from: Data(created.body.utf8)).localId
+
+        let link = try await fixture.http("POST", "\(base)/accounts:sendOobCode", body: #"{"requestType":"PASSWORD_RESET","email":"frank@example.com","returnOobLink":true,"continueUrl":"https://www.example.com/after"}"#, headers: Self.admin)
+        #expect(link.status == 200)
+        let response = try JSONDecoder().decode(SendOobCodeResponse.self, from: Data(link.body.utf8))
+        let code = try #require(response.oobCode)
+        #expect(try #require(response.oobLink).contains("oobCode%3D\(code)") || response.oobLink?.contains("oobCode=\(code)") == true)
+        #expect(try await fixture.rest.mailbox().isEmpty, "admin links are returned, not mailed")
+
+        let lookup = try await fixture.http("POST", "\(base)/accounts:lookup", body: #"{"localId":["\#(localId)"]}"#, headers: Self.admin)
+        let users = try JSONDecoder().decode(LookupResponse.self, from: Data(lookup.body.utf8)).users
+        #expect(users?.first?.email == "frank@example.com")
+
+        // The returned code works for a client.
+        let checked = try await fixture.rest.resetPassword(ResetPasswordRequest(oobCode: code))
+        #expect(checked.email == "frank@example.com")
+    }
+
+    @Test("admin paths refuse callers without 'Bearer owner', and returnOobLink needs it on client paths too")
+    func adminAuthorization() async throws {
+        let fixture = try await ServeFixture.start()
+        defer { Task { await fixture.stop() } }
+        let body = #"{"requestType":"PASSWORD_RESET","email":"alice@example.com","returnOobLink":true}"#
+        let scoped = try await fixture.http("POST", "\(Self.v1)/projects/demo-actionflow/accounts:sendOobCode", body: body)
+        #expect(scoped.status == 401)
+        #expect(ServeFixture.errorMessage(scoped.body)?.hasPrefix("UNAUTHENTICATED") == true)
+        let client = try await fixture.http("POST", "\(Self.v1)/accounts:sendOobCode?key=k", body: body)
+        #expect(client.status == 403)
+        #expect(ServeFixture.errorMessage(client.body) == "INSUFFICIENT_PERMISSION")
+        let lookup = try await fixture.http("POST", "\(Self.v1)/accounts:lookup?key=k", body: #"{"email":["alice@example.com"]}"#)
+        #expect(ServeFixture.errorMessage(lookup.body)?.hasPrefix("MISSING_ID_TOKEN") == true)
+    }
+
+    @Test("another project id is refused with a message naming the served project")
+    func projectMismatch() async throws {
+        let fixture = try await ServeFixture.start()
+        defer { Task { await fixture.stop() } }
+        let answer = try await fixture.http("GET", "/emulator/v1/projects/other-project/oobCodes")
+        #expect(answer.status == 404)
+        #expect(ServeFixture.errorMessage(answer.body) == "PROJECT_NOT_FOUND : this server hosts project 'demo-actionflow'")
+    }
+
+    @Test("legacy v3 relyingparty paths of the iOS SDK run the v1 operations")
+    func relyingParty() async throws {
+        let fixture = try await ServeFixture.start()
+        defer { Task { await fixture.stop() } }
+        let rp = "/www.googleapis.com/identitytoolkit/v3/relyingparty"
+        let signedIn = try await fixture.http("POST", "\(rp)/verifyPassword?key=k", body: #"{"email":"bob@example.com","password":"bob-password-1","returnSecureToken":true}"#)
+        let token = try #require(try JSONDecoder().decode(SignInResponse.self, from: Data(signedIn.body.utf8)).idToken)
+        let sent = try await fixture.http("POST", "\(rp)/getOobConfirmationCode?key=k", body: #"{"requestType":"VERIFY_EMAIL","idToken":"\#(token)"}"#)
+        #expect(sent.status == 200)
+        let code = try #require(try await fixture.rest.mailbox().last?.oobCode)
+        let applied = try await fixture.http("POST", "\(rp)/setAccountInfo?key=k", body: #"{"oobCode":"\#(code)"}"#)
+        #expect(applied.status == 200)
+        let account = try await fixture.http("POST", "\(rp)/getAccountInfo?key=k", body: #"{"idToken":"\#(token)"}"#)
+        #expect(try JSONDecoder().decode(LookupResponse.self, from: Data(account.body.utf8)).users?.first?.emailVerified == true)
+        let unknown = try await fixture.http("POST", "\(rp)/noSuchCall", body: "{}")
+        #expect(unknown.status == 404)
+    }
+
+    @Test("bad bodies get the emulator's error shape: malformed JSON, wrong types, missing fields, unknown requestType, too large")
+    func badBodies() async throws {
+        let fixture = try await ServeFixture.start()
+        defer { Task { await fixture.stop() } }
+        let send = "\(Self.v1)/accounts:sendOobCode?key=k"
+        let cases: [(body: String, status: Int, message: String)] = [
+            ("{not json", 400, "INVALID_ARGUMENT : Invalid JSON payload received."),
+            (#"{"requestType":"PASSWORD_RESET","email":42}"#, 400, "INVALID_ARGUMENT : Invalid value at 'email'"),
+            (#"{"email":"alice@example.com"}"#, 400, "MISSING_REQ_TYPE"),
+            (#"{"requestType":"SEND_ME_MONEY","email":"alice@example.com"}"#, 400, "INVALID_REQ_TYPE : unknown requestType"),
+            (String(repeating: " ", count: EmulatorAPI.defaultMaxBodyBytes + 1) + "{}", 413, "PAYLOAD_TOO_LARGE : the request body exceeds \(EmulatorAPI.defaultMaxBodyBytes) bytes"),
+        ]
+        for item in cases {
+            let answer = try await fixture.http("POST", send, body: item.body)
+            #expect(answer.status == item.status)
+            let envelope = try JSONDecoder().decode(ErrorEnvelope.self, from: Data(answer.body.utf8))
+            #expect(envelope.error.code == item.status)
+            #expect(envelope.error.message == item.message)
+            #expect(envelope.error.errors.first?.message == String(item.message.prefix { $0 != " " }))
+        }
+        let missingOob = try await fixture.http("POST", "\(Self.v1)/accounts:resetPassword?key=k", body: "{}")
+        #expect(ServeFixture.errorMessage(missingOob.body) == "MISSING_OOB_CODE")
+        let unknownPath = try await fixture.http("GET", "/nowhere")
+        #expect(unknownPath.status == 404)
+        #expect(ServeFixture.errorMessage(unknownPath.body) == "NOT_FOUND : no endpoint GET /nowhere")
+    }
+
+    @Test("oobCodes lists sent codes in the emulator's shape, and the clock endpoint drives expiry")
+    func oobCodesAndClock() async throws {
+        let fixture = try await ServeFixture.start()
+        defer { Task { await fixture.stop() } }
+        _ = try await fixture.rest.sendOobCode(SendOobCodeRequest(requestType: .passwordReset, email: "alice@example.com"), locale: nil)
+        let listed = try await fixture.http("GET", "/emulator/v1/projects/demo-actionflow/oobCodes")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(listed.body.utf8)) as? [String: Any])
+        let entry = try #require((object["oobCodes"] as? [[String: Any]])?.first)
+        #expect(entry["email"] as? String == "alice@example.com")
+        #expect(entry["requestType"] as? String == "PASSWORD_RESET")
+        let code = try #require(entry["oobCode"] as? String)
+        #expect(code.count == 54)
+        #expect((entry["oobLink"] as? String)?.contains(code) == true)
+
+        let advanced = try await fixture.http("POST", "/emulator/v1/projects/demo-actionflow/clock", body: #"{"advanceSeconds":3601}"#)
+        let clock = try JSONDecoder().decode(EmulatorClockState.self, from: Data(advanced.body.utf8))
+        #expect(clock.date == fixture.configuration.clockStart.addingTimeInterval(3601))
+        await #expect(throws: AuthFailure.server(.expiredOobCode, detail: "The action code has expired.")) {
+            try await fixture.rest.resetPassword(ResetPasswordRequest(oobCode: code))
+        }
+    }
+
+    @Test("the emulator's reset (DELETE accounts) restores the project's start")
+    func resetEndpoint() async throws {
+        let fixture = try await ServeFixture.start()
+        defer { Task { await fixture.stop() } }
+        _ = try await fixture.rest.signUp(SignUpRequest(email: "gina@example.com", password: "gina-password"))
+        let deleted = try await fixture.http("DELETE", "/emulator/v1/projects/demo-actionflow/accounts")
+        #expect(deleted.status == 200)
+        await #expect(throws: AuthFailure.server(.emailNotFound, detail: "There is no user record corresponding to this identifier. The user may have been deleted.")) {
+            try await fixture.rest.signInWithPassword(SignInWithPasswordRequest(email: "gina@example.com", password: "gina-password"))
+        }
+    }
+
+    @Test("a client can restart serve's world with another project configuration; the project id stays")
+    func applyProject() async throws {
+        let fixture = try await ServeFixture.start()
+        defer { Task { await fixture.stop() } }
+        var changed = fixture.configuration
+        changed.authorizedDomains.append("shop.example.org")
+        changed.clockStart = changed.clockStart.addingTimeInterval(86_400)
+        #expect(try await fixture.rest.applyProject(changed) == changed.clockStart)
+        _ = try await fixture.rest.sendOobCode(SendOobCodeRequest(requestType: .passwordReset, email: "alice@example.com", continueUrl: "https://shop.example.org/cart"), locale: nil)
+        #expect(try await fixture.rest.mailbox().count == 1)
+
+        var renamed = fixture.configuration
+        renamed.projectId = "someone-else"
+        await #expect(throws: AuthFailure.server(.invalidArgument, detail: "this server keeps project id 'demo-actionflow'")) {
+            try await fixture.rest.applyProject(renamed)
+        }
+    }
+
+    @Test("REST against a server without serve's clock: clock calls fail as unsupported, the rest works")
+    func plainEmulatorHasNoClock() async throws {
+        let fixture = try await ServeFixture.start()
+        defer { Task { await fixture.stop() } }
+        let plain = RESTTransport(configuration: fixture.rest.configuration, servesClock: false)
+        #expect(!plain.capabilities.controlsClock)
+        #expect(plain.capabilities.listsMailbox)
+        let production = RESTTransport(configuration: RESTTransportConfiguration(target: .production, apiKey: "AIza-test", projectId: "p"))
+        #expect(production.capabilities == TransportCapabilities(listsMailbox: false, controlsClock: false, resetsWorld: false))
+        await #expect(throws: AuthFailure.network(.unsupported("a production project's email goes to a real inbox: paste the link from there"))) {
+            try await production.mailbox()
+        }
+        await #expect(throws: AuthFailure.network(.unsupported("a production project runs on real time: there is no clock to advance"))) {
+            try await production.advanceClock(by: 60)
+        }
+    }
+}

@@ -1,0 +1,267 @@
+import ActionFlowBackend
+import ActionFlowModel
+@testable import ActionFlowTransport
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import HTTPTypes
+import Hummingbird
+import Logging
+import Testing
+
+/// A server that misbehaves on purpose, to check that the REST transport turns each fault into a
+/// clear, retryable `AuthFailure.network`.
+struct MisbehavingServer {
+    let running: Task<Void, any Error>
+    let port: Int
+
+    static func start(_ respond: @escaping @Sendable (Request) async throws -> Response) async throws -> MisbehavingServer {
+        let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
+        var logger = Logger(label: "misbehaving")
+        logger.logLevel = .critical
+        let app = Application(
+            responder: CallbackResponder<BasicRequestContext> { request, _ in try await respond(request) },
+            configuration: .init(address: .hostname("127.0.0.1", port: 0)),
+            onServerRunning: { continuation.yield($0.localAddress?.port ?? 0) },
+            logger: logger
+        )
+        let task = Task { try await app.run() }
+        var iterator = ports.makeAsyncIterator()
+        guard let port = await iterator.next() else { throw CancellationError() }
+        return MisbehavingServer(running: task, port: port)
+    }
+
+    func stop() async {
+        running.cancel()
+        _ = try? await running.value
+    }
+
+    func transport(timeout: TimeInterval = 2) -> RESTTransport {
+        RESTTransport(configuration: RESTTransportConfiguration(target: .emulator(host: "127.0.0.1", port: port), apiKey: "fake-api-key", projectId: "demo-actionflow", timeout: timeout))
+    }
+
+    static func reply(status: HTTPResponse.Status, _ body: String) -> Response {
+        Response(status: status, headers: [.contentType: "application/json"], body: ResponseBody(byteBuffer: ByteBuffer(string: body)))
+    }
+}
+
+@Suite("REST transport faults")
+struct FaultTests {
+    let resetRequest = SendOobCodeRequest(requestType: .passwordReset, email: "ada@example.com")
+
+    @Test("nothing listening: connection refused, naming the host")
+    func connectionRefused() async throws {
+        // Take a free port, then let it go, so nothing listens there.
+        let server = try await MisbehavingServer.start { _ in MisbehavingServer.reply(status: .ok, "{}") }
+        let transport = server.transport()
+        await server.stop()
+        await #expect(throws: AuthFailure.network(.connectionRefused(host: "127.0.0.1:\(server.port)"))) {
+            try await transport.sendOobCode(resetRequest, locale: nil)
+        }
+    }
+
+    @Test("a server that never answers: timed out after the configured seconds, not a hang")
+    func stallingServer() async throws {
+        let server = try await MisbehavingServer.start { _ in
+            try await Task.sleep(for: .seconds(30))
+            return MisbehavingServer.reply(status: .ok, "{}")
+        }
+        defer { Task { await server.stop() } }
+        let started = ContinuousClock.now
+        await #expect(throws: AuthFailure.network(.timedOut(seconds: 0.5))) {
+            try await server.transport(timeout: 0.5).sendOobCode(resetRequest, locale: nil)
+        }
+        #expect(ContinuousClock.now - started < .seconds(5))
+    }
+
+    @Test("HTTP 500: an HTTP status failure carrying the body, even when it looks like an error envelope")
+    func serverError() async throws {
+        let body = #"{"error":{"code":500,"message":"INTERNAL_ERROR","errors":[]}}"#
+        let server = try await MisbehavingServer.start { _ in MisbehavingServer.reply(status: .internalServerError, body) }
+        defer { Task { await server.stop() } }
+        await #expect(throws: AuthFailure.network(.httpStatus(500, body: body))) {
+            try await server.transport().sendOobCode(resetRequest, locale: nil)
+        }
+    }
+
+    @Test("a 200 whose body is not JSON: a malformed-response failure quoting the start of the body")
+    func invalidJSON() async throws {
+        let server = try await MisbehavingServer.start { _ in MisbehavingServer.reply(status: .ok, "<html>proxy login</html>") }
+        defer { Task { await server.stop() } }
+        await #expect(throws: AuthFailure.network(.malformedResponse("accounts:sendOobCode: the response is not JSON: <html>proxy login</html>"))) {
+            try await server.transport().sendOobCode(resetRequest, locale: nil)
+        }
+    }
+
+    @Test("a 200 that lacks a required field: a malformed-response failure naming the field")
+    func missingField() async throws {
+        let server = try await MisbehavingServer.start { _ in MisbehavingServer.reply(status: .ok, #"{"email":"ada@example.com","idToken":"t"}"#) }
+        defer { Task { await server.stop() } }
+        await #expect(throws: AuthFailure.network(.malformedResponse("accounts:signInWithPassword: the response lacks the field 'localId'"))) {
+            try await server.transport().signInWithPassword(SignInWithPasswordRequest(email: "ada@example.com", password: "secret1"))
+        }
+    }
+
+    @Test("a 4xx without the error envelope: an HTTP status failure, not a made-up server code")
+    func clientErrorWithoutEnvelope() async throws {
+        let server = try await MisbehavingServer.start { _ in MisbehavingServer.reply(status: .notFound, "no such page") }
+        defer { Task { await server.stop() } }
+        await #expect(throws: AuthFailure.network(.httpStatus(404, body: "no such page"))) {
+            try await server.transport().lookup(LookupRequest(idToken: "t"))
+        }
+    }
+
+    @Test("the error envelope maps to the server code and detail, as the embedded transport raises them")
+    func errorEnvelope() async throws {
+        let body = #"{"error":{"code":400,"message":"INVALID_CONTINUE_URI : ((expected an absolute URI with valid scheme and host))","errors":[{"message":"INVALID_CONTINUE_URI","reason":"invalid","domain":"global"}]}}"#
+        let server = try await MisbehavingServer.start { _ in MisbehavingServer.reply(status: .badRequest, body) }
+        defer { Task { await server.stop() } }
+        await #expect(throws: AuthFailure.server(.invalidContinueURI, detail: "((expected an absolute URI with valid scheme and host))")) {
+            try await server.transport().sendOobCode(resetRequest, locale: nil)
+        }
+    }
+
+    @Test("each send is one request: a failed send is never retried behind the user's back")
+    func sendIsNotRetried() async throws {
+        let counter = RequestCounter()
+        let server = try await MisbehavingServer.start { _ in
+            await counter.increment()
+            return MisbehavingServer.reply(status: .serviceUnavailable, "busy")
+        }
+        defer { Task { await server.stop() } }
+        await #expect(throws: AuthFailure.network(.httpStatus(503, body: "busy"))) {
+            try await server.transport().sendOobCode(resetRequest, locale: nil)
+        }
+        #expect(await counter.count == 1)
+    }
+
+    @Test("the request carries ?key=, X-Firebase-Locale and the protocol's JSON field names")
+    func wireFormat() async throws {
+        let seen = SeenRequest()
+        let server = try await MisbehavingServer.start { request in
+            var request = request
+            let body = try await request.collectBody(upTo: 10_000)
+            await seen.record(uri: request.uri.string, locale: request.headers[HTTPField.Name("X-Firebase-Locale")!], body: String(buffer: body))
+            return MisbehavingServer.reply(status: .ok, #"{"kind":"identitytoolkit#GetOobConfirmationCodeResponse","email":"ada@example.com"}"#)
+        }
+        defer { Task { await server.stop() } }
+        var settings = ActionCodeSettings(url: "https://www.example.com/checkout?cartId=1234", handleCodeInApp: true, iOSBundleID: "com.example.ios", linkDomain: "demo-actionflow.web.app")
+        settings.setAndroidPackageName("com.example.android", installIfNotAvailable: true, minimumVersion: "12")
+        let request = SendOobCodeRequest(requestType: .passwordReset, email: "ada@example.com", settings: settings, clientType: .iOS)
+        let response = try await server.transport().sendOobCode(request, locale: "fr")
+        #expect(response.email == "ada@example.com")
+        #expect(await seen.uri == "/identitytoolkit.googleapis.com/v1/accounts:sendOobCode?key=fake-api-key")
+        #expect(await seen.locale == "fr")
+        let json = try #require(try JSONSerialization.jsonObject(with: Data((await seen.body).utf8)) as? [String: Any])
+        #expect(json["requestType"] as? String == "PASSWORD_RESET")
+        #expect(json["continueUrl"] as? String == "https://www.example.com/checkout?cartId=1234")
+        #expect(json["iOSBundleId"] as? String == "com.example.ios")
+        #expect(json["androidPackageName"] as? String == "com.example.android")
+        #expect(json["androidInstallApp"] as? Bool == true)
+        #expect(json["androidMinimumVersion"] as? String == "12")
+        #expect(json["canHandleCodeInApp"] as? Bool == true)
+        #expect(json["linkDomain"] as? String == "demo-actionflow.web.app")
+        #expect(json["clientType"] as? String == "CLIENT_TYPE_IOS")
+        #expect(json["returnOobLink"] == nil)
+    }
+}
+
+@Test("an Auth Emulator without serve's clock: advancing fails as unsupported, and connect() does not offer the clock")
+func emulatorWithoutClock() async throws {
+    let server = try await MisbehavingServer.start { _ in MisbehavingServer.reply(status: .notFound, "Not Found") }
+    defer { Task { await server.stop() } }
+    let transport = await RESTTransport.connect(configuration: server.transport().configuration)
+    #expect(!transport.capabilities.controlsClock)
+    await #expect(throws: AuthFailure.network(.unsupported("the Auth Emulator at http://127.0.0.1:\(server.port) has no simulated clock (actionflow serve has one)"))) {
+        try await transport.advanceClock(by: 60)
+    }
+    await #expect(throws: AuthFailure.network(.unsupported("the Auth Emulator at http://127.0.0.1:\(server.port) takes its configuration from firebase.json (actionflow serve takes it from here)"))) {
+        try await transport.applyProject(try ProjectConfigLoader.loadDefault())
+    }
+}
+
+@Test("a real Auth Emulator's oobCodes (no text, no times) become mailbox messages with stable times and Firebase-like text")
+func plainEmulatorMailbox() async throws {
+    let listing = #"{"oobCodes":[{"email":"ada@example.com","oobCode":"CODE1","oobLink":"http://127.0.0.1:9099/emulator/action?mode=resetPassword&lang=fr&oobCode=CODE1&apiKey=fake-api-key","requestType":"PASSWORD_RESET"},{"email":"ada@example.com","oobCode":"CODE2","oobLink":"http://127.0.0.1:9099/emulator/action?mode=signIn&oobCode=CODE2","requestType":"SOMETHING_NEW"}]}"#
+    let server = try await MisbehavingServer.start { request in
+        request.uri.path == "/emulator/v1/projects/demo-actionflow/oobCodes"
+            ? MisbehavingServer.reply(status: .ok, listing)
+            : MisbehavingServer.reply(status: .notFound, "Not Found")
+    }
+    defer { Task { await server.stop() } }
+    let transport = server.transport()
+    let first = try await transport.mailbox()
+    #expect(first.count == 1, "a request type this tool does not know is left out")
+    let message = try #require(first.first)
+    #expect(message.id == "CODE1")
+    #expect(message.oobCode == "CODE1")
+    #expect(message.subject == "Reset your password for demo-actionflow")
+    #expect(message.body.contains(message.link))
+    #expect(message.locale == "fr")
+    try await Task.sleep(for: .milliseconds(20))
+    #expect(try await transport.mailbox().first?.sentAt == message.sentAt, "polling again keeps the time it was first seen")
+}
+
+actor RequestCounter {
+    private(set) var count = 0
+    func increment() { count += 1 }
+}
+
+actor SeenRequest {
+    private(set) var uri = ""
+    private(set) var locale: String?
+    private(set) var body = ""
+    func record(uri: String, locale: String?, body: String) {
+        self.uri = uri
+        self.locale = locale
+        self.body = body
+    }
+}
+
+@Suite("REST transport: TLS and DNS failures")
+struct TLSAndDNSFailureTests {
+    @Test("a TLS handshake with a server that speaks plain HTTP fails as a TLS failure, not a hang or a crash")
+    func tlsHandshakeFailure() async throws {
+        let server = try await MisbehavingServer.start { _ in MisbehavingServer.reply(status: .ok, "{}") }
+        defer { Task { await server.stop() } }
+        let transport = server.transport()
+        // FoundationNetworking's own error for https:// to a plain HTTP port on loopback.
+        let url = try #require(URL(string: "https://127.0.0.1:\(server.port)/"))
+        var caught: (any Error)?
+        do {
+            _ = try await URLSession.shared.data(from: url)
+        } catch {
+            caught = error
+        }
+        let failure = transport.networkFailure(from: try #require(caught))
+        guard case .tlsFailure(let message) = failure else {
+            Issue.record("expected a TLS failure, got \(failure)")
+            return
+        }
+        #expect(!message.isEmpty)
+    }
+
+    @Test("DNS and certificate errors map to their own cases", arguments: [
+        (URLError.Code.cannotFindHost, NetworkFailure.dnsFailure(host: "127.0.0.1:9")),
+        (.dnsLookupFailed, .dnsFailure(host: "127.0.0.1:9")),
+        (.cannotConnectToHost, .connectionRefused(host: "127.0.0.1:9")),
+        (.timedOut, .timedOut(seconds: 2)),
+        (.networkConnectionLost, .connectionLost("127.0.0.1:9 closed the connection before answering")),
+    ])
+    func mapping(code: URLError.Code, expected: NetworkFailure) {
+        let transport = RESTTransport(configuration: RESTTransportConfiguration(target: .emulator(host: "127.0.0.1", port: 9), apiKey: "k", projectId: "p", timeout: 2))
+        #expect(transport.networkFailure(from: URLError(code)) == expected)
+    }
+
+    @Test("certificate problems are TLS failures")
+    func certificates() {
+        let transport = RESTTransport(configuration: RESTTransportConfiguration(target: .production, apiKey: "k", projectId: "p"))
+        for code in [URLError.Code.serverCertificateUntrusted, .serverCertificateHasBadDate, .secureConnectionFailed] {
+            guard case .tlsFailure = transport.networkFailure(from: URLError(code)) else {
+                Issue.record("\(code.rawValue) is not a TLS failure")
+                continue
+            }
+        }
+    }
+}

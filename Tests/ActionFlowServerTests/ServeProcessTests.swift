@@ -1,0 +1,65 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Testing
+
+/// The built `actionflow serve` as a user runs it: banner, one log line per request without
+/// query strings, and a clean exit on SIGTERM and SIGINT.
+@Suite("actionflow serve as a process")
+struct ServeProcessTests {
+    static let binary = FirebaseAdminInteropTests.packageRoot.appendingPathComponent(".build/debug/actionflow")
+
+    /// Collects a pipe's text as it arrives.
+    final class Collected: @unchecked Sendable {
+        // `@unchecked`: `text` is only touched under `lock`.
+        private let lock = NSLock()
+        private var text = ""
+        func append(_ data: Data) { lock.withLock { text += String(decoding: data, as: UTF8.self) } }
+        var value: String { lock.withLock { text } }
+    }
+
+    static func waitFor(_ collected: Collected, _ needle: String, seconds: Double = 20) async throws -> String {
+        let deadline = ContinuousClock.now + .seconds(seconds)
+        while ContinuousClock.now < deadline {
+            if collected.value.contains(needle) { return collected.value }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        Issue.record("no '\(needle)' within \(seconds) s; output so far:\n\(collected.value)")
+        throw CancellationError()
+    }
+
+    @Test("banner with the bound port, a log line per request without the query, clean stop", arguments: [SIGTERM, SIGINT])
+    func servesAndStops(signal: Int32) async throws {
+        try #require(FileManager.default.isExecutableFile(atPath: Self.binary.path), "build the package first")
+        let process = Process()
+        process.executableURL = Self.binary
+        process.arguments = ["serve", "--port", "0"]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        let collected = Collected()
+        output.fileHandleForReading.readabilityHandler = { collected.append($0.availableData) }
+        try process.run()
+        defer { if process.isRunning { process.terminate() } }
+
+        let banner = try await Self.waitFor(collected, "FIREBASE_AUTH_EMULATOR_HOST=127.0.0.1:")
+        let portText = try #require(banner.components(separatedBy: "FIREBASE_AUTH_EMULATOR_HOST=127.0.0.1:").last?.prefix { $0.isNumber })
+        let port = try #require(Int(portText))
+
+        let url = try #require(URL(string: "http://127.0.0.1:\(port)/__/auth/action?mode=resetPassword&oobCode=SECRET-CODE-123&apiKey=SECRET-KEY"))
+        let (_, response) = try await URLSession.shared.data(from: url)
+        #expect((response as? HTTPURLResponse)?.statusCode == 400)
+        let logged = try await Self.waitFor(collected, "GET /__/auth/action 400")
+        #expect(!logged.contains("SECRET-CODE-123"))
+        #expect(!logged.contains("SECRET-KEY"))
+
+        kill(process.processIdentifier, signal)
+        let stopped = try await Self.waitFor(collected, "stopped")
+        #expect(stopped.contains("stopped"))
+        let deadline = ContinuousClock.now + .seconds(10)
+        while process.isRunning && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
+        #expect(!process.isRunning)
+        #expect(process.terminationStatus == 0)
+    }
+}
