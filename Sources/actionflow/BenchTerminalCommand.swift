@@ -26,21 +26,21 @@ struct BenchTerminalCommand: AsyncParsableCommand {
         var startTimes: [Double] = []
         for _ in 0..<starts {
             let session = try PseudoTerminalSession(binary: binary)
-            startTimes.append(try session.waitForText("q quit", timeout: 10) * 1000)
+            startTimes.append(try session.waitForText("quit", timeout: 10) * 1000)
             session.finish()
         }
 
         let session = try PseudoTerminalSession(binary: binary)
-        _ = try session.waitForText("q quit", timeout: 10)
-        // Story 1 opens the sign-in form: ↓/↑ then move focus between its two text fields.
+        _ = try session.waitForText("quit", timeout: 10)
+        // Story 1 opens the sign-in form: j/k (↓/↑) then move focus between its two text fields.
         session.write("1")
-        _ = try session.waitForText("to continue to", timeout: 10)
+        _ = try session.waitForText("Password", timeout: 10)
         session.drain(quiet: 0.2)
         var latencies: [Double] = []
         var bytes: [Int] = []
         for index in 0..<keys {
             let sent = Date()
-            session.write(index % 2 == 0 ? "\u{1B}[B" : "\u{1B}[A")
+            session.write(index % 2 == 0 ? "j" : "k")
             let (count, last) = session.drain(quiet: 0.03)
             guard count > 0, let last else { throw ValidationError("no frame after key \(index + 1)") }
             latencies.append(last.timeIntervalSince(sent) * 1000)
