@@ -135,6 +135,11 @@ public enum MainView {
             spans.append(Span("│", .statusBar))
             spans.append(Span(" \(message) ", .statusBar))
         }
+        if let presenter = ui.presenter {
+            spans.append(Span("│", .statusBar))
+            let next = presenter.isFinished ? (presenter.failed ? "scenario ended with a failure" : "scenario complete ✓") : "next (n): \(presenter.steps[presenter.played])"
+            spans.append(Span(" \(next) ", .statusBar))
+        }
         frame.put(spans, x: 0, y: layout.status.y, clip: layout.status)
     }
 
