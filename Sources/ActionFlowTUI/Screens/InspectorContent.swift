@@ -254,6 +254,9 @@ enum InspectorContent {
                 for parameter in layer.parameters {
                     let shown = parameter.name == "apiKey" ? mask(parameter.value) : parameter.value
                     blocks.append(.pair("  " + parameter.name, shown, parameter.name == "oobCode" ? .warning : .text, nameWidth: width + 2))
+                    if let meaning = parameter.meaning {
+                        blocks.append(.item(String(repeating: " ", count: width + 3), meaning, .muted))
+                    }
                 }
             }
             if !anatomy.findings.isEmpty {
