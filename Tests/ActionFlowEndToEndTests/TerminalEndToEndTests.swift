@@ -105,6 +105,17 @@ struct TerminalEndToEndTests {
         #expect(!tmux.screen().contains("Flow  Settings"))
     }
 
+    @Test("SIGHUP and crash signals (SEGV, ABRT) still leave the terminal as it was found", arguments: [SIGHUP, SIGSEGV, SIGABRT])
+    func otherSignals(signal: Int32) throws {
+        let tmux = try TmuxSession()
+        try startStoryOne(tmux)
+        let pid = try #require(tmux.pid)
+        kill(pid, signal)
+        #expect(tmux.waitForExit() == 128 + Int(signal), "the program ends by the signal it got")
+        tmux.expectTerminalRestored()
+        #expect(!tmux.screen().contains("Flow  Settings"), "the interface is still on the screen")
+    }
+
     @Test("A hostile pasted email cannot move the cursor or break the frame")
     func hostileEmail() throws {
         let tmux = try TmuxSession()
