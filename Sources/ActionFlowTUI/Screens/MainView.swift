@@ -206,27 +206,38 @@ public enum MainView {
     }
 
     static let helpSections: [(String, [(String, String)])] = [
-        ("Move", [("Tab / Shift-Tab", "phone ⇄ inspector"), ("↑ ↓  or  k j", "select a control"), ("← →  or  h l", "switch tab / change a choice"),
-                  ("1 … 7", "Flow Settings Device Link Network Project Mail"), ("PgUp / PgDn", "scroll"), ("Esc", "back / leave a field")]),
-        ("Act", [("Enter / Space", "press, toggle, edit a field"), ("m / a", "open the mailbox / the app"), ("p", "paste a link into the app"),
-                 ("r / x", "retry / dismiss an error"), ("n", "next scenario step (presenter)")]),
-        ("World", [("+ / >", "advance the clock 1 hour / 1 day"), ("R", "reset users, codes, mailbox, clock"), ("w", "back to the welcome screen")]),
-        ("Fields", [("← → Home End", "move the cursor"), ("Backspace Del", "delete"), ("Ctrl-U / Ctrl-K", "clear before / after"), ("Enter / Esc", "save / cancel")]),
-        ("Terminal", [("Ctrl-L", "redraw"), ("Ctrl-Z", "suspend (fg resumes)"), ("q  or  Ctrl-C", "quit")]),
+        ("Move", [("Tab / S-Tab", "phone ⇄ inspector"), ("↑ ↓  k j", "select a control"), ("← →  h l", "pane / change choice"),
+                  ("1 … 7", "inspector panes"), ("PgUp PgDn", "scroll"), ("Esc", "back / leave a field")]),
+        ("Act", [("Enter Space", "press, toggle, edit"), ("m / a", "mailbox / the app"), ("p", "paste a link"),
+                 ("r / x", "retry / dismiss"), ("n", "next scenario step")]),
+        ("World", [("+ / >", "clock +1 h / +1 day"), ("R", "reset the world"), ("w", "welcome screen")]),
+        ("Fields", [("← → Home End", "move the cursor"), ("Bksp  Del", "delete"), ("C-U / C-K", "clear before / after"), ("Enter / Esc", "save / cancel")]),
+        ("Terminal", [("Ctrl-L", "redraw"), ("Ctrl-Z", "suspend (fg resumes)"), ("q  Ctrl-C", "quit")]),
     ]
 
+    /// One column when it fits the height, otherwise two side by side.
     private static func drawHelp(_ frame: inout Frame) {
         let rows = helpSections.reduce(0) { $0 + $1.1.count + 1 }
-        let inner = overlayBox(&frame, width: min(72, frame.width - 2), height: rows + 4, title: "Keys")
-        var y = inner.y
-        for (section, keys) in helpSections {
-            guard y < inner.maxY else { break }
-            frame.put(section, x: inner.x, y: y, role: .title, clip: inner)
-            y += 1
-            for (key, action) in keys where y < inner.maxY {
-                frame.put("  " + key.padded(toColumns: 18), x: inner.x, y: y, role: .keyName, clip: inner)
-                frame.put(action, x: inner.x + 21, y: y, role: .text, clip: inner)
+        let twoColumns = rows + 4 > frame.height - 1
+        let columns: [[(String, [(String, String)])]] = twoColumns
+            ? [Array(helpSections.prefix(2)), Array(helpSections.dropFirst(2))]
+            : [helpSections]
+        let height = (columns.map { $0.reduce(0) { $0 + $1.1.count + 1 } }.max() ?? 0) + 4
+        let inner = overlayBox(&frame, width: min(twoColumns ? 96 : 72, frame.width - 2), height: height, title: "Keys")
+        let columnWidth = inner.width / columns.count
+        let keyWidth = twoColumns ? 16 : 21
+        for (index, sections) in columns.enumerated() {
+            let area = Rect(x: inner.x + index * columnWidth, y: inner.y, width: columnWidth - 1, height: inner.height)
+            var y = area.y
+            for (section, keys) in sections {
+                guard y < area.maxY else { break }
+                frame.put(section, x: area.x, y: y, role: .title, clip: area)
                 y += 1
+                for (key, action) in keys where y < area.maxY {
+                    frame.put(" " + key.padded(toColumns: keyWidth - 2), x: area.x, y: y, role: .keyName, clip: area)
+                    frame.put(action, x: area.x + keyWidth, y: y, role: .text, clip: area)
+                    y += 1
+                }
             }
         }
     }
