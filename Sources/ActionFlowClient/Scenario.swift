@@ -1,7 +1,7 @@
 import ActionFlowModel
 import Foundation
 
-/// A scripted session with the simulated phone (format: `Resources/scenarios/FORMAT.md`).
+/// A scripted session with the simulated phone (format: README.md, section "Scenario files").
 public struct Scenario: Sendable, Equatable {
     public var name: String
     public var description: String

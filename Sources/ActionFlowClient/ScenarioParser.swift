@@ -46,7 +46,7 @@ public enum ScenarioParser {
         return Scenario(name: name, description: description, source: source, project: project, device: device, settings: settings, locale: locale, continueURLBase: base, steps: steps)
     }
 
-    /// Step names and what each takes, for error messages and FORMAT.md.
+    /// Step names and what each takes, for error messages and the README section "Scenario files".
     static let actionNames = [
         "open", "signIn", "forgotPassword", "requestPasswordReset", "requestVerification", "requestSignInLink",
         "confirmSignInEmail", "openMailbox", "openMessage", "tapLink", "pasteLink", "newPassword", "continue",

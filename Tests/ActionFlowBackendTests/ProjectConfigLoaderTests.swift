@@ -176,7 +176,7 @@ import Testing
             _ = try ProjectConfigLoader.parse("", fileName: "p.yaml", base: nil)
             Issue.record("an empty project file loaded")
         } catch {
-            #expect(error.description == "p.yaml: the file is empty; expected a mapping of project settings (see project-format.md)")
+            #expect(error.description == "p.yaml: the file is empty; expected a mapping of project settings (see the README section 'Project configuration')")
         }
     }
 
