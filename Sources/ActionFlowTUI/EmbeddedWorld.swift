@@ -14,6 +14,18 @@ public enum EmbeddedWorld {
         return AppState(device: .iPhone, settings: settings, project: project)
     }
 
+    /// A runtime over another transport (REST to an emulator, `serve` or production): exchanges
+    /// are recorded, but the project cannot be swapped from the interface.
+    public static func runtime(over transport: any AuthTransport, project: ProjectConfiguration, state: AppState? = nil) async -> AppRuntime {
+        let recording = RecordingTransport(transport, apiKey: project.apiKey)
+        var initial = state ?? defaultState(project: project)
+        initial.now = try? await recording.now()
+        return AppRuntime(state: initial, transport: recording, exchanges: {
+            let records = recording.records()
+            return (Array(records.suffix(AppState.exchangeWindow)), records.count)
+        })
+    }
+
     /// A runtime over a fresh embedded project. `state` nil starts from `defaultState`.
     public static func runtime(project: ProjectConfiguration, state: AppState? = nil) async -> AppRuntime {
         let embedded = EmbeddedTransport(configuration: project)

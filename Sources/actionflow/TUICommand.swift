@@ -1,4 +1,3 @@
-import ActionFlowBackend
 import ActionFlowClient
 import ActionFlowModel
 import ActionFlowTUI
@@ -22,6 +21,8 @@ struct TUICommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Present a scenario (a file, or the name of a shipped scenario) one step per key press.", valueName: "file"))
     var scenario: String?
 
+    @OptionGroup var transportOptions: TransportOptions
+
     @Flag(help: "Draw without colour (also when NO_COLOR is set).")
     var monochrome = false
 
@@ -33,7 +34,7 @@ struct TUICommand: AsyncParsableCommand {
         var playback: ScenarioPlayback?
         var project: ProjectConfiguration
         do {
-            base = try ProjectConfigLoader.loadDefault()
+            base = try transportOptions.project.load()
             project = base
             if let scenario {
                 let parsed = try ScenarioParser.load(contentsOf: try ScenarioLibrary.locate(scenario))
@@ -51,7 +52,12 @@ struct TUICommand: AsyncParsableCommand {
         }
         let logger = Logger(label: "actionflow.tui")
         let state = playback.map { ScenarioPlayback.initialState(for: $0.scenario, project: project, now: nil) }
-        let runtime = await EmbeddedWorld.runtime(project: project, state: state)
+        let runtime: AppRuntime
+        if transportOptions.transport == .rest {
+            runtime = await EmbeddedWorld.runtime(over: try await transportOptions.makeTransport(), project: project, state: state)
+        } else {
+            runtime = await EmbeddedWorld.runtime(project: project, state: state)
+        }
         let application = await TUIApplication(runtime: runtime, options: .init(monochrome: monochrome, logFile: logFile), scenario: playback, logger: logger)
         let endingSignal: Int32?
         do {
