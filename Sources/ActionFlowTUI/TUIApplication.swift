@@ -158,7 +158,7 @@ public final class TUIApplication {
                     // Keys typed ahead wait (briefly) until the events before them are reduced.
                     var waited = 0
                     while reducedEvents < sentEvents, waited < 200 {
-                        _ = terminal.nextInput(timeout: 5)
+                        terminal.waitForWake(timeout: 5)
                         refreshState()
                         waited += 5
                     }

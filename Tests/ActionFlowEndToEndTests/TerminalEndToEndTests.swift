@@ -64,6 +64,18 @@ struct TerminalEndToEndTests {
         tmux.expectTerminalRestored()
     }
 
+    @Test("Keys typed ahead are neither lost nor applied to a stale screen")
+    func typeAhead() throws {
+        let tmux = try TmuxSession()
+        tmux.waitFor("Free exploration")
+        try tmux.press("1", "Down", "Enter")
+        try tmux.type("typed-ahead")
+        try tmux.press("Enter", "3")
+        tmux.waitFor("Device", "Changes apply to the next tap", "Password  •••••••••••")
+        try tmux.press("q")
+        #expect(tmux.waitForExit() == 0)
+    }
+
     @Test("Resizing mid-flow re-lays out without losing state; too small says how large")
     func resize() throws {
         let tmux = try TmuxSession()

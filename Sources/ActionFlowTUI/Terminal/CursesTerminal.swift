@@ -182,6 +182,12 @@ public final class CursesTerminal: TerminalDriver {
         return .keys(keys)
     }
 
+    /// Waits up to `timeout` milliseconds for a wake-up only, leaving typed keys unread.
+    public func waitForWake(timeout milliseconds: Int32) {
+        var descriptor = pollfd(fd: wakePipe.read, events: Int16(POLLIN), revents: 0)
+        if poll(&descriptor, 1, milliseconds) > 0 { drainWakePipe() }
+    }
+
     private func pendingSignal() -> TerminalInput? {
         if ts_take_pending_suspend() != 0 { return .suspend }
         let signal = ts_take_pending_signal()
