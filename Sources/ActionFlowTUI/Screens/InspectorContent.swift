@@ -49,7 +49,8 @@ enum InspectorContent {
 
     /// The Flow pane in two parts: the timeline (kept in view) and the narration (scrolls,
     /// newest last).
-    static func flowTimeline(_ app: AppState) -> [Block] {
+    /// Narrow panes show what each step does; wide ones also its state name.
+    static func flowTimeline(_ app: AppState, width: Int = 100) -> [Block] {
         var blocks: [Block] = []
         if let flow = app.flow {
             let inApp = app.settings.handleCodeInApp
@@ -69,7 +70,8 @@ enum InspectorContent {
                     marker = Span(" · ", .muted)
                     role = .muted
                 }
-                blocks.append(.line([marker, Span(" \(step.0.rawValue.padded(toColumns: 23))", role), Span(step.1, role == .title ? .accent : .muted)]))
+                let name = width >= 56 ? [Span(" \(step.0.rawValue.padded(toColumns: 23))", role)] : [Span(" ", role)]
+                blocks.append(.line([marker] + name + [Span(step.1, role == .title ? .title : (role == .text ? .text : .muted))]))
             }
             if current == nil {
                 blocks.append(.line([Span(" ▶ ", .current), Span(" \(flow.step.rawValue)", .title)]))

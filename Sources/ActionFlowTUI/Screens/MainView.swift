@@ -113,7 +113,7 @@ public enum MainView {
     static func inspectorRegions(_ app: AppState, _ ui: UIState, _ layout: ScreenLayout) -> (fixed: (blocks: [Block], area: Rect)?, scrolling: (blocks: [Block], area: Rect)) {
         let area = layout.inspectorContent
         guard ui.tab == .flow else { return (nil, (InspectorContent.blocks(ui.tab, app, ui), area)) }
-        let timeline = InspectorContent.flowTimeline(app)
+        let timeline = InspectorContent.flowTimeline(app, width: area.width)
         let height = min(BlockLayout(timeline, width: area.width, editing: nil).contentHeight, area.height / 2)
         let split = area.splitRows(height + 1)
         return ((timeline, Rect(x: area.x, y: area.y, width: area.width, height: height)), (InspectorContent.flowNarration(app), split.bottom))
