@@ -154,6 +154,10 @@ pid_t ts_spawn_in_pty(const char *path, char *const argv[], char *const envp[], 
     size.ws_col = (unsigned short)cols;
     pid_t pid = forkpty(master_fd, NULL, NULL, &size);
     if (pid == 0) {
+        // The caller may be a thread that blocks signals; the program must not inherit that.
+        sigset_t none;
+        sigemptyset(&none);
+        sigprocmask(SIG_SETMASK, &none, NULL);
         execve(path, argv, envp);
         _exit(127);
     }
