@@ -32,8 +32,9 @@ let package = Package(
             name: "ActionFlowClient",
             dependencies: ["ActionFlowModel", "ActionFlowTransport", "ActionFlowBackend", .product(name: "Yams", package: "Yams")]
         ),
-        // ncursesw, wide-character API (the shim defines what pkg-config's flags would).
-        .systemLibrary(name: "CNcurses", pkgConfig: "ncursesw", providers: [.apt(["libncurses-dev"])]),
+        // ncursesw, wide-character API. No pkgConfig: its flags only repeat what the shim defines,
+        // and SwiftPM warns about them.
+        .systemLibrary(name: "CNcurses", providers: [.apt(["libncurses-dev"])]),
         // Async-signal-safe terminal restore, signal flags and pseudo-terminals, in C.
         .target(name: "CTerminalSupport"),
         // The full-screen front end: cell frames, terminal drivers, screens over the client state.

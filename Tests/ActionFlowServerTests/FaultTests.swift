@@ -10,6 +10,11 @@ import Hummingbird
 import Logging
 import Testing
 
+/// The REST transport aimed at a loopback port, as an emulator.
+func loopbackTransport(port: Int, timeout: TimeInterval) -> RESTTransport {
+    RESTTransport(configuration: RESTTransportConfiguration(target: .emulator(host: "127.0.0.1", port: port), apiKey: "fake-api-key", projectId: "demo-actionflow", timeout: timeout))
+}
+
 /// A server that misbehaves on purpose, to check that the REST transport turns each fault into a
 /// clear, retryable `AuthFailure.network`.
 struct MisbehavingServer {
@@ -38,11 +43,50 @@ struct MisbehavingServer {
     }
 
     func transport(timeout: TimeInterval = 2) -> RESTTransport {
-        RESTTransport(configuration: RESTTransportConfiguration(target: .emulator(host: "127.0.0.1", port: port), apiKey: "fake-api-key", projectId: "demo-actionflow", timeout: timeout))
+        loopbackTransport(port: port, timeout: timeout)
     }
 
     static func reply(status: HTTPResponse.Status, _ body: String) -> Response {
         Response(status: status, headers: [.contentType: "application/json"], body: ResponseBody(byteBuffer: ByteBuffer(string: body)))
+    }
+}
+
+/// A loopback port that refuses connections for as long as this value lives: the socket is
+/// bound, so no other test can take the port, but never listens.
+final class RefusingPort: @unchecked Sendable {
+    let port: Int
+    private let descriptor: Int32
+
+    init() throws {
+        #if canImport(Glibc)
+        let streamType = Int32(SOCK_STREAM.rawValue)
+        #else
+        let streamType = SOCK_STREAM
+        #endif
+        let fd = socket(AF_INET, streamType, 0)
+        guard fd >= 0 else { throw POSIXError(.EMFILE) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { generic in
+                bind(fd, generic, length) == 0 && getsockname(fd, generic, &length) == 0
+            }
+        }
+        guard bound else {
+            close(fd)
+            throw POSIXError(.EADDRINUSE)
+        }
+        descriptor = fd
+        port = Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    deinit { close(descriptor) }
+
+    func transport(timeout: TimeInterval = 2) -> RESTTransport {
+        loopbackTransport(port: port, timeout: timeout)
     }
 }
 
@@ -52,12 +96,10 @@ struct FaultTests {
 
     @Test("nothing listening: connection refused, naming the host")
     func connectionRefused() async throws {
-        // Take a free port, then let it go, so nothing listens there.
-        let server = try await MisbehavingServer.start { _ in MisbehavingServer.reply(status: .ok, "{}") }
-        let transport = server.transport()
-        await server.stop()
-        await #expect(throws: AuthFailure.network(.connectionRefused(host: "127.0.0.1:\(server.port)"))) {
-            try await transport.sendOobCode(resetRequest, locale: nil)
+        let refusing = try RefusingPort()
+        defer { withExtendedLifetime(refusing) {} }
+        await #expect(throws: AuthFailure.network(.connectionRefused(host: "127.0.0.1:\(refusing.port)"))) {
+            try await refusing.transport().sendOobCode(resetRequest, locale: nil)
         }
     }
 

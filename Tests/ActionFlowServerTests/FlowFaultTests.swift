@@ -35,9 +35,10 @@ struct FlowFaultTests {
             case .missingFields: return MisbehavingServer.reply(status: .ok, "[1, 2, 3]")
             }
         }
-        let transport = server.transport(timeout: 0.5)
-        if fault == .notListening { await server.stop() }
         defer { Task { await server.stop() } }
+        let refusing = fault == .notListening ? try RefusingPort() : nil
+        defer { withExtendedLifetime(refusing) {} }
+        let transport = refusing?.transport(timeout: 0.5) ?? server.transport(timeout: 0.5)
 
         let runtime = try Self.runtime(transport)
         await runtime.process(.passwordResetRequested(email: "alice@example.com"))
