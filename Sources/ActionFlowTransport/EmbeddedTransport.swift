@@ -11,11 +11,13 @@ public final class EmbeddedTransport: AuthTransport, @unchecked Sendable {
     private let lock = NSLock()
     private var project: SimulatedProject
 
-    public let configuration: ProjectConfiguration
-
     public init(project: SimulatedProject) {
         self.project = project
-        self.configuration = project.configuration
+    }
+
+    /// The configuration of the project as it is now (a project edit replaces it).
+    public var configuration: ProjectConfiguration {
+        snapshotValue(\.configuration)
     }
 
     public convenience init(configuration: ProjectConfiguration) {

@@ -210,6 +210,16 @@ import Testing
         #expect(transport.summary == "embedded demo-actionflow")
         #expect(transport.capabilities == TransportCapabilities(listsMailbox: true, controlsClock: true, resetsWorld: true))
     }
+
+    /// The status line names the project in use, also after a project edit restarts the world.
+    @Test func summaryFollowsAProjectEdit() throws {
+        let transport = try embedded()
+        var edited = transport.configuration
+        edited.projectId = "demo-edited"
+        try transport.withProject { $0 = SimulatedProject(configuration: edited) }
+        #expect(transport.summary == "embedded demo-edited")
+        #expect(transport.configuration.projectId == "demo-edited")
+    }
 }
 
 @Suite struct EmbeddedTransportConcurrencyTests {
