@@ -63,6 +63,17 @@ struct ControllerTests {
         #expect(handle([.character("q")], app, &ui) == [.quit])
     }
 
+    @Test("r retries only a failure that offers a retry; x dismisses any")
+    func retryOnlyWhenOffered() async throws {
+        var app = try await World.start().state()
+        var ui = mainUI()
+        app.banner = ErrorBanner(message: "wrong password", code: .invalidPassword, retry: nil)
+        #expect(handle([.character("r")], app, &ui) == [])
+        #expect(handle([.character("x")], app, &ui) == [.send(.errorDismissed)])
+        app.banner = ErrorBanner(message: "connection refused", code: nil, retry: .refreshMailbox)
+        #expect(handle([.character("r")], app, &ui) == [.send(.retryTapped)])
+    }
+
     @Test("Settings edits send the whole edited settings; toggles flip")
     func settingsEdits() async throws {
         let app = try await World.start().state()

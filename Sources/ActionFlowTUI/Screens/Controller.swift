@@ -191,7 +191,7 @@ public enum Controller {
             ui.expandedExchange = nil
             ui.message = "world reset"
             return [.send(.worldResetRequested)]
-        case .character("r"): return app.banner == nil ? [] : [.send(.retryTapped)]
+        case .character("r"): return app.banner?.retry == nil ? [] : [.send(.retryTapped)]
         case .character("x"): return app.banner == nil ? [] : [.send(.errorDismissed)]
         case .character("w"): ui.mode = .welcome
         case .character("n"): return ui.presenter == nil ? [] : [.nextScenarioStep]

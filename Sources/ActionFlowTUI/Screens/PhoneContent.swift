@@ -57,7 +57,9 @@ enum PhoneContent {
         if let banner = app.banner {
             let code = banner.code.map { banner.message.hasPrefix($0.rawValue) ? "" : "\($0.rawValue): " } ?? ""
             blocks.append(.paragraph("✗ \(code)\(banner.message)", .error))
-            blocks.append(.line([Span("r", .keyName), Span(" retry  ", .muted), Span("x", .keyName), Span(" dismiss", .muted)]))
+            // Only some failures can be retried (a network failure, the rate limit); never offer it otherwise.
+            let retry = banner.retry == nil ? [] : [Span("r", .keyName), Span(" retry  ", .muted)]
+            blocks.append(.line(retry + [Span("x", .keyName), Span(" dismiss", .muted)]))
             blocks.append(.blank)
         }
         if !app.busy.isEmpty {
