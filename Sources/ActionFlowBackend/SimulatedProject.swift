@@ -203,7 +203,7 @@ public struct SimulatedProject: Sendable {
         let recipient = try recipient(of: request, admin: admin)
         try checkContinueURL(request)
         try checkApps(request)
-        let linkDomain = try resolveLinkDomain(request)
+        let linkDomain = try configuration.mobileLinkDomain(for: request)
 
         // The account: with enumeration protection, unknown and disabled addresses "succeed" silently.
         let protected = configuration.emailEnumerationProtection
@@ -525,26 +525,6 @@ public struct SimulatedProject: Sendable {
             requestType: type, locale: language, sentAt: clock.now, oobCode: oobCode
         ))
         return id
-    }
-
-    private func resolveLinkDomain(_ request: SendOobCodeRequest) throws(AuthFailure) -> String {
-        let hosting = request.linkDomain
-        let dynamic = request.dynamicLinkDomain
-        if let hosting, !configuration.hostingDomains.contains(hosting.lowercased()) && hosting.lowercased() != configuration.defaultHostingDomain {
-            throw AuthFailure.server(.invalidHostingLinkDomain, detail: "'\(hosting)' is not a Hosting domain of project \(configuration.projectId)")
-        }
-        if let dynamic, !configuration.dynamicLinkDomains.contains(dynamic.lowercased()) {
-            throw AuthFailure.server(.invalidDynamicLinkDomain, detail: "'\(dynamic)' is not a Dynamic Links domain of project \(configuration.projectId)")
-        }
-        switch configuration.mobileLinkStyle {
-        case .hostingDomain:
-            return hosting?.lowercased() ?? configuration.defaultHostingDomain
-        case .firebaseDynamicLinkDomain:
-            guard let domain = dynamic?.lowercased() ?? configuration.dynamicLinkDomains.first else {
-                throw AuthFailure.server(.invalidDynamicLinkDomain, detail: "project \(configuration.projectId) has no Dynamic Links domain")
-            }
-            return domain
-        }
     }
 
     private static func settings(of request: SendOobCodeRequest) -> ActionCodeSettings {

@@ -122,3 +122,40 @@ public struct ProjectConfiguration: Sendable, Hashable, Codable {
     public var effectiveActionHandlerURL: String { actionHandlerURL ?? defaultActionHandlerURL }
     public var defaultHostingDomain: String { hostingDomains.first ?? "\(projectId).firebaseapp.com" }
 }
+
+extension ProjectConfiguration {
+    /// Whether a request may name this Hosting domain as its `linkDomain` (case-insensitive; the
+    /// default Hosting domain always counts).
+    public func ownsHostingDomain(_ domain: String) -> Bool {
+        let domain = domain.lowercased()
+        return hostingDomains.contains(domain) || domain == defaultHostingDomain
+    }
+
+    /// Whether a request may name this Dynamic Links domain as its `dynamicLinkDomain`.
+    public func ownsDynamicLinkDomain(_ domain: String) -> Bool {
+        dynamicLinkDomains.contains(domain.lowercased())
+    }
+
+    /// The domain the project builds a request's mobile links on: the requested Hosting or
+    /// Dynamic Links domain when the project owns it, else the default for its link style.
+    /// A domain the project does not own: INVALID_HOSTING_LINK_DOMAIN / INVALID_DYNAMIC_LINK_DOMAIN.
+    public func mobileLinkDomain(for request: SendOobCodeRequest) throws(AuthFailure) -> String {
+        if let hosting = request.linkDomain, !ownsHostingDomain(hosting) {
+            throw AuthFailure.server(.invalidHostingLinkDomain, detail: "'\(hosting)' is not a Hosting domain of project \(projectId)")
+        }
+        if let dynamic = request.dynamicLinkDomain, !ownsDynamicLinkDomain(dynamic) {
+            throw AuthFailure.server(.invalidDynamicLinkDomain, detail: "'\(dynamic)' is not a Dynamic Links domain of project \(projectId)")
+        }
+        let hosting = request.linkDomain?.lowercased()
+        let dynamic = request.dynamicLinkDomain?.lowercased()
+        switch mobileLinkStyle {
+        case .hostingDomain:
+            return hosting ?? defaultHostingDomain
+        case .firebaseDynamicLinkDomain:
+            guard let domain = dynamic ?? dynamicLinkDomains.first else {
+                throw AuthFailure.server(.invalidDynamicLinkDomain, detail: "project \(projectId) has no Dynamic Links domain")
+            }
+            return domain
+        }
+    }
+}

@@ -32,14 +32,14 @@ public enum SettingsFindings {
         var findings: [Finding] = []
         if let domain = settings.dynamicLinkDomain, !domain.isEmpty {
             findings.append(.legacyDynamicLinks("dynamicLinkDomain \(domain)"))
-            if !project.dynamicLinkDomains.contains(domain) {
+            if !project.ownsDynamicLinkDomain(domain) {
                 findings.append(Finding(code: "settings.dynamic-link-domain-unknown", severity: .danger,
                                         message: "\(domain) is not a Dynamic Links domain of project \(project.projectId): the server answers INVALID_DYNAMIC_LINK_DOMAIN."))
             }
         } else if project.mobileLinkStyle == .firebaseDynamicLinkDomain {
             findings.append(.legacyDynamicLinks("Project \(project.projectId) (mobile link style FIREBASE_DYNAMIC_LINK_DOMAIN)"))
         }
-        if let domain = settings.linkDomain, !domain.isEmpty, !project.hostingDomains.contains(domain) {
+        if let domain = settings.linkDomain, !domain.isEmpty, !project.ownsHostingDomain(domain) {
             findings.append(Finding(code: "settings.link-domain-unknown", severity: .danger,
                                     message: "\(domain) is not a Hosting domain of project \(project.projectId): the server answers INVALID_HOSTING_LINK_DOMAIN."))
         }

@@ -115,20 +115,17 @@ struct MatrixCommand: ParsableCommand {
         }
         var request = SendOobCodeRequest(requestType: requestType, email: "ada@example.com", settings: settings, clientType: .iOS)
         request.iOSAppStoreId = settings.iOSBundleID == project.iOSApp?.bundleId ? project.iOSApp?.appStoreId : nil
-        let link = ActionLinkBuilder.emailLink(for: request, oobCode: sampleOobCode, lang: project.defaultLocale, project: project,
-                                               linkDomain: linkDomain(settings, project: project))
+        let linkDomain: String
+        do {
+            linkDomain = try project.mobileLinkDomain(for: request)
+        } catch {
+            return .failure(Refusal(lines: [UntrustedText.sanitize(error.wireMessage)]))
+        }
+        let link = ActionLinkBuilder.emailLink(for: request, oobCode: sampleOobCode, lang: project.defaultLocale, project: project, linkDomain: linkDomain)
         let matrix = RoutingMatrix.build(link: link, project: project, requested: settings)
         switch format {
         case .json: return .success(json(matrix, settings: settings, requestType: requestType, project: project, findings: findings))
         case .text, .markdown: return .success(table(matrix, findings: findings, markdown: format == .markdown))
-        }
-    }
-
-    /// The domain the project builds mobile links on: the one requested, else its default.
-    static func linkDomain(_ settings: ActionCodeSettings, project: ProjectConfiguration) -> String {
-        switch project.mobileLinkStyle {
-        case .hostingDomain: settings.linkDomain ?? project.defaultHostingDomain
-        case .firebaseDynamicLinkDomain: settings.dynamicLinkDomain ?? project.dynamicLinkDomains.first ?? project.defaultHostingDomain
         }
     }
 

@@ -123,3 +123,48 @@ import Testing
         #expect(PercentEncoding.decode("a+b", plusAsSpace: true) == "a b")
     }
 }
+
+@Suite struct MobileLinkDomainTests {
+    let project = ActionLinkBuilderTests().project
+
+    @Test func requestedDomainIsUsedWhenTheProjectOwnsIt() throws {
+        var request = SendOobCodeRequest(requestType: .passwordReset, email: "a@b.c")
+        #expect(try project.mobileLinkDomain(for: request) == "demo-actionflow.firebaseapp.com")
+        request.linkDomain = "Demo-ActionFlow.FirebaseApp.com"
+        #expect(try project.mobileLinkDomain(for: request) == "demo-actionflow.firebaseapp.com")
+    }
+
+    /// Settings findings predict exactly what the server answers.
+    @Test func findingsAgreeWithTheServer() {
+        for domain in ["Demo-ActionFlow.FirebaseApp.com", "evil.example"] {
+            let findings = SettingsFindings.findings(for: ActionCodeSettings(url: "https://www.example.com/", linkDomain: domain), requestType: .passwordReset, project: project)
+            var request = SendOobCodeRequest(requestType: .passwordReset, email: "a@b.c")
+            request.linkDomain = domain
+            let refused = (try? project.mobileLinkDomain(for: request)) == nil
+            #expect(findings.contains { $0.code == "settings.link-domain-unknown" } == refused, "\(domain)")
+        }
+    }
+
+    @Test func domainsTheProjectDoesNotOwnAreRefused() {
+        var hosting = SendOobCodeRequest(requestType: .passwordReset, email: "a@b.c")
+        hosting.linkDomain = "evil.example"
+        #expect(throws: AuthFailure.server(.invalidHostingLinkDomain, detail: "'evil.example' is not a Hosting domain of project demo-actionflow")) {
+            try project.mobileLinkDomain(for: hosting)
+        }
+        var dynamic = SendOobCodeRequest(requestType: .passwordReset, email: "a@b.c")
+        dynamic.dynamicLinkDomain = "other.page.link"
+        #expect(throws: AuthFailure.server(.invalidDynamicLinkDomain, detail: "'other.page.link' is not a Dynamic Links domain of project demo-actionflow")) {
+            try project.mobileLinkDomain(for: dynamic)
+        }
+    }
+
+    @Test func legacyStyleUsesTheFirstDynamicLinksDomain() throws {
+        var legacy = project
+        legacy.mobileLinkStyle = .firebaseDynamicLinkDomain
+        #expect(try legacy.mobileLinkDomain(for: SendOobCodeRequest(requestType: .verifyEmail, idToken: "t")) == "example.page.link")
+        legacy.dynamicLinkDomains = []
+        #expect(throws: AuthFailure.server(.invalidDynamicLinkDomain, detail: "project demo-actionflow has no Dynamic Links domain")) {
+            try legacy.mobileLinkDomain(for: SendOobCodeRequest(requestType: .verifyEmail, idToken: "t"))
+        }
+    }
+}
