@@ -138,22 +138,26 @@ public actor AppRuntime {
 }
 
 extension AppRuntime {
-    /// The exchanges a recording transport has kept, for `exchanges:`.
+    /// The exchanges a recording transport has kept, for `exchanges:`. The total is the newest
+    /// record's id: the calls since the recorder was last cleared, beyond what it keeps.
     public static func exchanges(of recorder: RecordingTransport) -> ExchangeSource {
         { [recorder] in
             let records = recorder.records()
-            return (Array(records.suffix(AppState.exchangeWindow)), max(records.count, records.last?.id ?? 0))
+            return (Array(records.suffix(AppState.exchangeWindow)), records.last?.id ?? 0)
         }
     }
 
     /// Project changes for an embedded transport, for `reconfigure:`: the world restarts with
-    /// the new configuration (users, codes, mailbox and clock).
-    public static func reconfiguring(_ embedded: EmbeddedTransport) -> Reconfigure {
-        { [embedded] (project: ProjectConfiguration) throws(AuthFailure) -> Date? in
-            try embedded.withProject { (simulated: inout SimulatedProject) throws(AuthFailure) -> Date? in
+    /// the new configuration (users, codes, mailbox and clock), and `recorder`, when given,
+    /// forgets the old world's exchanges.
+    public static func reconfiguring(_ embedded: EmbeddedTransport, clearing recorder: RecordingTransport? = nil) -> Reconfigure {
+        { [embedded, recorder] (project: ProjectConfiguration) throws(AuthFailure) -> Date? in
+            let now = try embedded.withProject { (simulated: inout SimulatedProject) throws(AuthFailure) -> Date? in
                 simulated = SimulatedProject(configuration: project)
                 return simulated.now
             }
+            recorder?.clear()
+            return now
         }
     }
 }

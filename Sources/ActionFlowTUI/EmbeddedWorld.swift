@@ -20,10 +20,7 @@ public enum EmbeddedWorld {
         let recording = RecordingTransport(transport, apiKey: project.apiKey)
         var initial = state ?? defaultState(project: project)
         initial.now = try? await recording.now()
-        return AppRuntime(state: initial, transport: recording, exchanges: {
-            let records = recording.records()
-            return (Array(records.suffix(AppState.exchangeWindow)), records.count)
-        })
+        return AppRuntime(state: initial, transport: recording, exchanges: AppRuntime.exchanges(of: recording))
     }
 
     /// A runtime over a fresh embedded project. `state` nil starts from `defaultState`.
@@ -35,16 +32,8 @@ public enum EmbeddedWorld {
         return AppRuntime(
             state: initial,
             transport: recording,
-            reconfigure: { project throws(AuthFailure) in
-                try embedded.withProject { (current: inout SimulatedProject) throws(AuthFailure) in
-                    current = SimulatedProject(configuration: project)
-                }
-                recording.clear()
-                return try await embedded.now()
-            },
-            exchanges: {
-                let records = recording.records()
-                return (Array(records.suffix(AppState.exchangeWindow)), records.count)
-            })
+            reconfigure: AppRuntime.reconfiguring(embedded, clearing: recording),
+            exchanges: AppRuntime.exchanges(of: recording)
+        )
     }
 }

@@ -51,9 +51,12 @@ public final class RecordingTransport: AuthTransport, @unchecked Sendable {
         return stream
     }
 
+    /// Forgets every record and numbers the next call 1 again, so the newest record's id is
+    /// always the number of calls since the last clear, however many the capacity kept.
     public func clear() {
         lock.lock()
         stored.removeAll()
+        nextID = 1
         lock.unlock()
     }
 

@@ -92,6 +92,8 @@ import Testing
         #expect(transport.records().map(\.id) == [2, 3])
         transport.clear()
         #expect(transport.records().isEmpty)
+        _ = try await transport.signIn(bob)
+        #expect(transport.records().map(\.id) == [1], "numbering starts again after a clear")
         #expect(transport.summary == "embedded demo-actionflow")
     }
 }

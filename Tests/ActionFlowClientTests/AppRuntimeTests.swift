@@ -95,6 +95,24 @@ struct AppRuntimeTests {
         #expect(!state.exchanges.contains { $0.requestBody.contains("bob-password-1") })
     }
 
+    @Test("the exchange total counts every call since the last project change, beyond what the recorder keeps")
+    func exchangeTotal() async throws {
+        let project = try ProjectConfigLoader.loadDefault()
+        let embedded = EmbeddedTransport(configuration: project)
+        let recorder = RecordingTransport(embedded, apiKey: project.apiKey, capacity: 1)
+        let app = AppRuntime(state: AppState(device: .iPhone, settings: .iOSDefault(bundleID: "com.example.ios"), project: project), transport: recorder,
+                             reconfigure: AppRuntime.reconfiguring(embedded, clearing: recorder), exchanges: AppRuntime.exchanges(of: recorder))
+        await app.process(.signInSubmitted(email: bob, password: "bob-password-1"))
+        #expect(await app.state.exchangeCount == 2, "signInWithPassword and lookup, though only one is kept")
+        var edited = project
+        edited.emailEnumerationProtection = true
+        await app.process(.projectEdited(edited))
+        await app.process(.signInSubmitted(email: bob, password: "wrong-password"))
+        let state = await app.state
+        #expect(state.exchangeCount == 1, "the old world's calls are forgotten")
+        #expect(state.exchanges.map(\.id) == [1])
+    }
+
     @Test("a project change restarts the embedded world with the new link style")
     func projectChange() async throws {
         let project = try ProjectConfigLoader.loadDefault()
