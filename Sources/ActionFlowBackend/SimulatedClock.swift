@@ -3,7 +3,7 @@ import Foundation
 
 /// The project's time. Starts at the configuration's `clockStart` and moves only when told,
 /// so every run of a demo or scenario sees the same times and the same expiries.
-public struct SimulatedClock: Sendable, Hashable {
+public struct SimulatedClock: Sendable, Hashable, Codable {
     public let start: Date
     public private(set) var now: Date
 
@@ -30,7 +30,7 @@ public struct SimulatedClock: Sendable, Hashable {
 
 /// SplitMix64: a small, fast generator whose output depends only on its seed, so two fresh
 /// projects hand out the same ids, codes and tokens for the same calls.
-struct SeededGenerator: RandomNumberGenerator, Sendable, Hashable {
+struct SeededGenerator: RandomNumberGenerator, Sendable, Hashable, Codable {
     private var state: UInt64
 
     init(seed: UInt64) { state = seed }

@@ -2,7 +2,7 @@ import ActionFlowModel
 import Foundation
 
 /// One out-of-band code the project issued, with everything needed to route and explain it later.
-public struct IssuedOobCode: Sendable, Hashable {
+public struct IssuedOobCode: Sendable, Hashable, Codable {
     public var oobCode: String
     public var requestType: OobRequestType
     /// The address the code is about (and was mailed to).
@@ -32,7 +32,7 @@ public struct IssuedOobCode: Sendable, Hashable {
 /// A value type: every operation is a `mutating` method, so callers decide how to share it
 /// (`EmbeddedTransport` keeps one behind a lock). Nothing here reads the wall clock or a
 /// random source: the same calls on two fresh projects give the same ids, codes and mails.
-public struct SimulatedProject: Sendable {
+public struct SimulatedProject: Sendable, Equatable, Codable {
     public static let minimumPasswordLength = 6
     /// Seconds an ID token claims to live (`expiresIn`). Not enforced: the transport has no
     /// token refresh, which the SDKs would do silently.
@@ -44,7 +44,7 @@ public struct SimulatedProject: Sendable {
     /// Every code issued, oldest first (the emulator's `oobCodes` listing).
     public private(set) var issuedCodes: [IssuedOobCode] = []
 
-    struct Account: Sendable, Hashable {
+    struct Account: Sendable, Hashable, Codable {
         var localId: String
         var email: String
         var password: String?
@@ -61,7 +61,7 @@ public struct SimulatedProject: Sendable {
         var sessionGeneration: Int
     }
 
-    struct Session: Sendable, Hashable {
+    struct Session: Sendable, Hashable, Codable {
         var localId: String
         var generation: Int
     }

@@ -2,7 +2,7 @@ import ActionFlowModel
 import Foundation
 
 /// Everything that can happen to the simulated phone: user intents and transport replies.
-public enum AppEvent: Sendable, Equatable {
+public enum AppEvent: Sendable, Equatable, Codable {
     // MARK: User intents
     /// Opens an app route such as `/articles/42`; anything else is reported, not followed.
     case openRoute(String)
@@ -44,36 +44,48 @@ public enum AppEvent: Sendable, Equatable {
     case retryTapped
     case errorDismissed
 
+    // MARK: Session
+    /// A form field typed on the phone, kept so that a reopened session shows it.
+    case draftEdited(field: String, text: String)
+    /// A scenario is presented one step per key press.
+    case presenterStarted(title: String, steps: [String])
+    /// The presenter played its next step; `checked` when the step checked expectations.
+    case presenterStepPlayed(passed: Bool, summary: String, checked: Bool)
+
     // MARK: Replies
     case callSucceeded(AuthCall, by: Caller, AuthReply)
     case callFailed(AuthCall, by: Caller, AuthFailure)
     case mailboxRefreshed([MailMessage])
     case clockAdvanced(Date)
     case worldReset(now: Date?)
+    /// The world restarted with this project.
+    case projectApplied(ProjectConfiguration, now: Date?)
     /// A mailbox, clock or reset effect failed below the protocol.
     case serviceFailed(Effect, AuthFailure)
-    case exchangesUpdated([ExchangeRecord], total: Int)
+    /// A call to a remote world went out and came back (or failed); its `id` is given by the session.
+    case exchangeRecorded(ExchangeRecord, IdentityToolkitOperation, by: Caller)
 }
 
 /// Work the runtime does for the reducer. Values, so tests compare them.
-public enum Effect: Sendable, Hashable {
+public enum Effect: Sendable, Hashable, Codable {
     /// One Identity Toolkit call; the reply comes back as `callSucceeded` or `callFailed`.
     /// A mail scanner pre-opening a link is a call `by: .mailScanner`.
     case call(AuthCall, by: Caller)
     case refreshMailbox
     case advanceClock(seconds: TimeInterval)
     case resetWorld
-    /// Restart the world with another project configuration (embedded transports only).
+    /// Restart the world with another project configuration; the app's project changes only
+    /// when this succeeds.
     case applyProject(ProjectConfiguration)
 }
 
 /// Who makes a call: the app, the hosted web widget in a browser, or a mail security scanner.
-public enum Caller: String, Sendable, Hashable {
+public enum Caller: String, Sendable, Hashable, Codable {
     case app, webWidget, mailScanner
 }
 
 /// An Identity Toolkit operation with its wire request.
-public enum AuthCall: Sendable, Hashable {
+public enum AuthCall: Sendable, Hashable, Codable {
     case signInWithPassword(SignInWithPasswordRequest)
     case sendOobCode(SendOobCodeRequest, locale: String?)
     /// Checks the code when `newPassword` is nil, confirms the reset otherwise.
@@ -106,7 +118,7 @@ public enum AuthCall: Sendable, Hashable {
 }
 
 /// A successful reply, by response type.
-public enum AuthReply: Sendable, Hashable {
+public enum AuthReply: Sendable, Hashable, Codable {
     case signedIn(SignInResponse)
     case oobCodeSent(SendOobCodeResponse)
     case passwordReset(ResetPasswordResponse)

@@ -1,8 +1,9 @@
 import ActionFlowModel
 import Foundation
 
-/// Everything a view of the simulated phone needs. Pure data: the reducer is its only writer.
-public struct AppState: Sendable, Equatable {
+/// The app on the device: its screens, cached user, flow and settings. The world it talks to
+/// (project, mailbox, clock) is the session's, not the app's.
+public struct AppState: Sendable, Equatable, Codable {
     /// The newsletter app's current screen.
     public var screen: AppScreen
     /// The signed-in user as the app caches it; stale until reloaded with `accounts:lookup`.
@@ -20,33 +21,23 @@ public struct AppState: Sendable, Equatable {
     public var sentSettings: ActionCodeSettings?
     /// The web origin of the app's continue URLs: `continueURLBase + path`.
     public var continueURLBase: String
-    /// The project in use (the world a reset returns to).
-    public var project: ProjectConfiguration
     /// `X-Firebase-Locale` the app sends; nil lets the project pick.
     public var locale: String?
     /// The last link tapped or pasted, and what the device did with it.
     public var lastLink: LinkVisit?
-    public var inbox: [MailMessage]
+    /// How many of the world's messages the mail app has listed (it lists on opening).
+    public var listedMessages: Int
     /// Messages the mail security scanner has already opened.
     public var scannedMessageIDs: Set<String>
-    /// The latest backend exchanges (at most `exchangeWindow`), and how many there were in all.
-    public var exchanges: [ExchangeRecord]
-    public var exchangeCount: Int
     /// Operations waiting for the transport.
     public var busy: Set<BusyTask>
     public var banner: ErrorBanner?
-    /// What happened and why, in protocol terms; one line per transition.
-    public var narration: [String]
-    /// The project's clock as last reported.
-    public var now: Date?
     /// The email the app remembers for finishing email-link sign-in (as apps keep it in storage).
     public var emailForSignIn: String?
     /// The newsletter subscription, kept by the app itself.
     public var subscribed: Bool
 
-    public static let exchangeWindow = 50
-
-    public init(device: Device, settings: ActionCodeSettings, project: ProjectConfiguration, continueURLBase: String = "https://www.example.com", locale: String? = nil) {
+    public init(device: Device, settings: ActionCodeSettings, continueURLBase: String = "https://www.example.com", locale: String? = nil) {
         screen = .articles
         session = nil
         pendingDestination = nil
@@ -56,17 +47,12 @@ public struct AppState: Sendable, Equatable {
         self.settings = settings
         sentSettings = nil
         self.continueURLBase = continueURLBase
-        self.project = project
         self.locale = locale
         lastLink = nil
-        inbox = []
+        listedMessages = 0
         scannedMessageIDs = []
-        exchanges = []
-        exchangeCount = 0
         busy = []
         banner = nil
-        narration = []
-        now = nil
         emailForSignIn = nil
         subscribed = false
     }
@@ -82,7 +68,7 @@ public struct AppState: Sendable, Equatable {
 }
 
 /// Screens of the newsletter app. Those with a `path` are reachable by URL.
-public enum AppScreen: Sendable, Hashable {
+public enum AppScreen: Sendable, Hashable, Codable {
     /// `/`: the article list.
     case articles
     /// `/articles/ID`: members-only.
@@ -148,7 +134,7 @@ public enum AppScreen: Sendable, Hashable {
 }
 
 /// The user as the SDK caches it after sign-in or reload.
-public struct CachedUser: Sendable, Hashable {
+public struct CachedUser: Sendable, Hashable, Codable {
     public var localId: String
     public var email: String?
     /// As last reloaded: the server may already know better.
@@ -163,11 +149,11 @@ public struct CachedUser: Sendable, Hashable {
     }
 }
 
-public enum FlowKind: String, Sendable, Hashable, CaseIterable {
+public enum FlowKind: String, Sendable, Hashable, CaseIterable, Codable {
     case passwordReset, verifyEmail, emailLinkSignIn
 }
 
-public enum FlowStep: String, Sendable, Hashable, CaseIterable {
+public enum FlowStep: String, Sendable, Hashable, CaseIterable, Codable {
     /// `sendOobCode` on its way.
     case requesting
     /// The email is in the inbox; waiting for the user to open the link.
@@ -187,7 +173,7 @@ public enum FlowStep: String, Sendable, Hashable, CaseIterable {
     case completed
 }
 
-public struct FlowProgress: Sendable, Hashable {
+public struct FlowProgress: Sendable, Hashable, Codable {
     public var kind: FlowKind
     public var step: FlowStep
     public var email: String?
@@ -206,7 +192,7 @@ public struct FlowProgress: Sendable, Hashable {
 }
 
 /// What is on the device's screen.
-public enum DeviceLocation: Sendable, Hashable {
+public enum DeviceLocation: Sendable, Hashable, Codable {
     case app
     case mailbox(openMessageID: String?)
     case webWidget(WebWidgetPage)
@@ -227,8 +213,8 @@ public enum DeviceLocation: Sendable, Hashable {
 }
 
 /// The hosted email action handler page (`/__/auth/action`) with its own small flow.
-public struct WebWidgetPage: Sendable, Hashable {
-    public enum Step: Sendable, Hashable {
+public struct WebWidgetPage: Sendable, Hashable, Codable {
+    public enum Step: Sendable, Hashable, Codable {
         /// Checking or applying the code on load.
         case loading
         /// Password reset form for this account.
@@ -256,7 +242,7 @@ public struct WebWidgetPage: Sendable, Hashable {
 }
 
 /// The App Store or Play Store page a link sent the user to.
-public struct StorePage: Sendable, Hashable {
+public struct StorePage: Sendable, Hashable, Codable {
     public typealias Store = StoreVisit.Store
     public typealias Purpose = StoreVisit.Purpose
     public var store: Store
@@ -284,7 +270,7 @@ public struct StorePage: Sendable, Hashable {
 }
 
 /// A link the user tapped or pasted, what it holds and where the device sent it.
-public struct LinkVisit: Sendable, Hashable {
+public struct LinkVisit: Sendable, Hashable, Codable {
     public var link: String
     /// Where it went: `app`, `web widget`, `browser`, `Play Store`, `App Store`, `pasted into the app`.
     public var outcome: String
@@ -301,13 +287,13 @@ public struct LinkVisit: Sendable, Hashable {
     }
 }
 
-public enum BusyTask: String, Sendable, Hashable, CaseIterable {
+public enum BusyTask: String, Sendable, Hashable, CaseIterable, Codable {
     case signIn, sendOobCode, checkCode, resetPassword, applyCode, lookup, emailLinkSignIn
     case mailbox, clock, resetWorld, scanner
 }
 
 /// A recoverable error: the user dismisses it or retries.
-public struct ErrorBanner: Sendable, Hashable {
+public struct ErrorBanner: Sendable, Hashable, Codable {
     public var message: String
     public var code: AuthErrorCode?
     /// Sends are never retried automatically; the user may retry this one.

@@ -28,12 +28,16 @@ public struct Scenario: Sendable, Equatable {
 }
 
 extension Scenario {
-    /// The app state the scenario starts from on this project.
-    public func initialState(project: ProjectConfiguration, now: Date?) -> AppState {
-        var state = AppState(device: device, settings: settings, project: project, locale: locale)
+    /// The app the scenario starts with.
+    public var initialApp: AppState {
+        var state = AppState(device: device, settings: settings, locale: locale)
         if let continueURLBase { state.continueURLBase = continueURLBase }
-        state.now = now
         return state
+    }
+
+    /// A fresh embedded session for this scenario, its project laid over `baseProject`.
+    public func embeddedSession(baseProject: ProjectConfiguration) -> Session {
+        Session.embedded(project: project.applied(to: baseProject), app: initialApp)
     }
 }
 

@@ -35,35 +35,45 @@ public enum ScenarioLibrary {
 
     /// Plays the scenario on a fresh embedded project.
     public static func runEmbedded(_ scenario: Scenario, baseProject: ProjectConfiguration) async -> ScenarioTranscript {
-        await ScenarioRunner.run(scenario, baseProject: baseProject) { project in
-            EmbeddedTransport(configuration: project)
-        }
+        await ScenarioRunner.run(scenario, from: scenario.embeddedSession(baseProject: baseProject), remote: nil)
     }
 
     /// Plays the scenario over a transport someone else runs (`actionflow serve`, the Auth
     /// Emulator): `serve` restarts with the scenario's project; elsewhere the world is reset
     /// first, and project overrides cannot apply.
     public static func run(_ scenario: Scenario, baseProject: ProjectConfiguration, over transport: any AuthTransport) async -> ScenarioTranscript {
-        await ScenarioRunner.run(scenario, baseProject: baseProject) { (project: ProjectConfiguration) async throws(AuthFailure) -> any AuthTransport in
-            if let rest = transport as? RESTTransport {
-                do throws(AuthFailure) {
-                    _ = try await rest.applyProject(project)
-                    return transport
-                } catch .network(.unsupported) {
-                    // A plain Auth Emulator: reset below, if the scenario keeps the project as it is.
-                }
-            }
-            guard scenario.project.isEmpty else {
-                throw .network(.unsupported("the scenario overrides the project, which only the embedded transport and actionflow serve can apply"))
-            }
-            guard transport.capabilities.listsMailbox else {
-                throw .network(.unsupported("\(transport.summary) cannot list the mailbox, which scenarios read"))
-            }
-            guard transport.capabilities.resetsWorld else {
-                throw .network(.unsupported("\(transport.summary) cannot reset its world, so the scenario would not start fresh"))
-            }
-            try await transport.resetWorld()
-            return transport
+        let project = scenario.project.applied(to: baseProject)
+        let now: Date?
+        do throws(AuthFailure) {
+            now = try await prepareRemoteWorld(transport, project: project, overridesProject: !scenario.project.isEmpty)
+        } catch {
+            var transcript = ScenarioTranscript(scenario: scenario.name, description: scenario.description, lines: [], failure: nil, recording: nil)
+            transcript.failure = ScenarioFailure(source: scenario.source, step: 0, line: nil, message: "cannot start the transport: \(Narration.describe(error))")
+            return transcript
         }
+        let session = Session.remote(project: project, app: scenario.initialApp, now: now)
+        return await ScenarioRunner.run(scenario, from: session, remote: RemoteEffects(transport: transport, apiKey: project.apiKey))
+    }
+
+    /// Makes a remote world start fresh with `project`: `serve` is reconfigured; a server that
+    /// cannot take a project (the Auth Emulator) is reset, when `project` is the one it has.
+    /// Returns the server's clock.
+    public static func prepareRemoteWorld(_ transport: any AuthTransport, project: ProjectConfiguration, overridesProject: Bool) async throws(AuthFailure) -> Date? {
+        do throws(AuthFailure) {
+            return try await transport.applyProject(project)
+        } catch .network(.unsupported) {
+            // A plain Auth Emulator: reset below, if the project stays as it is.
+        }
+        guard !overridesProject else {
+            throw .network(.unsupported("the scenario overrides the project, which only the embedded transport and actionflow serve can apply"))
+        }
+        guard transport.capabilities.listsMailbox else {
+            throw .network(.unsupported("\(transport.summary) cannot list the mailbox, which scenarios read"))
+        }
+        guard transport.capabilities.resetsWorld else {
+            throw .network(.unsupported("\(transport.summary) cannot reset its world, so the scenario would not start fresh"))
+        }
+        try await transport.resetWorld()
+        return try? await transport.now()
     }
 }

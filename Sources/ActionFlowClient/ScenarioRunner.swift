@@ -15,8 +15,9 @@ public struct ScenarioTranscript: Sendable, Equatable {
     public var lines: [Line]
     /// The first unmet expectation or step that could not run; nil when the scenario passed.
     public var failure: ScenarioFailure?
-    /// The app state when the run stopped.
-    public var finalState: AppState?
+    /// The session when the run stopped, with the events that led there.
+    public var recording: SessionRecording?
+    public var finalSession: Session? { recording?.current }
 
     public var passed: Bool { failure == nil }
 
@@ -67,60 +68,82 @@ public struct ScenarioFailure: Error, Sendable, Equatable, CustomStringConvertib
     }
 }
 
-/// Plays scenarios headless against any transport.
-public enum ScenarioRunner {
-    /// Builds a transport whose world is fresh for this project.
-    public typealias TransportFactory = (ProjectConfiguration) async throws(AuthFailure) -> any AuthTransport
+/// One presented step: the event to send (none for expectations) and its result.
+public struct PresentedStep: Sendable, Equatable {
+    public var event: AppEvent?
+    public var passed: Bool
+    public var summary: String
+    /// The step checked expectations: `narrates` looks after this point next time.
+    public var checked: Bool = false
 
-    public static func run(_ scenario: Scenario, baseProject: ProjectConfiguration, transport makeTransport: TransportFactory) async -> ScenarioTranscript {
-        var transcript = ScenarioTranscript(scenario: scenario.name, description: scenario.description, lines: [], failure: nil, finalState: nil)
-        let project = scenario.project.applied(to: baseProject)
-        let transport: any AuthTransport
-        do throws(AuthFailure) {
-            transport = try await makeTransport(project)
-        } catch {
-            transcript.failure = ScenarioFailure(source: scenario.source, step: 0, line: nil, message: "cannot start the transport: \(Narration.describe(error))")
-            return transcript
-        }
-        let runtime = AppRuntime(state: scenario.initialState(project: project, now: try? await transport.now()), transport: transport)
-        var narrated = 0
-        var sinceExpectation: [String] = []
+    /// The event recording the step's result in the session.
+    public var played: AppEvent { .presenterStepPlayed(passed: passed, summary: summary, checked: checked) }
+}
+
+/// Plays scenarios headless, on the embedded world or a remote one.
+public enum ScenarioRunner {
+    /// Plays the scenario from `session` (see `Scenario.session`); `remote` runs the effects
+    /// when the world is remote.
+    public static func run(_ scenario: Scenario, from session: Session, remote: RemoteEffects?) async -> ScenarioTranscript {
+        var transcript = ScenarioTranscript(scenario: scenario.name, description: scenario.description, lines: [], failure: nil, recording: nil)
+        var driver = SessionDriver(session: session, remote: remote)
+        var journalMark = driver.session.journal.count
+        var recentMark = journalMark
         for step in scenario.steps {
             transcript.lines.append(.step(number: step.number, summary: step.action.summary))
-            let current = await runtime.state
-            let event: AppEvent
-            switch resolve(step.action, in: current) {
+            switch resolve(step.action, in: driver.session) {
             case .failure(let problem):
                 transcript.failure = ScenarioFailure(source: scenario.source, step: step.number, line: step.line, message: problem.message)
-                transcript.finalState = current
+                transcript.recording = SessionRecording(driver)
                 return transcript
             case .success(.expectations(let expectations)):
+                let recent = driver.session.journal[recentMark...].flatMap(\.lines)
                 for expectation in expectations {
-                    let (met, detail) = check(expectation, in: current, recent: sinceExpectation)
+                    let (met, detail) = check(expectation, in: driver.session, recent: recent)
                     transcript.lines.append(.expectation(expectation, met: met, detail: detail))
                     if !met, transcript.failure == nil {
                         transcript.failure = ScenarioFailure(source: scenario.source, step: step.number, line: step.line, message: "expected \(UntrustedText.sanitize(expectation.description)), but \(detail)")
                     }
                 }
-                sinceExpectation = []
+                recentMark = driver.session.journal.count
                 if transcript.failure != nil {
-                    transcript.finalState = current
+                    transcript.recording = SessionRecording(driver)
                     return transcript
                 }
-                continue
-            case .success(.event(let resolved)):
-                event = resolved
+            case .success(.event(let event)):
+                await driver.send(event)
+                for line in driver.session.journal[journalMark...].flatMap(\.lines) {
+                    transcript.lines.append(.narration(number: transcript.narration.count + 1, text: line))
+                }
+                journalMark = driver.session.journal.count
             }
-            await runtime.process(event)
-            let lines = await runtime.state.narration
-            for line in lines[min(narrated, lines.count)...] {
-                transcript.lines.append(.narration(number: transcript.narration.count + 1, text: line))
-                sinceExpectation.append(line)
-            }
-            narrated = lines.count
         }
-        transcript.finalState = await runtime.state
+        transcript.recording = SessionRecording(driver)
         return transcript
+    }
+
+    /// Plays step `index` of a scenario being presented: sends its event through `send`, or
+    /// checks its expectations against the journal since the previous expectation. Returns
+    /// whether it held and a one-line result; the presenter's progress moves on.
+    public static func present(_ scenario: Scenario, stepAt index: Int, in session: Session) -> PresentedStep {
+        guard scenario.steps.indices.contains(index) else { return PresentedStep(event: nil, passed: false, summary: "no step \(index + 1)") }
+        let step = scenario.steps[index]
+        switch resolve(step.action, in: session) {
+        case .failure(let problem):
+            return PresentedStep(event: nil, passed: false, summary: "✗ step \(step.number): \(problem.message)")
+        case .success(.expectations(let expectations)):
+            let mark = min(session.presenter?.journalMark ?? 0, session.journal.count)
+            let recent = session.journal[mark...].flatMap(\.lines)
+            for expectation in expectations {
+                let (met, detail) = check(expectation, in: session, recent: recent)
+                if !met {
+                    return PresentedStep(event: nil, passed: false, summary: "✗ expected \(UntrustedText.sanitize(expectation.description)), but \(detail)", checked: true)
+                }
+            }
+            return PresentedStep(event: nil, passed: true, summary: "✓ " + expectations.map { UntrustedText.sanitize($0.description) }.joined(separator: ", "), checked: true)
+        case .success(.event(let event)):
+            return PresentedStep(event: event, passed: true, summary: "step \(step.number): \(UntrustedText.sanitize(step.action.summary))")
+        }
     }
 
     enum Resolved {
@@ -128,17 +151,19 @@ public enum ScenarioRunner {
         case expectations([Expectation])
     }
 
-    static func resolve(_ action: ScenarioAction, in state: AppState) -> Result<Resolved, ResolveError> {
+    static func resolve(_ action: ScenarioAction, in session: Session) -> Result<Resolved, ResolveError> {
+        let state = session.app
+        let inbox = session.inbox
         func message(_ reference: MessageReference) -> Result<MailMessage, ResolveError> {
             switch reference {
             case .latest:
-                guard let last = state.inbox.last else { return .failure(ResolveError("the inbox is empty: there is no latest message")) }
+                guard let last = inbox.last else { return .failure(ResolveError("the inbox is empty: there is no latest message")) }
                 return .success(last)
             case .position(let position):
-                guard position <= state.inbox.count else {
-                    return .failure(ResolveError("there is no message \(position): the inbox holds \(state.inbox.count)"))
+                guard position <= inbox.count else {
+                    return .failure(ResolveError("there is no message \(position): the inbox holds \(inbox.count)"))
                 }
-                return .success(state.inbox[position - 1])
+                return .success(inbox[position - 1])
             }
         }
         switch action {
@@ -158,7 +183,8 @@ public enum ScenarioRunner {
     }
 
     /// Whether the expectation holds, and what the state shows instead when it does not.
-    static func check(_ expectation: Expectation, in state: AppState, recent: [String]) -> (Bool, String) {
+    static func check(_ expectation: Expectation, in session: Session, recent: [String]) -> (Bool, String) {
+        let state = session.app
         let showing = state.location == .app ? "the app shows \(state.screen.name)" : "the device shows \(state.location.name)"
         switch expectation {
         case .landsAt(let path):
@@ -177,7 +203,7 @@ public enum ScenarioRunner {
             guard let session = state.session else { return (false, "no user is signed in") }
             return (session.emailVerified == verified, "the cached user says emailVerified \(session.emailVerified)")
         case .mailbox(let count):
-            return (state.inbox.count == count, "the inbox holds \(state.inbox.count)")
+            return (session.inbox.count == count, "the inbox holds \(session.inbox.count)")
         case .signedIn(let email):
             let actual = state.session?.email
             let met = actual?.lowercased() == email?.lowercased() && (state.session == nil) == (email == nil)
@@ -262,7 +288,11 @@ extension AppEvent {
         case .clockAdvanced: "clock advanced"
         case .worldReset: "world reset"
         case .serviceFailed(let effect, _): "\(effect.summary) failed"
-        case .exchangesUpdated(_, let total): "exchanges updated (\(total))"
+        case .draftEdited(let field, _): "draft \(field)"
+        case .presenterStarted(let title, _): "present \(title)"
+        case .presenterStepPlayed(let passed, _, _): "presenter step \(passed ? "passed" : "failed")"
+        case .projectApplied(let project, _): "project \(project.projectId) applied"
+        case .exchangeRecorded(_, let operation, let caller): "\(caller.rawValue): \(operation.rawValue) recorded"
         }
     }
 }

@@ -99,22 +99,18 @@ public struct ServedProject: Sendable, Hashable {
 /// project-scoped admin paths), the legacy v3 `relyingparty` paths of the iOS SDK, the
 /// emulator's own API, the simulated clock, and the web action handler page.
 public struct EmulatorAPI: Sendable {
-    /// Restarts the served world with a new configuration; returns the new clock reading.
-    public typealias Reconfigure = @Sendable (ProjectConfiguration) async throws(AuthFailure) -> Date?
-
     public let transport: any AuthTransport
     public let maxBodyBytes: Int
     private let served: CurrentProject
-    private let reconfigure: Reconfigure?
 
     public static let defaultMaxBodyBytes = 64 * 1024
 
-    /// `reconfigure`: lets clients replace the project (`PUT .../config`, a `serve` extension).
-    public init(transport: any AuthTransport, project: ServedProject, maxBodyBytes: Int = EmulatorAPI.defaultMaxBodyBytes, reconfigure: Reconfigure? = nil) {
+    /// Clients may replace the project (`PUT .../config`, a `serve` extension) when the
+    /// transport can apply one.
+    public init(transport: any AuthTransport, project: ServedProject, maxBodyBytes: Int = EmulatorAPI.defaultMaxBodyBytes) {
         self.transport = transport
         self.served = CurrentProject(project)
         self.maxBodyBytes = maxBodyBytes
-        self.reconfigure = reconfigure
     }
 
     public var project: ServedProject { served.value }
@@ -293,14 +289,18 @@ public struct EmulatorAPI: Sendable {
                 let body: AdvanceClockRequest = try decode(request)
                 return .json(EmulatorClockState(date: try await transport.advanceClock(by: body.advanceSeconds)))
             case ("PUT", "config"):
-                guard let reconfigure else { return notFound(request) }
                 let configuration: ProjectConfiguration = try decode(request)
                 guard configuration.projectId == project.projectId else {
                     throw .server(.invalidArgument, detail: "this server keeps project id '\(project.projectId)'")
                 }
-                let now = try await reconfigure(configuration)
+                let now: Date
+                do throws(AuthFailure) {
+                    now = try await transport.applyProject(configuration)
+                } catch .network(.unsupported) {
+                    return notFound(request)
+                }
                 served.value = ServedProject(configuration)
-                return .json(EmulatorClockState(date: now ?? Date()))
+                return .json(EmulatorClockState(date: now))
             default:
                 return notFound(request)
             }

@@ -4,20 +4,14 @@ import Foundation
 import Logging
 import Synchronization
 
-/// The latest client state handed from the runtime's tasks to the terminal loop, plus how many
-/// sent events the runtime has reduced (so keys typed ahead act on the state they expect).
-final class StateMailbox: Sendable {
+/// Replies of a remote world, handed from the task that runs its effects to the terminal loop,
+/// which reduces them with the keys: one queue, one reducer.
+final class ReplyQueue: Sendable {
     private struct Content {
-        var state: AppState?
-        var reducedEvents = 0
+        var replies: [AppEvent] = []
+        /// Effects handed over and not answered yet.
+        var outstanding = 0
         var wakeDescriptor: Int32 = -1
-        var stepResults: [StepResult] = []
-    }
-
-    struct StepResult: Sendable {
-        var index: Int
-        var passed: Bool
-        var summary: String
     }
 
     private let content = Mutex(Content())
@@ -31,11 +25,15 @@ final class StateMailbox: Sendable {
         content.withLock { $0.wakeDescriptor = -1 }
     }
 
-    func post(_ state: AppState?, reducedEvent: Bool = false, stepResult: StepResult? = nil) {
+    func handedOver() {
+        content.withLock { $0.outstanding += 1 }
+    }
+
+    /// The replies to one effect.
+    func post(_ replies: [AppEvent]) {
         content.withLock { content in
-            if let state { content.state = state }
-            if reducedEvent { content.reducedEvents += 1 }
-            if let stepResult { content.stepResults.append(stepResult) }
+            content.replies += replies
+            content.outstanding -= 1
             if content.wakeDescriptor >= 0 {
                 var byte: UInt8 = 1
                 _ = write(content.wakeDescriptor, &byte, 1)
@@ -43,126 +41,97 @@ final class StateMailbox: Sendable {
         }
     }
 
-    func take() -> (state: AppState?, reducedEvents: Int, stepResults: [StepResult]) {
+    func take() -> [AppEvent] {
         content.withLock { content in
-            defer {
-                content.state = nil
-                content.stepResults = []
-            }
-            return (content.state, content.reducedEvents, content.stepResults)
+            defer { content.replies = [] }
+            return content.replies
         }
     }
+
+    var isIdle: Bool { content.withLock { $0.outstanding == 0 && $0.replies.isEmpty } }
 }
 
-enum BridgeInput: Sendable {
-    case event(AppEvent)
-    case changed
-}
-
-/// The full-screen program: owns the terminal and the loop that turns keys into client
-/// events and client states into frames.
+/// The full-screen program: owns the terminal and the loop that turns keys into events, reduces
+/// them into the session synchronously, and draws the session.
 @MainActor
 public final class TUIApplication {
     public struct Options: Sendable {
         public var monochrome: Bool
         public var logFile: String?
-        public init(monochrome: Bool = false, logFile: String? = nil) {
+        /// Saved after every event (`--session`); nil writes nothing.
+        public var sessionFile: String?
+        /// Shown in the status line on the first frame.
+        public var notice: String?
+        public init(monochrome: Bool = false, logFile: String? = nil, sessionFile: String? = nil, notice: String? = nil) {
             self.monochrome = monochrome
             self.logFile = logFile
+            self.sessionFile = sessionFile
+            self.notice = notice
         }
     }
 
-    private let runtime: AppRuntime
+    private var driver: SessionDriver
     private let transportSummary: String
     private let options: Options
-    private let scenario: ScenarioPlayback?
+    private let scenario: Scenario?
     private let logger: Logger
-    private let mailbox = StateMailbox()
+    private let replies = ReplyQueue()
+    private var effectSink: AsyncStream<Effect>.Continuation?
+    private var savedEvents = -1
 
-    public init(runtime: AppRuntime, options: Options, scenario: ScenarioPlayback? = nil, logger: Logger) {
-        self.runtime = runtime
-        transportSummary = runtime.transport.summary
+    public init(driver: SessionDriver, transportSummary: String, options: Options, scenario: Scenario? = nil, logger: Logger) {
+        self.driver = driver
+        self.transportSummary = transportSummary
         self.options = options
         self.scenario = scenario
         self.logger = logger
     }
 
+    /// The session as it is now.
+    public var session: Session { driver.session }
+
     /// Runs until the user quits. Returns the termination signal that ended it, if one did.
-    public func run(initialEvents: [AppEvent] = []) async throws(TerminalUnavailable) -> Int32? {
+    public func run() async throws(TerminalUnavailable) -> Int32? {
         let terminal = CursesTerminal(monochrome: options.monochrome)
         try terminal.start(errorLog: options.logFile)
         logger.info("terminal started", metadata: ["size": "\(terminal.width)x\(terminal.height)", "colors": "\(terminal.colorMode.rawValue)"])
-        mailbox.connect(wakeDescriptor: terminal.wakeDescriptor)
+        replies.connect(wakeDescriptor: terminal.wakeDescriptor)
 
-        // One task reads the runtime's state after every event and every change, so the states it
-        // posts are never older than the ones posted before them.
-        let (inputs, bridge) = AsyncStream.makeStream(of: BridgeInput.self)
-        let runtime = self.runtime
-        let mailbox = self.mailbox
-        let bridging = Task.detached {
-            for await input in inputs {
-                switch input {
-                case .event(let event):
-                    await runtime.send(event)
-                    mailbox.post(await runtime.state, reducedEvent: true)
-                case .changed:
-                    mailbox.post(await runtime.state)
+        // A remote world's effects run one at a time, in order, off the loop.
+        var worker: Task<Void, Never>?
+        if let remote = driver.remote {
+            let (effects, sink) = AsyncStream.makeStream(of: Effect.self)
+            effectSink = sink
+            let replies = self.replies
+            worker = Task.detached {
+                for await effect in effects {
+                    replies.post(await remote.run(effect))
                 }
             }
         }
-        let observing = Task.detached {
-            for await _ in await runtime.updates() {
-                bridge.yield(.changed)
-            }
-        }
 
-        var app = await runtime.state
         var ui = UIState(colorMode: terminal.colorMode)
+        // A session that has begun opens where it was; a new one on the welcome screen.
+        if !driver.events.isEmpty || driver.session.presenter != nil { ui.mode = .main }
         if let scenario {
             ui.mode = .main
-            ui.presenter = PresenterState(title: scenario.scenario.name, steps: scenario.stepSummaries)
-        }
-        var sentEvents = 0
-        var reducedEvents = 0
-        var stepTask: Task<Void, Never>?
-
-        func send(_ event: AppEvent) {
-            sentEvents += 1
-            logger.debug("event", metadata: ["event": "\(Self.name(of: event))"])
-            bridge.yield(.event(event))
-        }
-        for event in initialEvents { send(event) }
-
-        func refreshState() {
-            let latest = mailbox.take()
-            if let state = latest.state { app = state }
-            reducedEvents = latest.reducedEvents
-            for result in latest.stepResults {
-                stepTask = nil
-                guard var presenter = ui.presenter else { continue }
-                presenter.played = result.index + 1
-                presenter.lastResult = result.summary
-                presenter.failed = presenter.failed || !result.passed
-                ui.presenter = presenter
-                ui.message = result.summary
+            if driver.session.presenter == nil {
+                send(.presenterStarted(title: scenario.name, steps: scenario.steps.map(\.action.summary)))
             }
         }
+        ui.message = options.notice
 
         var endingSignal: Int32?
         loop: while true {
-            refreshState()
-            terminal.present(MainView.render(app: app, ui: ui, transport: transportSummary, width: terminal.width, height: terminal.height))
+            for reply in replies.take() { send(reply) }
+            save(&ui)
+            // An embedded world names its project as it is now (the Project pane may change it).
+            let transport = driver.session.isEmbedded ? "embedded \(driver.session.project.projectId)" : transportSummary
+            terminal.present(MainView.render(session: driver.session, ui: ui, transport: transport, width: terminal.width, height: terminal.height))
             switch terminal.nextInput(timeout: 500) {
             case .keys(let keys):
                 for key in keys {
-                    // Keys typed ahead wait (briefly) until the events before them are reduced.
-                    var waited = 0
-                    while reducedEvents < sentEvents, waited < 200 {
-                        terminal.waitForWake(timeout: 5)
-                        refreshState()
-                        waited += 5
-                    }
-                    for command in Controller.handle(key, app: app, ui: &ui, width: terminal.width, height: terminal.height) {
+                    for command in Controller.handle(key, session: driver.session, ui: &ui, width: terminal.width, height: terminal.height) {
                         switch command {
                         case .send(let event): send(event)
                         case .quit: break loop
@@ -170,15 +139,7 @@ public final class TUIApplication {
                             logger.info("suspended")
                             terminal.suspend()
                         case .redraw: terminal.invalidate()
-                        case .nextScenarioStep:
-                            guard let scenario, let presenter = ui.presenter, !presenter.isFinished, stepTask == nil else { continue }
-                            let index = presenter.played
-                            ui.message = "playing: \(presenter.steps[index])"
-                            stepTask = Task.detached {
-                                let result = await scenario.play(stepAt: index, on: runtime)
-                                mailbox.post(nil, stepResult: StateMailbox.StepResult(index: index, passed: result.passed, summary: result.summary))
-                                bridge.yield(.changed)
-                            }
+                        case .nextScenarioStep: playNextStep(&ui)
                         case .setDraft, .toggleExchange: break
                         }
                     }
@@ -193,14 +154,46 @@ public final class TUIApplication {
                 break
             }
         }
-        mailbox.disconnect()
-        bridge.finish()
-        bridging.cancel()
-        observing.cancel()
-        stepTask?.cancel()
+        replies.disconnect()
+        effectSink?.finish()
+        worker?.cancel()
         terminal.stop()
         logger.info("terminal restored")
         return endingSignal
+    }
+
+    /// Reduces an event now; a remote world's effects go to the worker.
+    private func send(_ event: AppEvent) {
+        logger.debug("event", metadata: ["event": "\(Self.name(of: event))"])
+        for effect in driver.reduce(event) {
+            replies.handedOver()
+            effectSink?.yield(effect)
+        }
+    }
+
+    /// The presenter's next step: its event, then its result, both in the session.
+    private func playNextStep(_ ui: inout UIState) {
+        guard let scenario, let presenter = driver.session.presenter, !presenter.isFinished else { return }
+        guard replies.isIdle else {
+            ui.message = "waiting for the server to answer the previous step"
+            return
+        }
+        let step = ScenarioRunner.present(scenario, stepAt: presenter.played, in: driver.session)
+        if let event = step.event { send(event) }
+        send(step.played)
+        ui.message = step.summary
+    }
+
+    /// Writes the session file when an event changed the session since the last write.
+    private func save(_ ui: inout UIState) {
+        guard let path = options.sessionFile, driver.events.count != savedEvents else { return }
+        do throws(SessionFileError) {
+            try SessionFile.save(SessionRecording(driver), to: path)
+            savedEvents = driver.events.count
+        } catch {
+            logger.error("session not saved", metadata: ["reason": "\(error)"])
+            ui.message = "not saved: \(error.reason)"
+        }
     }
 
     /// The event's case name, without its values (which may hold passwords).

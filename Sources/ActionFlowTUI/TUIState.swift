@@ -36,7 +36,7 @@ public struct Editing: Sendable, Hashable {
 }
 
 /// What only the interface knows: focus, tabs, selections, scrolling, open overlays and text
-/// being typed. The flow itself lives in the client's `AppState`.
+/// being typed. The session itself (the flow, drafts, presenter progress) is the client's `Session`.
 public struct UIState: Sendable {
     public enum Mode: Sendable, Hashable { case welcome, main }
     public enum Focus: Sendable, Hashable { case phone, inspector }
@@ -54,8 +54,6 @@ public struct UIState: Sendable {
     /// First row shown per pane; nil follows the newest content (Flow, Network).
     public var scroll: [String: Int] = [:]
     public var editing: Editing?
-    /// Form values typed on the phone that the client receives only with the form's button.
-    public var drafts: [String: String] = [:]
     public var welcomeSelection = 0
     /// The user story picked on the welcome screen.
     public var story: String?
@@ -63,7 +61,6 @@ public struct UIState: Sendable {
     public var expandedExchange: Int?
     /// A short confirmation in the status line ("clock +1 h", "world reset").
     public var message: String?
-    public var presenter: PresenterState?
     public var colorMode: ColorMode
 
     public init(colorMode: ColorMode) {
@@ -71,26 +68,4 @@ public struct UIState: Sendable {
     }
 
     public func selected(_ pane: String) -> Int { selection[pane] ?? 0 }
-}
-
-/// A scenario being presented: one keypress per step.
-public struct PresenterState: Sendable, Hashable {
-    public var title: String
-    /// Each step's description, as shown in the header.
-    public var steps: [String]
-    /// Steps already played.
-    public var played: Int
-    /// Result of the last step (expectation met or not).
-    public var lastResult: String?
-    public var failed: Bool
-
-    public init(title: String, steps: [String], played: Int = 0, lastResult: String? = nil, failed: Bool = false) {
-        self.title = title
-        self.steps = steps
-        self.played = played
-        self.lastResult = lastResult
-        self.failed = failed
-    }
-
-    public var isFinished: Bool { played >= steps.count }
 }

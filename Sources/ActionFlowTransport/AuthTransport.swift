@@ -41,4 +41,7 @@ public protocol AuthTransport: Sendable {
     func advanceClock(by seconds: TimeInterval) async throws(AuthFailure) -> Date
     /// Back to the project's start: preset users, no codes, empty mailbox, clock at its start.
     func resetWorld() async throws(AuthFailure)
+    /// Restarts the world with another project configuration (users, codes, mailbox, clock);
+    /// returns the new clock time. Fails with `.network(.unsupported)` where the server cannot.
+    func applyProject(_ project: ProjectConfiguration) async throws(AuthFailure) -> Date
 }

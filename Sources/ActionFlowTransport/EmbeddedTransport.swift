@@ -108,4 +108,11 @@ public final class EmbeddedTransport: AuthTransport, @unchecked Sendable {
     public func resetWorld() async throws(AuthFailure) {
         try withProject { (project) throws(AuthFailure) in project.reset() }
     }
+
+    public func applyProject(_ configuration: ProjectConfiguration) async throws(AuthFailure) -> Date {
+        try withProject { (project) throws(AuthFailure) in
+            project = SimulatedProject(configuration: configuration)
+            return project.now
+        }
+    }
 }

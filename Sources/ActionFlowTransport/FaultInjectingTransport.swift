@@ -154,6 +154,7 @@ public final class FaultInjectingTransport: AuthTransport, @unchecked Sendable {
     public func now() async throws(AuthFailure) -> Date { try await base.now() }
     public func advanceClock(by seconds: TimeInterval) async throws(AuthFailure) -> Date { try await base.advanceClock(by: seconds) }
     public func resetWorld() async throws(AuthFailure) { try await base.resetWorld() }
+    public func applyProject(_ project: ProjectConfiguration) async throws(AuthFailure) -> Date { try await base.applyProject(project) }
 
     private func inject<Response>(_ operation: IdentityToolkitOperation, _ call: () async throws(AuthFailure) -> Response) async throws(AuthFailure) -> Response {
         let (latency, fault) = takePlanned(operation)

@@ -97,64 +97,23 @@ public final class RecordingTransport: AuthTransport, @unchecked Sendable {
     public func advanceClock(by seconds: TimeInterval) async throws(AuthFailure) -> Date { try await base.advanceClock(by: seconds) }
     public func resetWorld() async throws(AuthFailure) { try await base.resetWorld() }
 
+    /// A new world: its exchanges start again from 1.
+    public func applyProject(_ project: ProjectConfiguration) async throws(AuthFailure) -> Date {
+        let now = try await base.applyProject(project)
+        clear()
+        return now
+    }
+
     // MARK: Recording
-
-    /// `POST /v1/accounts:sendOobCode?key=fake-a…(masked)`.
-    public static func requestLine(_ operation: IdentityToolkitOperation, apiKey: String?) -> String {
-        let key = apiKey.map { "?key=" + SecretMasking.mask($0) } ?? ""
-        return "POST /v1/\(operation.rawValue)\(key)"
-    }
-
-    /// The masked, pretty-printed JSON of a request or response body.
-    public static func maskedJSON(_ value: some Encodable) -> String {
-        let encoder = JSONEncoder()
-        guard let data = try? encoder.encode(value) else { return "{}" }
-        return SecretMasking.maskJSON(data)
-    }
 
     private func exchange<Request: Encodable, Response: Encodable>(
         _ operation: IdentityToolkitOperation, _ request: Request, locale: String? = nil,
         _ call: () async throws(AuthFailure) -> Response
     ) async throws(AuthFailure) -> Response {
         let startedAt = await startTime()
-        let clock = ContinuousClock()
-        let started = clock.now
-        let result: Result<Response, AuthFailure>
-        do {
-            result = .success(try await call())
-        } catch {
-            result = .failure(error)
-        }
-        let elapsed = clock.now - started
-        let duration = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-        var headers: [String: String] = [:]
-        if let locale { headers["X-Firebase-Locale"] = locale }
-        let status: Int?
-        let responseBody: String?
-        var failure: AuthFailure?
-        switch result {
-        case .success(let response):
-            status = 200
-            responseBody = Self.maskedJSON(response)
-        case .failure(.server(let code, let detail)):
-            status = 400
-            responseBody = Self.maskedJSON(ErrorEnvelope(failure: code, detail: detail))
-            failure = .server(code, detail: detail)
-        case .failure(.network(.httpStatus(let httpStatus, let body))):
-            status = httpStatus
-            responseBody = SecretMasking.maskLinks(in: body)
-            failure = .network(.httpStatus(httpStatus, body: body))
-        case .failure(let other):
-            status = nil
-            responseBody = nil
-            failure = other
-        }
+        let (result, duration) = await ExchangeRecord.timed(call)
         append { id in
-            ExchangeRecord(
-                id: id, request: Self.requestLine(operation, apiKey: apiKey), requestBody: Self.maskedJSON(request),
-                requestHeaders: headers, status: status, responseBody: responseBody, failure: failure,
-                startedAt: startedAt, duration: duration
-            )
+            ExchangeRecord(id: id, operation, request: request, locale: locale, apiKey: apiKey, result: result, startedAt: startedAt, duration: duration)
         }
         return try result.get()
     }

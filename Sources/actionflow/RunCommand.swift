@@ -24,12 +24,20 @@ struct RunCommand: AsyncParsableCommand {
 
     @OptionGroup var transportOptions: TransportOptions
 
+    @Option(help: ArgumentHelp("Write the session to this file when the run ends (also when an expectation fails), to open with `actionflow --session`.", valueName: "file"))
+    var save: String?
+
     func run() async throws {
         let parsed: Scenario
         let project: ProjectConfiguration
         do {
             parsed = try ScenarioParser.load(contentsOf: try ScenarioLibrary.locate(scenario))
             project = try transportOptions.project.load()
+            if let save {
+                // Refused before the run, so that the run's result is not lost afterwards.
+                _ = try SessionFile.load(save, transport: transportOptions.transport == .rest ? "rest" : "embedded")
+                try SessionFile.checkWritable(save)
+            }
         } catch {
             FileHandle.standardError.write(Data("actionflow run: \(error)\n".utf8))
             throw ExitCode(2)
@@ -41,6 +49,14 @@ struct RunCommand: AsyncParsableCommand {
             transcript = await ScenarioLibrary.runEmbedded(parsed, baseProject: project)
         }
         print(transcript.text(quiet: quiet))
+        if let save, let recording = transcript.recording {
+            do throws(SessionFileError) {
+                try SessionFile.save(recording, to: save)
+            } catch {
+                FileHandle.standardError.write(Data("actionflow run: \(error)\n".utf8))
+                throw ExitCode(2)
+            }
+        }
         if let failure = transcript.failure {
             FileHandle.standardError.write(Data("actionflow run: \(failure)\n".utf8))
             throw failure.isSetup ? ExitCode(2) : ExitCode.failure

@@ -45,7 +45,7 @@ struct ServeCommand: AsyncParsableCommand {
         let configuration = try project.load()
         let served = ServedProject(configuration)
         let embedded = EmbeddedTransport(configuration: configuration)
-        let api = EmulatorAPI(transport: embedded, project: served, maxBodyBytes: maxBodyBytes, reconfigure: AppRuntime.reconfiguring(embedded))
+        let api = EmulatorAPI(transport: embedded, project: served, maxBodyBytes: maxBodyBytes)
         var logger = Logger(label: "actionflow.serve") { StreamLogHandler.standardOutput(label: $0) }
         logger.logLevel = quiet ? .warning : .info
         let server = AuthEmulatorServer(api: api, host: host, port: port, logger: logger)

@@ -29,17 +29,26 @@ struct TUICommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Where log lines go (never the screen).", valueName: "path"))
     var logFile: String = FileManager.default.temporaryDirectory.appendingPathComponent("actionflow.log").path
 
+    @Option(help: ArgumentHelp("Open this session file, or create it: the whole session is restored, and saved after every event.", valueName: "file"))
+    var session: String?
+
     func run() async throws {
         let base: ProjectConfiguration
-        var playback: ScenarioPlayback?
+        var presented: Scenario?
         var project: ProjectConfiguration
+        var saved: SessionRecording?
+        let transportName = transportOptions.transport == .rest ? "rest" : "embedded"
         do {
             base = try transportOptions.project.load()
             project = base
             if let scenario {
                 let parsed = try ScenarioParser.load(contentsOf: try ScenarioLibrary.locate(scenario))
                 project = parsed.project.applied(to: base)
-                playback = ScenarioPlayback(parsed)
+                presented = parsed
+            }
+            if let session {
+                saved = try SessionFile.load(session, transport: transportName)
+                try SessionFile.checkWritable(session)
             }
         } catch {
             FileHandle.standardError.write(Data("actionflow: \(error)\n".utf8))
@@ -51,14 +60,35 @@ struct TUICommand: AsyncParsableCommand {
             FileLogHandler(label: label, path: path).map { $0 as LogHandler } ?? SwiftLogNoOpLogHandler()
         }
         let logger = Logger(label: "actionflow.tui")
-        let state = playback.map { ScenarioPlayback.initialState(for: $0.scenario, project: project, now: nil) }
-        let runtime: AppRuntime
+        let app = presented?.initialApp ?? EmbeddedWorld.defaultApp(project: project)
+        let driver: SessionDriver
+        let summary: String
+        var notice: String?
         if transportOptions.transport == .rest {
-            runtime = await EmbeddedWorld.runtime(over: try await transportOptions.makeTransport(), project: project, state: state)
+            let transport = try await transportOptions.makeTransport()
+            summary = transport.summary
+            let remote = RemoteEffects(transport: transport, apiKey: project.apiKey)
+            if let saved {
+                driver = SessionDriver(saved, remote: remote)
+                notice = "session reopened over rest: the app side only; the server keeps its own world"
+            } else {
+                let now: Date?
+                do throws(AuthFailure) {
+                    // A presented scenario starts on its own project, as `run` does.
+                    now = presented == nil ? try? await transport.now()
+                        : try await ScenarioLibrary.prepareRemoteWorld(transport, project: project, overridesProject: presented?.project.isEmpty == false)
+                } catch {
+                    FileHandle.standardError.write(Data("actionflow: cannot start the scenario on \(transport.summary): \(error)\n".utf8))
+                    throw ExitCode(2)
+                }
+                driver = SessionDriver(session: .remote(project: project, app: app, now: now), remote: remote)
+            }
         } else {
-            runtime = await EmbeddedWorld.runtime(project: project, state: state)
+            driver = saved.map { SessionDriver($0, remote: nil) } ?? SessionDriver(session: EmbeddedWorld.session(project: project, app: app), remote: nil)
+            summary = "embedded"
         }
-        let application = await TUIApplication(runtime: runtime, options: .init(monochrome: monochrome, logFile: logFile), scenario: playback, logger: logger)
+        let options = TUIApplication.Options(monochrome: monochrome, logFile: logFile, sessionFile: session, notice: notice)
+        let application = await TUIApplication(driver: driver, transportSummary: summary, options: options, scenario: presented, logger: logger)
         let endingSignal: Int32?
         do {
             endingSignal = try await application.run()

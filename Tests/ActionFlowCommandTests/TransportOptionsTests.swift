@@ -57,7 +57,7 @@ import Testing
         let embedded = EmbeddedTransport(configuration: project)
         var logger = Logger(label: "run-rest")
         logger.logLevel = .critical
-        let api = EmulatorAPI(transport: embedded, project: ServedProject(project), reconfigure: AppRuntime.reconfiguring(embedded))
+        let api = EmulatorAPI(transport: embedded, project: ServedProject(project))
         let server = try await AuthEmulatorServer(api: api, port: 0, logger: logger).start()
         defer { Task { await server.stop() } }
         for scenario in ["error-paths", "password-reset-web-widget"] {

@@ -24,7 +24,7 @@ struct ServeFixture {
         let embedded = EmbeddedTransport(configuration: configuration)
         var logger = Logger(label: "serve-test")
         logger.logLevel = .critical
-        let api = EmulatorAPI(transport: embedded, project: ServedProject(configuration), reconfigure: AppRuntime.reconfiguring(embedded))
+        let api = EmulatorAPI(transport: embedded, project: ServedProject(configuration))
         let server = try await AuthEmulatorServer(api: api, host: "127.0.0.1", port: 0, logger: logger).start()
         let rest = await RESTTransport.connect(configuration: RESTTransportConfiguration(
             target: .emulator(host: "127.0.0.1", port: server.port), apiKey: configuration.apiKey, projectId: configuration.projectId, timeout: 5

@@ -7,13 +7,13 @@ public enum Controller {
     static func paneKey(_ tab: InspectorTab) -> String { "tab.\(tab.rawValue)" }
 
     /// The focused pane's key and controls.
-    private static func focusedPane(_ app: AppState, _ ui: UIState) -> (key: String, blocks: [Block]) {
+    private static func focusedPane(_ session: Session, _ ui: UIState) -> (key: String, blocks: [Block]) {
         switch ui.focus {
         case .phone:
-            let page = PhoneContent.page(app, ui)
+            let page = PhoneContent.page(session, ui)
             return (page.key, page.blocks)
         case .inspector:
-            return (paneKey(ui.tab), InspectorContent.blocks(ui.tab, app, ui))
+            return (paneKey(ui.tab), InspectorContent.blocks(ui.tab, session, ui))
         }
     }
 
@@ -23,7 +23,7 @@ public enum Controller {
 
     /// Handles one key. Returns what the application must do: client events to send, quit,
     /// suspend, redraw or play a scenario step.
-    public static func handle(_ key: Key, app: AppState, ui: inout UIState, width: Int, height: Int) -> [UICommand] {
+    public static func handle(_ key: Key, session: Session, ui: inout UIState, width: Int, height: Int) -> [UICommand] {
         ui.message = nil
         switch key {
         case .resize: return [.redraw]
@@ -36,12 +36,12 @@ public enum Controller {
         if ScreenLayout(width: width, height: height).isTooSmall {
             return key == .character("q") ? [.quit] : []
         }
-        if ui.mode == .welcome { return handleWelcome(key, app: app, ui: &ui) }
-        if ui.editing != nil { return handleEditing(key, app: app, ui: &ui) }
+        if ui.mode == .welcome { return handleWelcome(key, session: session, ui: &ui) }
+        if ui.editing != nil { return handleEditing(key, session: session, ui: &ui) }
         if case .mouse(let x, let y, let button) = key {
-            return handleMouse(x: x, y: y, button: button, app: app, ui: &ui, width: width, height: height)
+            return handleMouse(x: x, y: y, button: button, session: session, ui: &ui, width: width, height: height)
         }
-        return handleMain(key, app: app, ui: &ui, size: (width, height))
+        return handleMain(key, session: session, ui: &ui, size: (width, height))
     }
 
     private static func handleOverlay(_ overlay: UIState.Overlay, _ key: Key, ui: inout UIState) -> [UICommand] {
@@ -65,8 +65,8 @@ public enum Controller {
         }
     }
 
-    private static func handleWelcome(_ key: Key, app: AppState, ui: inout UIState) -> [UICommand] {
-        let choices = Welcome.choices(app)
+    private static func handleWelcome(_ key: Key, session: Session, ui: inout UIState) -> [UICommand] {
+        let choices = Welcome.choices(session)
         switch key {
         case .up, .character("k"): ui.welcomeSelection = max(0, ui.welcomeSelection - 1)
         case .down, .character("j"): ui.welcomeSelection = min(choices.count - 1, ui.welcomeSelection + 1)
@@ -97,7 +97,7 @@ public enum Controller {
         var rest: [UICommand] = []
         for command in commands {
             switch command {
-            case .setDraft(let id, let text): ui.drafts[id] = text
+            case .setDraft(let id, let text): rest.append(.send(.draftEdited(field: id, text: text)))
             case .toggleExchange(let id): ui.expandedExchange = ui.expandedExchange == id ? nil : id
             default: rest.append(command)
             }
@@ -105,9 +105,9 @@ public enum Controller {
         return rest
     }
 
-    private static func handleEditing(_ key: Key, app: AppState, ui: inout UIState) -> [UICommand] {
+    private static func handleEditing(_ key: Key, session: Session, ui: inout UIState) -> [UICommand] {
         guard var editing = ui.editing else { return [] }
-        let pane = focusedPane(app, ui)
+        let pane = focusedPane(session, ui)
         let all = controls(pane.blocks)
         guard let control = all.first(where: { $0.id == editing.id }) else {
             ui.editing = nil
@@ -136,8 +136,8 @@ public enum Controller {
         }
     }
 
-    private static func handleMain(_ key: Key, app: AppState, ui: inout UIState, size: (Int, Int)) -> [UICommand] {
-        let pane = focusedPane(app, ui)
+    private static func handleMain(_ key: Key, session: Session, ui: inout UIState, size: (Int, Int)) -> [UICommand] {
+        let pane = focusedPane(session, ui)
         let all = controls(pane.blocks)
         let selected = min(ui.selected(pane.key), max(0, all.count - 1))
         switch key {
@@ -148,18 +148,16 @@ public enum Controller {
         case .escape:
             if ui.focus == .inspector {
                 ui.focus = .phone
-            } else if app.location != .app {
-                return [.send(.appOpened)]
-            } else if app.screen != .articles {
-                return [.send(.openRoute("/"))]
+            } else if let back = session.app.escapeEvent {
+                return [.send(back)]
             }
         case .character(let c) where c.wholeNumberValue.map { (1...InspectorTab.allCases.count).contains($0) } == true:
             ui.tab = InspectorTab(rawValue: (c.wholeNumberValue ?? 1) - 1) ?? .flow
             ui.focus = .inspector
-        case .up, .character("k"): move(by: -1, pane: pane.key, count: all.count, ui: &ui, app: app, size: size)
-        case .down, .character("j"): move(by: 1, pane: pane.key, count: all.count, ui: &ui, app: app, size: size)
-        case .pageUp: scroll(by: -(size.1 / 2), app: app, ui: &ui, size: size)
-        case .pageDown: scroll(by: size.1 / 2, app: app, ui: &ui, size: size)
+        case .up, .character("k"): move(by: -1, pane: pane.key, count: all.count, ui: &ui, session: session, size: size)
+        case .down, .character("j"): move(by: 1, pane: pane.key, count: all.count, ui: &ui, session: session, size: size)
+        case .pageUp: scroll(by: -(size.1 / 2), session: session, ui: &ui, size: size)
+        case .pageDown: scroll(by: size.1 / 2, session: session, ui: &ui, size: size)
         case .home, .character("g"): ui.selection[pane.key] = 0; ui.scroll[pane.key] = 0
         case .end, .character("G"): ui.selection[pane.key] = max(0, all.count - 1); ui.scroll[pane.key] = nil
         case .left, .character("h"), .right, .character("l"):
@@ -185,16 +183,15 @@ public enum Controller {
             ui.message = "clock +1 day"
             return [.send(.clockAdvanceRequested(seconds: 86400))]
         case .character("R"):
-            ui.drafts = [:]
             ui.selection = [:]
             ui.scroll = [:]
             ui.expandedExchange = nil
             ui.message = "world reset"
             return [.send(.worldResetRequested)]
-        case .character("r"): return app.banner?.retry == nil ? [] : [.send(.retryTapped)]
-        case .character("x"): return app.banner == nil ? [] : [.send(.errorDismissed)]
+        case .character("r"): return session.app.banner?.retry == nil ? [] : [.send(.retryTapped)]
+        case .character("x"): return session.app.banner == nil ? [] : [.send(.errorDismissed)]
         case .character("w"): ui.mode = .welcome
-        case .character("n"): return ui.presenter == nil ? [] : [.nextScenarioStep]
+        case .character("n"): return session.presenter == nil ? [] : [.nextScenarioStep]
         default: break
         }
         return []
@@ -208,9 +205,9 @@ public enum Controller {
         return apply(control.activate(1), ui: &ui)
     }
 
-    private static func move(by delta: Int, pane: String, count: Int, ui: inout UIState, app: AppState, size: (Int, Int)) {
+    private static func move(by delta: Int, pane: String, count: Int, ui: inout UIState, session: Session, size: (Int, Int)) {
         if count == 0 {
-            scroll(by: delta, app: app, ui: &ui, size: size)
+            scroll(by: delta, session: session, ui: &ui, size: size)
             return
         }
         ui.selection[pane] = max(0, min(count - 1, ui.selected(pane) + delta))
@@ -218,12 +215,12 @@ public enum Controller {
     }
 
     /// Scrolls the focused pane from where it is shown now.
-    private static func scroll(by delta: Int, app: AppState, ui: inout UIState, size: (Int, Int), focus: UIState.Focus? = nil) {
+    private static func scroll(by delta: Int, session: Session, ui: inout UIState, size: (Int, Int), focus: UIState.Focus? = nil) {
         let layout = ScreenLayout(width: size.0, height: size.1)
         let focus = focus ?? ui.focus
-        let scrolling = MainView.inspectorRegions(app, ui, layout).scrolling
+        let scrolling = MainView.inspectorRegions(session, ui, layout).scrolling
         let (key, blocks, area) = focus == .phone
-            ? (PhoneContent.page(app, ui).key, PhoneContent.page(app, ui).blocks, layout.phoneContent)
+            ? (PhoneContent.page(session, ui).key, PhoneContent.page(session, ui).blocks, layout.phoneContent)
             : (paneKey(ui.tab), scrolling.blocks, scrolling.area)
         let content = BlockLayout(blocks, width: area.width, editing: nil)
         let current = currentOffset(content, key: key, focus: focus, ui: ui, height: area.height)
@@ -241,10 +238,10 @@ public enum Controller {
         return content.scrollOffset(selected: content.controls.isEmpty ? nil : ui.selected(key), height: height, requested: requested)
     }
 
-    private static func handleMouse(x: Int, y: Int, button: Key.MouseButton, app: AppState, ui: inout UIState, width: Int, height: Int) -> [UICommand] {
+    private static func handleMouse(x: Int, y: Int, button: Key.MouseButton, session: Session, ui: inout UIState, width: Int, height: Int) -> [UICommand] {
         let layout = ScreenLayout(width: width, height: height)
         if button != .left {
-            scroll(by: button == .scrollUp ? -3 : 3, app: app, ui: &ui, size: (width, height), focus: layout.phone.contains(x: x, y: y) ? .phone : .inspector)
+            scroll(by: button == .scrollUp ? -3 : 3, session: session, ui: &ui, size: (width, height), focus: layout.phone.contains(x: x, y: y) ? .phone : .inspector)
             return []
         }
         if let tab = layout.tabs.first(where: { $0.rect.contains(x: x, y: y) }) {
@@ -254,10 +251,10 @@ public enum Controller {
         }
         let target: (focus: UIState.Focus, area: Rect, key: String, blocks: [Block])
         if layout.phoneContent.contains(x: x, y: y) {
-            let page = PhoneContent.page(app, ui)
+            let page = PhoneContent.page(session, ui)
             target = (.phone, layout.phoneContent, page.key, page.blocks)
-        } else if MainView.inspectorRegions(app, ui, layout).scrolling.area.contains(x: x, y: y) {
-            let scrolling = MainView.inspectorRegions(app, ui, layout).scrolling
+        } else if MainView.inspectorRegions(session, ui, layout).scrolling.area.contains(x: x, y: y) {
+            let scrolling = MainView.inspectorRegions(session, ui, layout).scrolling
             target = (.inspector, scrolling.area, paneKey(ui.tab), scrolling.blocks)
         } else {
             if layout.phone.contains(x: x, y: y) { ui.focus = .phone }

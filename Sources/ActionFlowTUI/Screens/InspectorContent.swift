@@ -5,39 +5,19 @@ import Foundation
 /// The inspector's panes as blocks. Editable panes send the client a whole edited value
 /// (`settingsEdited`, `deviceEdited`, `projectEdited`); the client decides what it means.
 enum InspectorContent {
-    static func blocks(_ tab: InspectorTab, _ app: AppState, _ ui: UIState) -> [Block] {
+    static func blocks(_ tab: InspectorTab, _ session: Session, _ ui: UIState) -> [Block] {
         switch tab {
-        case .flow: flowTimeline(app) + [.blank] + flowNarration(app)
-        case .settings: settings(app)
-        case .device: device(app)
-        case .link: link(app)
-        case .network: network(app, ui)
-        case .project: project(app)
-        case .mailbox: mailbox(app)
+        case .flow: flowTimeline(session) + [.blank] + flowNarration(session)
+        case .settings: settings(session)
+        case .device: device(session)
+        case .link: link(session)
+        case .network: network(session, ui)
+        case .project: project(session)
+        case .mailbox: mailbox(session)
         }
     }
 
     // MARK: Flow
-
-    static func steps(for kind: FlowKind, inApp: Bool) -> [(FlowStep, String)] {
-        switch (kind, inApp) {
-        case (.passwordReset, true):
-            [(.requesting, "sendOobCode PASSWORD_RESET"), (.emailSent, "email in the inbox"), (.checkingCode, "resetPassword {oobCode}: check"),
-             (.enteringNewPassword, "app asks for a new password"), (.confirmingNewPassword, "resetPassword {oobCode, newPassword}"), (.completed, "signed in, resumed")]
-        case (.passwordReset, false):
-            [(.requesting, "sendOobCode PASSWORD_RESET"), (.emailSent, "email in the inbox"), (.handledInWebWidget, "web widget resets, then Continue"),
-             (.signingIn, "app signs in with the new password"), (.completed, "resumed at the continue URL")]
-        case (.verifyEmail, true):
-            [(.requesting, "sendOobCode VERIFY_EMAIL"), (.emailSent, "email in the inbox"), (.applyingCode, "update {oobCode}: apply"),
-             (.reloadingUser, "lookup: reload the cached user"), (.completed, "verified, resumed")]
-        case (.verifyEmail, false):
-            [(.requesting, "sendOobCode VERIFY_EMAIL"), (.emailSent, "email in the inbox"), (.handledInWebWidget, "web widget applies, then Continue"),
-             (.reloadingUser, "lookup: reload the cached user"), (.completed, "verified, resumed")]
-        case (.emailLinkSignIn, _):
-            [(.requesting, "sendOobCode EMAIL_SIGNIN"), (.emailSent, "email in the inbox"), (.signingIn, "signInWithEmailLink {email, oobCode}"),
-             (.completed, "signed in, resumed")]
-        }
-    }
 
     static func flowTitle(_ kind: FlowKind) -> String {
         switch kind {
@@ -50,12 +30,12 @@ enum InspectorContent {
     /// The Flow pane in two parts: the timeline (kept in view) and the narration (scrolls,
     /// newest last).
     /// Narrow panes show what each step does; wide ones also its state name.
-    static func flowTimeline(_ app: AppState, width: Int = 100) -> [Block] {
+    static func flowTimeline(_ session: Session, width: Int = 100) -> [Block] {
         var blocks: [Block] = []
-        if let flow = app.flow {
-            let inApp = app.settings.handleCodeInApp
+        if let flow = session.app.flow {
+            let inApp = session.app.settings.handleCodeInApp
             blocks.append(.heading("\(flowTitle(flow.kind)) · handled \(inApp ? "in the app" : "by the web widget")"))
-            let steps = steps(for: flow.kind, inApp: inApp)
+            let steps = FlowKind.plan(for: flow.kind, inApp: inApp)
             let current = steps.firstIndex { $0.0 == flow.step }
             for (index, step) in steps.enumerated() {
                 let marker: Span
@@ -86,13 +66,13 @@ enum InspectorContent {
         return blocks
     }
 
-    static func flowNarration(_ app: AppState) -> [Block] {
+    static func flowNarration(_ session: Session) -> [Block] {
         var blocks: [Block] = [.heading("Narration")]
-        if app.narration.isEmpty { blocks.append(.paragraph("Nothing has happened yet.", .muted)) }
-        let start = max(0, app.narration.count - 200)
-        for (offset, line) in app.narration[start...].enumerated() {
+        if session.narration.isEmpty { blocks.append(.paragraph("Nothing has happened yet.", .muted)) }
+        let start = max(0, session.narration.count - 200)
+        for (offset, line) in session.narration[start...].enumerated() {
             let number = String(start + offset + 1)
-            blocks.append(.item(number.padded(toColumns: 4), line, offset + start == app.narration.count - 1 ? .text : .muted))
+            blocks.append(.item(number.padded(toColumns: 4), line, offset + start == session.narration.count - 1 ? .text : .muted))
         }
         return blocks
     }
@@ -101,20 +81,19 @@ enum InspectorContent {
 
     private static func optional(_ text: String) -> String? { text.isEmpty ? nil : text }
 
-    /// The SDK's checks on the settings as the app sends them: an unset `url` is filled with
+    /// The SDK's checks on the settings as the session sends them: an unset `url` is filled with
     /// the page being opened, so it is checked as that.
-    private static func validationError(_ settings: ActionCodeSettings, field: String, app: AppState, requestType: OobRequestType) -> Note? {
-        var sent = settings
-        if sent.url == nil { sent.url = app.continueURLBase + (app.pendingDestination?.path ?? "/") }
-        return sent.validate(for: app.clientPlatform, requestType: requestType).first { $0.field == field }
+    private static func validationError(_ settings: ActionCodeSettings, field: String, session: Session, requestType: OobRequestType) -> Note? {
+        let sent = session.app.settingsToSend(settings)
+        return sent.validate(for: session.app.clientPlatform, requestType: requestType).first { $0.field == field }
             .map { Note("✗ \($0.code): \($0.message)", .error) }
     }
 
-    private static func settingsText(_ app: AppState, _ id: String, _ label: String, _ keyPath: WritableKeyPath<ActionCodeSettings, String?> & Sendable, placeholder: String, requestType: OobRequestType) -> Control {
-        let settings = app.settings
+    private static func settingsText(_ session: Session, _ id: String, _ label: String, _ keyPath: WritableKeyPath<ActionCodeSettings, String?> & Sendable, placeholder: String, requestType: OobRequestType) -> Control {
+        let settings = session.app.settings
         let field = String(id.dropFirst("settings.".count))
         @Sendable func note(_ edited: ActionCodeSettings) -> Note? {
-            validationError(edited, field: field, app: app, requestType: requestType)
+            validationError(edited, field: field, session: session, requestType: requestType)
         }
         return Control(
             id: id, label: label,
@@ -132,11 +111,11 @@ enum InspectorContent {
             })
     }
 
-    private static func settingsToggle(_ app: AppState, _ id: String, _ label: String, _ keyPath: WritableKeyPath<ActionCodeSettings, Bool> & Sendable, requestType: OobRequestType) -> Control {
-        let settings = app.settings
+    private static func settingsToggle(_ session: Session, _ id: String, _ label: String, _ keyPath: WritableKeyPath<ActionCodeSettings, Bool> & Sendable, requestType: OobRequestType) -> Control {
+        let settings = session.app.settings
         let field = String(id.dropFirst("settings.".count))
         return Control(id: id, label: label, kind: .toggle(settings[keyPath: keyPath]),
-                       note: validationError(settings, field: field, app: app, requestType: requestType),
+                       note: validationError(settings, field: field, session: session, requestType: requestType),
                        activate: { _ in
                            var edited = settings
                            edited[keyPath: keyPath].toggle()
@@ -154,27 +133,23 @@ enum InspectorContent {
         return Note("\(mark) \(finding.message)", role)
     }
 
-    private static func settings(_ app: AppState) -> [Block] {
-        let requestType: OobRequestType = switch app.flow?.kind {
-        case .verifyEmail?: .verifyEmail
-        case .emailLinkSignIn?: .emailSignIn
-        default: .passwordReset
-        }
-        let findings = SettingsFindings.findings(for: app.settings, requestType: requestType, project: app.project)
+    private static func settings(_ session: Session) -> [Block] {
+        let requestType = (session.app.flow?.kind ?? .passwordReset).requestType
+        let findings = SettingsFindings.findings(for: session.app.settings, requestType: requestType, project: session.project)
         var blocks: [Block] = [
             .heading("ActionCodeSettings"),
-            .paragraph("Checked as the \(app.clientPlatform.sdkName) SDK would for \(requestType.rawValue); used by the next send.", .muted),
+            .paragraph("Checked as the \(session.app.clientPlatform.sdkName) SDK would for \(requestType.rawValue); used by the next send.", .muted),
             .blank,
         ]
-        blocks.append(.control(settingsText(app, "settings.url", "url", \.url, placeholder: "(the page being opened)", requestType: requestType)))
-        blocks.append(.control(settingsToggle(app, "settings.handleCodeInApp", "handleCodeInApp", \.handleCodeInApp, requestType: requestType)))
-        blocks.append(.control(settingsText(app, "settings.iOSBundleID", "iOSBundleID", \.iOSBundleID, placeholder: "(unset)", requestType: requestType)))
-        blocks.append(.control(settingsText(app, "settings.androidPackageName", "androidPackageName", \.androidPackageName, placeholder: "(unset)", requestType: requestType)))
-        blocks.append(.control(settingsToggle(app, "settings.androidInstallIfNotAvailable", "androidInstallIfNot…", \.androidInstallIfNotAvailable, requestType: requestType)))
-        blocks.append(.control(settingsText(app, "settings.androidMinimumVersion", "androidMinimumVersion", \.androidMinimumVersion, placeholder: "(unset)", requestType: requestType)))
-        blocks.append(.control(settingsText(app, "settings.linkDomain", "linkDomain", \.linkDomain, placeholder: "(project default)", requestType: requestType)))
-        blocks.append(.control(settingsText(app, "settings.dynamicLinkDomain", "dynamicLinkDomain", \.dynamicLinkDomain, placeholder: "(legacy, unset)", requestType: requestType)))
-        let base = app.continueURLBase
+        blocks.append(.control(settingsText(session, "settings.url", "url", \.url, placeholder: "(the page being opened)", requestType: requestType)))
+        blocks.append(.control(settingsToggle(session, "settings.handleCodeInApp", "handleCodeInApp", \.handleCodeInApp, requestType: requestType)))
+        blocks.append(.control(settingsText(session, "settings.iOSBundleID", "iOSBundleID", \.iOSBundleID, placeholder: "(unset)", requestType: requestType)))
+        blocks.append(.control(settingsText(session, "settings.androidPackageName", "androidPackageName", \.androidPackageName, placeholder: "(unset)", requestType: requestType)))
+        blocks.append(.control(settingsToggle(session, "settings.androidInstallIfNotAvailable", "androidInstallIfNot…", \.androidInstallIfNotAvailable, requestType: requestType)))
+        blocks.append(.control(settingsText(session, "settings.androidMinimumVersion", "androidMinimumVersion", \.androidMinimumVersion, placeholder: "(unset)", requestType: requestType)))
+        blocks.append(.control(settingsText(session, "settings.linkDomain", "linkDomain", \.linkDomain, placeholder: "(project default)", requestType: requestType)))
+        blocks.append(.control(settingsText(session, "settings.dynamicLinkDomain", "dynamicLinkDomain", \.dynamicLinkDomain, placeholder: "(legacy, unset)", requestType: requestType)))
+        let base = session.app.continueURLBase
         blocks.append(.control(Control(id: "settings.base", label: "app web origin", kind: .text(value: base, placeholder: "https://www.example.com", secret: false),
                                        commit: { [.send(.continueURLBaseEdited($0))] })))
         blocks.append(.blank)
@@ -189,8 +164,8 @@ enum InspectorContent {
 
     // MARK: Device
 
-    private static func device(_ app: AppState) -> [Block] {
-        let device = app.device
+    private static func device(_ session: Session) -> [Block] {
+        let device = session.app.device
         @Sendable func edit(_ change: @escaping @Sendable (inout Device) -> Void) -> [UICommand] {
             var edited = device
             change(&edited)
@@ -238,13 +213,13 @@ enum InspectorContent {
 
     // MARK: Link
 
-    private static func link(_ app: AppState) -> [Block] {
-        guard let visit = app.lastLink else {
+    private static func link(_ session: Session) -> [Block] {
+        guard let visit = session.app.lastLink else {
             return [.heading("Link anatomy"), .paragraph("No link tapped yet. Open a message in the mailbox and tap its link, or paste one with p.", .muted)]
         }
         var blocks: [Block] = [.heading("Link anatomy"), .verbatim(visit.link, .link, indent: 0), .pair("went to", visit.outcome, .accent, nameWidth: 8), .blank]
         do {
-            let anatomy = try LinkInspector.inspect(visit.link, authorizedDomains: app.project.authorizedDomains)
+            let anatomy = try LinkInspector.inspect(visit.link, authorizedDomains: session.project.authorizedDomains)
             blocks.append(.pair("mode", "\(anatomy.mode ?? "(none)") → \(anatomy.operation.rawValue)", .text, nameWidth: 12))
             if let authorized = anatomy.continueUrlAuthorized {
                 blocks.append(.pair("continue", authorized ? "✓ authorized domain" : "✗ not an authorized domain", authorized ? .success : .error, nameWidth: 12))
@@ -283,12 +258,12 @@ enum InspectorContent {
 
     // MARK: Network
 
-    private static func network(_ app: AppState, _ ui: UIState) -> [Block] {
-        var blocks: [Block] = [.heading("Network · \(app.exchangeCount) exchange\(app.exchangeCount == 1 ? "" : "s")")]
-        if app.exchanges.isEmpty {
+    private static func network(_ session: Session, _ ui: UIState) -> [Block] {
+        var blocks: [Block] = [.heading("Network · \(session.exchangeCount) exchange\(session.exchangeCount == 1 ? "" : "s")")]
+        if session.exchanges.isEmpty {
             blocks.append(.paragraph("No requests yet.", .muted))
         }
-        for record in app.exchanges {
+        for record in session.exchanges {
             let status = record.status.map(String.init) ?? "—"
             let outcome = record.failure.map { " \($0.serverCode?.rawValue ?? "network")" } ?? ""
             let millis = String(format: "%.1f ms", record.duration * 1000)
@@ -337,8 +312,8 @@ enum InspectorContent {
         return "\(whole)s"
     }
 
-    private static func project(_ app: AppState) -> [Block] {
-        let project = app.project
+    private static func project(_ session: Session) -> [Block] {
+        let project = session.project
         @Sendable func edit(_ change: @escaping @Sendable (inout ProjectConfiguration) -> Void) -> [UICommand] {
             var edited = project
             change(&edited)
@@ -386,12 +361,12 @@ enum InspectorContent {
 
     // MARK: Mailbox
 
-    private static func mailbox(_ app: AppState) -> [Block] {
-        var blocks: [Block] = [.heading("Inbox · \(app.inbox.count) message\(app.inbox.count == 1 ? "" : "s")")]
-        if app.inbox.isEmpty { blocks.append(.paragraph("No mail yet. Messages the project sends land here.", .muted)) }
+    private static func mailbox(_ session: Session) -> [Block] {
+        var blocks: [Block] = [.heading("Inbox · \(session.inbox.count) message\(session.inbox.count == 1 ? "" : "s")")]
+        if session.inbox.isEmpty { blocks.append(.paragraph("No mail yet. Messages the project sends land here.", .muted)) }
         var openID: String? = nil
-        if case .mailbox(let id) = app.location { openID = id }
-        for message in app.inbox.reversed() {
+        if case .mailbox(let id) = session.app.location { openID = id }
+        for message in session.inbox.reversed() {
             let marker = message.id == openID ? "▶ " : ""
             blocks.append(.control(.button("inbox.\(message.id)", "\(marker)\(Clock.format(message.sentAt).suffix(5)) \(message.subject)", [.send(.messageOpened(id: message.id))])))
             if message.id == openID {

@@ -4,7 +4,7 @@ import ActionFlowModel
 /// `view(state) -> Frame`: the whole screen from the client state and the interface state.
 /// Pure: the same states and size always give the same frame.
 public enum MainView {
-    public static func render(app: AppState, ui: UIState, transport: String, width: Int, height: Int) -> Frame {
+    public static func render(session: Session, ui: UIState, transport: String, width: Int, height: Int) -> Frame {
         var frame = Frame(width: width, height: height, palette: Palette(mode: ui.colorMode))
         let layout = ScreenLayout(width: width, height: height)
         if layout.isTooSmall {
@@ -13,14 +13,14 @@ public enum MainView {
         }
         switch ui.mode {
         case .welcome:
-            drawWelcome(&frame, app: app, ui: ui)
+            drawWelcome(&frame, session: session, ui: ui)
         case .main:
-            drawHeader(&frame, layout: layout, app: app, ui: ui)
-            drawPhone(&frame, layout: layout, app: app, ui: ui)
-            drawInspector(&frame, layout: layout, app: app, ui: ui)
-            drawStatus(&frame, layout: layout, app: app, ui: ui, transport: transport)
+            drawHeader(&frame, layout: layout, session: session, ui: ui)
+            drawPhone(&frame, layout: layout, session: session, ui: ui)
+            drawInspector(&frame, layout: layout, session: session, ui: ui)
+            drawStatus(&frame, layout: layout, session: session, ui: ui, transport: transport)
         }
-        drawHints(&frame, layout: layout, ui: ui)
+        drawHints(&frame, layout: layout, ui: ui, presenting: session.presenter != nil)
         switch ui.overlay {
         case .help?: drawHelp(&frame)
         case .pasteLink(let editor)?: drawPaste(&frame, editor: editor)
@@ -43,14 +43,14 @@ public enum MainView {
         }
     }
 
-    private static func drawHeader(_ frame: inout Frame, layout: ScreenLayout, app: AppState, ui: UIState) {
+    private static func drawHeader(_ frame: inout Frame, layout: ScreenLayout, session: Session, ui: UIState) {
         var x = frame.put(" actionflow ", x: 0, y: 0, role: .focusedButton)
         x = frame.put("  email actions & continue URLs", x: x, y: 0, role: .muted)
         let right: [Span]
-        if let presenter = ui.presenter {
+        if let presenter = session.presenter {
             let step = min(presenter.played, presenter.steps.count)
             right = [Span("▶ \(presenter.title) ", .badge), Span("step \(step)/\(presenter.steps.count) ", .accent)]
-        } else if let flow = app.flow {
+        } else if let flow = session.app.flow {
             right = [Span(InspectorContent.flowTitle(flow.kind), .accent), Span(" · \(flow.step.rawValue) ", .muted)]
         } else if let story = ui.story {
             right = [Span("\(story) ", .accent)]
@@ -63,10 +63,10 @@ public enum MainView {
         }
     }
 
-    private static func drawPhone(_ frame: inout Frame, layout: ScreenLayout, app: AppState, ui: UIState) {
+    private static func drawPhone(_ frame: inout Frame, layout: ScreenLayout, session: Session, ui: UIState) {
         let focused = ui.focus == .phone && ui.overlay == nil
-        frame.box(layout.phone, title: PhoneContent.deviceLabel(app.device), role: focused ? .focusedBorder : .phoneFrame, titleRole: .phoneFrame)
-        let page = PhoneContent.page(app, ui)
+        frame.box(layout.phone, title: PhoneContent.deviceLabel(session.app.device), role: focused ? .focusedBorder : .phoneFrame, titleRole: .phoneFrame)
+        let page = PhoneContent.page(session, ui)
         frame.put(page.bar.truncated(toColumns: layout.phoneBar.width), x: layout.phoneBar.x, y: layout.phoneBar.y, role: .accent, clip: layout.phoneBar)
         frame.rule(in: Rect(x: layout.phone.x + 1, y: layout.phone.y + 2, width: layout.phone.width - 2, height: 1), y: layout.phone.y + 2)
         let area = layout.phoneContent
@@ -83,7 +83,7 @@ public enum MainView {
         frame.put(dock, x: layout.phoneDock.x + max(0, (layout.phoneDock.width - dockWidth) / 2), y: layout.phoneDock.y, clip: layout.phoneDock)
     }
 
-    private static func drawInspector(_ frame: inout Frame, layout: ScreenLayout, app: AppState, ui: UIState) {
+    private static func drawInspector(_ frame: inout Frame, layout: ScreenLayout, session: Session, ui: UIState) {
         let focused = ui.focus == .inspector && ui.overlay == nil
         frame.box(layout.inspector, title: nil, role: focused ? .focusedBorder : .border)
         for tab in layout.tabs {
@@ -91,7 +91,7 @@ public enum MainView {
             frame.put(tab.label, x: tab.rect.x, y: tab.rect.y, role: role, clip: layout.tabBar)
         }
         frame.rule(in: Rect(x: layout.inspector.x + 1, y: layout.tabBar.y + 1, width: layout.inspector.width - 2, height: 1), y: layout.tabBar.y + 1, role: focused ? .focusedBorder : .border)
-        let regions = inspectorRegions(app, ui, layout)
+        let regions = inspectorRegions(session, ui, layout)
         if let fixed = regions.fixed {
             BlockLayout(fixed.blocks, width: fixed.area.width, editing: nil).draw(into: &frame, rect: fixed.area, selected: nil, focused: false, editing: nil, offset: 0)
         }
@@ -110,23 +110,23 @@ public enum MainView {
 
     /// The inspector's content: an optional part that stays in view (the Flow timeline) and the
     /// part that scrolls. Shared with the controller so keys and clicks scroll what is drawn.
-    static func inspectorRegions(_ app: AppState, _ ui: UIState, _ layout: ScreenLayout) -> (fixed: (blocks: [Block], area: Rect)?, scrolling: (blocks: [Block], area: Rect)) {
+    static func inspectorRegions(_ session: Session, _ ui: UIState, _ layout: ScreenLayout) -> (fixed: (blocks: [Block], area: Rect)?, scrolling: (blocks: [Block], area: Rect)) {
         let area = layout.inspectorContent
-        guard ui.tab == .flow else { return (nil, (InspectorContent.blocks(ui.tab, app, ui), area)) }
-        let timeline = InspectorContent.flowTimeline(app, width: area.width)
+        guard ui.tab == .flow else { return (nil, (InspectorContent.blocks(ui.tab, session, ui), area)) }
+        let timeline = InspectorContent.flowTimeline(session, width: area.width)
         let height = min(BlockLayout(timeline, width: area.width, editing: nil).contentHeight, area.height / 2)
         let split = area.splitRows(height + 1)
-        return ((timeline, Rect(x: area.x, y: area.y, width: area.width, height: height)), (InspectorContent.flowNarration(app), split.bottom))
+        return ((timeline, Rect(x: area.x, y: area.y, width: area.width, height: height)), (InspectorContent.flowNarration(session), split.bottom))
     }
 
-    private static func drawStatus(_ frame: inout Frame, layout: ScreenLayout, app: AppState, ui: UIState, transport: String) {
+    private static func drawStatus(_ frame: inout Frame, layout: ScreenLayout, session: Session, ui: UIState, transport: String) {
         frame.fill(layout.status, role: .statusBar)
         var spans = [Span(" ● \(transport) ", .statusBar), Span("│", .statusBar)]
-        if let now = app.now {
+        if let now = session.now {
             spans.append(Span(" ⏱ \(Clock.format(now)) UTC ", .statusBar))
             spans.append(Span("│", .statusBar))
         }
-        if let session = app.session {
+        if let session = session.app.session {
             spans.append(Span(" \(session.email ?? session.localId)\(session.emailVerified ? " ✓" : " (unverified)") ", .statusBar))
         } else {
             spans.append(Span(" signed out ", .statusBar))
@@ -135,7 +135,7 @@ public enum MainView {
             spans.append(Span("│", .statusBar))
             spans.append(Span(" \(message) ", .statusBar))
         }
-        if let presenter = ui.presenter {
+        if let presenter = session.presenter {
             spans.append(Span("│", .statusBar))
             let next = presenter.isFinished ? (presenter.failed ? "scenario ended with a failure" : "scenario complete ✓") : "next (n): \(presenter.steps[presenter.played])"
             spans.append(Span(" \(next) ", .statusBar))
@@ -144,7 +144,7 @@ public enum MainView {
     }
 
     /// The hint bar for whatever has the keyboard.
-    static func hints(for ui: UIState) -> [(String, String)] {
+    static func hints(for ui: UIState, presenting: Bool = false) -> [(String, String)] {
         if case .pasteLink? = ui.overlay { return [("Enter", "open link"), ("Ctrl-U", "clear"), ("Esc", "cancel")] }
         if ui.overlay == .help { return [("any key", "close help"), ("q", "quit")] }
         if ui.mode == .welcome { return [("↑↓", "choose"), ("Enter", "start"), ("?", "help"), ("q", "quit")] }
@@ -152,14 +152,14 @@ public enum MainView {
             return [("Enter", "save"), ("Esc", "cancel"), ("←→", "move"), ("Home/End", "jump"), ("Ctrl-U", "clear"), ("Tab/↓", "next")]
         }
         var hints: [(String, String)] = []
-        if ui.presenter != nil { hints.append(("n", "next step")) }
+        if presenting { hints.append(("n", "next step")) }
         hints += [("↑↓", "select"), ("Enter", "press"), ("Tab", ui.focus == .phone ? "inspector" : "phone")]
         if ui.focus == .inspector { hints.append(("←→", "tabs")) } else { hints.append(("1-7", "tabs")) }
         hints += [("+", "clock 1h"), ("R", "reset"), ("?", "help"), ("q", "quit")]
         return hints
     }
 
-    private static func drawHints(_ frame: inout Frame, layout: ScreenLayout, ui: UIState) {
+    private static func drawHints(_ frame: inout Frame, layout: ScreenLayout, ui: UIState, presenting: Bool) {
         guard !layout.isTooSmall else { return }
         frame.fill(layout.hints, role: .keyHint)
         var x = 1
@@ -173,8 +173,8 @@ public enum MainView {
 
     // MARK: Welcome, help, paste
 
-    private static func drawWelcome(_ frame: inout Frame, app: AppState, ui: UIState) {
-        let stories = Welcome.choices(app)
+    private static func drawWelcome(_ frame: inout Frame, session: Session, ui: UIState) {
+        let stories = Welcome.choices(session)
         let width = min(frame.width - 4, 76)
         let intro = TextWrap.lines("Reset a password, verify an email, sign in by link: and land back where you were. Pick a user story or explore.", width: width - 4)
         let height = min(frame.height - 2, 4 + 1 + intro.count + 1 + stories.count * 2)
@@ -259,12 +259,12 @@ enum Welcome {
         var commands: [UICommand]
     }
 
-    static func choices(_ app: AppState) -> [Choice] {
-        let users = app.project.users.filter { !$0.disabled }
+    static func choices(_ session: Session) -> [Choice] {
+        let users = session.project.users.filter { !$0.disabled }
         let verified = users.first { $0.emailVerified }
         let unverified = users.first { !$0.emailVerified }
         func settings(inApp: Bool) -> UICommand {
-            var settings = app.settings
+            var settings = session.app.settings
             settings.url = nil
             settings.handleCodeInApp = inApp
             return .send(.settingsEdited(settings))

@@ -2,12 +2,12 @@ import ActionFlowClient
 import ActionFlowModel
 import Foundation
 
-/// What the simulated phone shows: the newsletter app's screen, or wherever routing took the
+/// What the simulated phone shows: the newsletter session's screen, or wherever routing took the
 /// user (mailbox, web widget, store, browser). Only reads state; buttons send client events.
 public struct PhonePage {
     /// Identifies the page so selections are remembered per page.
     public var key: String
-    /// The address or app bar under the phone's status bar.
+    /// The address or session bar under the phone's status bar.
     public var bar: String
     public var blocks: [Block]
 }
@@ -32,29 +32,29 @@ enum PhoneContent {
         return "\(UntrustedText.sanitize(device.osName)) · \(app)"
     }
 
-    static func page(_ app: AppState, _ ui: UIState) -> PhonePage {
-        switch app.location {
-        case .app: appPage(app, ui)
-        case .mailbox(let openID): mailboxPage(app, openID)
-        case .webWidget(let page): webWidgetPage(page, app, ui)
+    static func page(_ session: Session, _ ui: UIState) -> PhonePage {
+        switch session.app.location {
+        case .app: appPage(session, ui)
+        case .mailbox(let openID): mailboxPage(session, openID)
+        case .webWidget(let page): webWidgetPage(page, session, ui)
         case .store(let page): storePage(page)
         case .browser(let url): browserPage(url)
         }
     }
 
-    private static func draft(_ ui: UIState, _ id: String, fallback: String = "") -> String {
-        ui.drafts[id] ?? fallback
+    private static func draft(_ session: Session, _ id: String, fallback: String = "") -> String {
+        session.drafts[id] ?? fallback
     }
 
     /// A text field whose value stays in the interface until its form's button sends it.
-    private static func field(_ id: String, _ label: String, _ ui: UIState, placeholder: String, secret: Bool = false, fallback: String = "") -> Control {
-        Control(id: id, label: label, kind: .text(value: draft(ui, id, fallback: fallback), placeholder: placeholder, secret: secret),
+    private static func field(_ id: String, _ label: String, _ session: Session, placeholder: String, secret: Bool = false, fallback: String = "") -> Control {
+        Control(id: id, label: label, kind: .text(value: draft(session, id, fallback: fallback), placeholder: placeholder, secret: secret),
                 commit: { [.setDraft(id: id, text: $0)] })
     }
 
-    private static func status(_ app: AppState) -> [Block] {
+    private static func status(_ session: Session) -> [Block] {
         var blocks: [Block] = []
-        if let banner = app.banner {
+        if let banner = session.app.banner {
             let code = banner.code.map { banner.message.hasPrefix($0.rawValue) ? "" : "\($0.rawValue): " } ?? ""
             blocks.append(.paragraph("✗ \(code)\(banner.message)", .error))
             // Only some failures can be retried (a network failure, the rate limit); never offer it otherwise.
@@ -62,8 +62,8 @@ enum PhoneContent {
             blocks.append(.line(retry + [Span("x", .keyName), Span(" dismiss", .muted)]))
             blocks.append(.blank)
         }
-        if !app.busy.isEmpty {
-            let tasks = app.busy.map(\.rawValue).sorted().joined(separator: ", ")
+        if !session.app.busy.isEmpty {
+            let tasks = session.app.busy.map(\.rawValue).sorted().joined(separator: ", ")
             blocks.append(.paragraph("… waiting for \(tasks)", .warning))
             blocks.append(.blank)
         }
@@ -74,11 +74,11 @@ enum PhoneContent {
         .button("back", label, [.send(.openRoute(path))])
     }
 
-    private static func appPage(_ app: AppState, _ ui: UIState) -> PhonePage {
-        let screen = app.screen
+    private static func appPage(_ session: Session, _ ui: UIState) -> PhonePage {
+        let screen = session.app.screen
         let bar = "The Newsletter  \(screen.path ?? "")"
-        var blocks = status(app)
-        let email = app.session?.email.map(UntrustedText.sanitize)
+        var blocks = status(session)
+        let email = session.app.session?.email.map(UntrustedText.sanitize)
         switch screen {
         case .articles:
             blocks.append(.heading("Latest articles"))
@@ -88,7 +88,7 @@ enum PhoneContent {
                 blocks.append(.control(.button("article.\(article.id)", article.title, [.send(.openRoute("/articles/\(article.id)"))])))
             }
             blocks.append(.blank)
-            blocks.append(.control(.button("subscribe", app.subscribed ? "Subscribed ✓" : "Subscribe", [.send(.openRoute("/subscribe"))])))
+            blocks.append(.control(.button("subscribe", session.app.subscribed ? "Subscribed ✓" : "Subscribe", [.send(.openRoute("/subscribe"))])))
             blocks.append(.control(.button("account", "Account", [.send(.openRoute("/account"))])))
         case .article(let id):
             blocks.append(.heading(Articles.title(UntrustedText.sanitize(id))))
@@ -99,7 +99,7 @@ enum PhoneContent {
             blocks.append(.control(back()))
         case .subscribe:
             blocks.append(.heading("Subscribe"))
-            if app.subscribed {
+            if session.app.subscribed {
                 blocks.append(.paragraph("✓ Subscribed with \(email ?? "your account"). Thank you!", .success))
             } else {
                 blocks.append(.paragraph("The weekly letter goes to verified addresses only.", .text))
@@ -110,31 +110,31 @@ enum PhoneContent {
         case .account:
             blocks.append(.heading("Account"))
             blocks.append(.pair("Email", email ?? "signed out", .text, nameWidth: 9))
-            blocks.append(.pair("Verified", app.session.map { $0.emailVerified ? "yes" : "no (cached)" } ?? "–", app.session?.emailVerified == true ? .success : .warning, nameWidth: 9))
-            blocks.append(.pair("Letter", app.subscribed ? "subscribed" : "not subscribed", .text, nameWidth: 9))
+            blocks.append(.pair("Verified", session.app.session.map { $0.emailVerified ? "yes" : "no (cached)" } ?? "–", session.app.session?.emailVerified == true ? .success : .warning, nameWidth: 9))
+            blocks.append(.pair("Letter", session.app.subscribed ? "subscribed" : "not subscribed", .text, nameWidth: 9))
             blocks.append(.blank)
             blocks.append(.control(.button("account.reload", "Reload user", [.send(.reloadUserTapped)])))
             blocks.append(.control(.button("account.signout", "Sign out", [.send(.signOutTapped)])))
             blocks.append(.control(back()))
         case .signIn:
             blocks.append(.heading("Sign in"))
-            blocks.append(.paragraph(app.pendingDestination?.path.map { "to continue to \($0)" } ?? "Members sign in here.", .muted))
+            blocks.append(.paragraph(session.app.pendingDestination?.path.map { "to continue to \($0)" } ?? "Members sign in here.", .muted))
             blocks.append(.blank)
-            let emailField = field("signIn.email", "Email", ui, placeholder: "you@example.com")
+            let emailField = field("signIn.email", "Email", session, placeholder: "you@example.com")
             blocks.append(.control(emailField))
-            blocks.append(.control(field("signIn.password", "Password", ui, placeholder: "password", secret: true)))
-            let typedEmail = draft(ui, "signIn.email")
-            let typedPassword = draft(ui, "signIn.password")
+            blocks.append(.control(field("signIn.password", "Password", session, placeholder: "password", secret: true)))
+            let typedEmail = draft(session, "signIn.email")
+            let typedPassword = draft(session, "signIn.password")
             blocks.append(.control(.button("signIn.submit", "Sign in", [.send(.signInSubmitted(email: typedEmail, password: typedPassword))])))
             blocks.append(.control(.button("signIn.forgot", "Forgot password?", [.setDraft(id: "forgot.email", text: typedEmail), .send(.forgotPasswordTapped)])))
             blocks.append(.control(.button("signIn.link", "Email me a sign-in link", [.send(.signInLinkRequested(email: typedEmail))])))
             blocks.append(.control(back()))
         case .forgotPassword:
             blocks.append(.heading("Forgot password"))
-            blocks.append(.paragraph("We email a link that brings you back to \(app.pendingDestination?.path ?? "this app").", .muted))
+            blocks.append(.paragraph("We email a link that brings you back to \(session.app.pendingDestination?.path ?? "this app").", .muted))
             blocks.append(.blank)
-            blocks.append(.control(field("forgot.email", "Email", ui, placeholder: "you@example.com")))
-            blocks.append(.control(.button("forgot.send", "Send reset email", [.send(.passwordResetRequested(email: draft(ui, "forgot.email")))])))
+            blocks.append(.control(field("forgot.email", "Email", session, placeholder: "you@example.com")))
+            blocks.append(.control(.button("forgot.send", "Send reset email", [.send(.passwordResetRequested(email: draft(session, "forgot.email")))])))
             blocks.append(.control(back()))
         case .verifyEmail:
             blocks.append(.heading("Verify your email"))
@@ -147,21 +147,21 @@ enum PhoneContent {
             blocks.append(.heading("Choose a new password"))
             blocks.append(.paragraph("for \(UntrustedText.sanitize(forEmail))", .muted))
             blocks.append(.blank)
-            blocks.append(.control(field("newPassword", "New password", ui, placeholder: "6+ characters", secret: true)))
-            blocks.append(.control(.button("newPassword.save", "Save password", [.send(.newPasswordSubmitted(draft(ui, "newPassword")))])))
+            blocks.append(.control(field("newPassword", "New password", session, placeholder: "6+ characters", secret: true)))
+            blocks.append(.control(.button("newPassword.save", "Save password", [.send(.newPasswordSubmitted(draft(session, "newPassword")))])))
         case .confirmEmailForSignIn:
             blocks.append(.heading("Confirm your email"))
             blocks.append(.paragraph("This device does not remember which address asked for the link.", .muted))
             blocks.append(.blank)
-            blocks.append(.control(field("confirm.email", "Email", ui, placeholder: "you@example.com")))
-            blocks.append(.control(.button("confirm.submit", "Sign in", [.send(.signInEmailConfirmed(draft(ui, "confirm.email")))])))
+            blocks.append(.control(field("confirm.email", "Email", session, placeholder: "you@example.com")))
+            blocks.append(.control(.button("confirm.submit", "Sign in", [.send(.signInEmailConfirmed(draft(session, "confirm.email")))])))
         }
         return PhonePage(key: "app.\(screen.name)", bar: bar, blocks: blocks)
     }
 
-    private static func mailboxPage(_ app: AppState, _ openID: String?) -> PhonePage {
-        var blocks = status(app)
-        if let openID, let message = app.inbox.first(where: { $0.id == openID }) {
+    private static func mailboxPage(_ session: Session, _ openID: String?) -> PhonePage {
+        var blocks = status(session)
+        if let openID, let message = session.inbox.first(where: { $0.id == openID }) {
             blocks.append(.heading(message.subject))
             blocks.append(.pair("To", message.to, .text, nameWidth: 5))
             blocks.append(.pair("Sent", Clock.format(message.sentAt), .muted, nameWidth: 5))
@@ -175,11 +175,11 @@ enum PhoneContent {
             return PhonePage(key: "mail.\(openID)", bar: "Mail · \(message.to)", blocks: blocks)
         }
         blocks.append(.heading("Inbox"))
-        if app.inbox.isEmpty {
+        if session.inbox.isEmpty {
             blocks.append(.paragraph("No mail yet.", .muted))
         }
-        for message in app.inbox.reversed() {
-            let opened = app.scannedMessageIDs.contains(message.id) ? " (scanned)" : ""
+        for message in session.inbox.reversed() {
+            let opened = session.app.scannedMessageIDs.contains(message.id) ? " (scanned)" : ""
             blocks.append(.control(.button("mail.\(message.id)", "\(message.subject)\(opened)", [.send(.messageOpened(id: message.id))])))
         }
         blocks.append(.blank)
@@ -187,8 +187,8 @@ enum PhoneContent {
         return PhonePage(key: "mail", bar: "Mail", blocks: blocks)
     }
 
-    private static func webWidgetPage(_ page: WebWidgetPage, _ app: AppState, _ ui: UIState) -> PhonePage {
-        var blocks = status(app)
+    private static func webWidgetPage(_ page: WebWidgetPage, _ session: Session, _ ui: UIState) -> PhonePage {
+        var blocks = status(session)
         let heading = switch page.operation {
         case .passwordReset: "Reset your password"
         case .verifyEmail: "Verify your email"
@@ -203,8 +203,8 @@ enum PhoneContent {
             blocks.append(.paragraph("Checking the code…", .warning))
         case .resetForm(let email):
             blocks.append(.paragraph("for \(UntrustedText.sanitize(email))", .muted))
-            blocks.append(.control(field("widget.password", "New password", ui, placeholder: "6+ characters", secret: true)))
-            blocks.append(.control(.button("widget.save", "Save", [.send(.newPasswordSubmitted(draft(ui, "widget.password")))])))
+            blocks.append(.control(field("widget.password", "New password", session, placeholder: "6+ characters", secret: true)))
+            blocks.append(.control(.button("widget.save", "Save", [.send(.newPasswordSubmitted(draft(session, "widget.password")))])))
         case .saving:
             blocks.append(.paragraph("Saving…", .warning))
         case .done(let message):

@@ -1,0 +1,23 @@
+import ActionFlowModel
+import Foundation
+
+// Email-link sign-in: the request, and the email the app must know to finish it.
+extension Session {
+    mutating func reduceEmailLinkSignIn(_ event: AppEvent) -> [Effect] {
+        switch event {
+        case .signInLinkRequested(let email):
+            return requestEmail(.emailSignIn, email: email)
+        case .signInEmailConfirmed(let email):
+            guard let code = app.flow?.oobCode, app.flow?.kind == .emailLinkSignIn else {
+                log(.refused(.noSignInWaitingForEmail))
+                return []
+            }
+            app.flow?.step = .signingIn
+            let call = AuthCall.signInWithEmailLink(SignInWithEmailLinkRequest(email: email, oobCode: code))
+            log(.request(call, by: .app, purpose: .emailConfirmed))
+            return start(.call(call, by: .app))
+        default:
+            return []
+        }
+    }
+}

@@ -1,0 +1,187 @@
+import ActionFlowModel
+import Foundation
+
+/// One fact of a session, at the project's time. The reducer appends entries; narration,
+/// transcripts and (later) diagrams and reports are rendered from them.
+public struct JournalEntry: Sendable, Equatable, Codable {
+    /// The project's clock when it happened (nil when a remote world's time is unknown).
+    public var at: Date?
+    public var fact: JournalFact
+
+    public init(at: Date?, _ fact: JournalFact) {
+        self.at = at
+        self.fact = fact
+    }
+
+    /// The narration lines of this entry (none for the network record, which the Network pane shows).
+    public var lines: [String] { JournalText.lines(fact) }
+}
+
+/// Why the app went to a screen.
+public enum NavigationReason: Sendable, Equatable, Codable {
+    /// The user opened a route.
+    case open(AppScreen)
+    /// After sign-in or a reload, back where the user was heading.
+    case resume
+    /// A URL the app has no route for: the article list.
+    case deepLink
+    /// The app was opened with a continue URL.
+    case continueURL(String)
+}
+
+/// What stood between the user and a screen.
+public enum NavigationGate: String, Sendable, Equatable, Codable {
+    /// Members only: sign in first.
+    case signIn
+    /// `/subscribe` with a cached user that is not verified.
+    case verifiedEmail
+}
+
+/// Why the app makes an Identity Toolkit call.
+public enum CallPurpose: Sendable, Equatable, Codable {
+    /// The sign-in form was submitted.
+    case signInForm
+    /// The email typed to finish email-link sign-in.
+    case emailConfirmed
+    /// The new-password form was submitted.
+    case newPasswordForm
+    /// The user asked to reload their account.
+    case reloadTapped
+    /// The app asks for an email (`sendOobCode`) about this address.
+    case sendEmail(recipient: String?)
+    /// After a reset in the app, sign in with the new password.
+    case signInWithNewPassword
+    /// After applying a verify-email code, refresh the stale cached user.
+    case reloadAfterApplying(cachedVerified: Bool)
+    /// After a sign-in, load the user before showing it signed in.
+    case loadSignedInUser
+    /// The app opened an email action link and handles its code.
+    case handleLink(continueURL: String?)
+    /// The hosted web widget loaded with this action URL.
+    case webWidgetLoaded(actionURL: String)
+    /// A mail security scanner pre-opened the link of this message.
+    case scannerPreOpened(subject: String)
+}
+
+/// A request the app refused to make, or an action that had nothing to act on.
+public enum Refusal: Sendable, Equatable, Codable {
+    case verifyNeedsSignIn
+    case noSignInWaitingForEmail
+    case noSuchMessage(String)
+    case noNewPasswordForm
+    case noContinueButton
+    case noStorePage
+    case reloadNeedsSignIn
+    case nothingToRetry
+    /// The web widget's page has no `continueUrl`.
+    case noContinueURL
+    /// The subscribe button needs sign-in first.
+    case subscribeNeedsSignIn
+    /// The cached user says the email is not verified.
+    case subscribeNeedsVerifiedEmail
+    /// The SDK refused the settings before sending.
+    case sdkRefused(OobRequestType, sdk: String, SettingsValidationError)
+    /// A link mode the app does not handle.
+    case unsupportedMode(String)
+}
+
+/// What the app, the web widget or the scanner learned from a reply.
+public enum ReplyFact: Sendable, Equatable, Codable {
+    case oobCodeSent(OobRequestType, email: String?, enumerationProtected: Bool)
+    /// The app goes back to sign-in after asking for a reset: "check your email".
+    case checkYourEmail
+    case passwordChanged
+    case codeApplied(verifyEmail: Bool, serverSaysVerified: Bool)
+    case signedInWithPassword(email: String?)
+    case signedInWithEmailLink(email: String?)
+    /// A sign-in answered without an ID token: the user cannot be loaded.
+    case signedInWithoutToken
+    case lookupFoundNoUser
+    case lookupRefreshed(verified: Bool, cachedWas: Bool)
+    case lookupSignedIn(email: String?, verified: Bool)
+    /// A reset code checked: valid, for this account.
+    case resetCodeValid(email: String?)
+    /// The code checked is of another kind than the link's mode says.
+    case codeOfWrongKind(OobRequestType)
+    case unexpected(IdentityToolkitOperation)
+}
+
+/// What the hosted web widget did.
+public enum WebWidgetFact: Sendable, Equatable, Codable {
+    case answeredAfterLeaving(IdentityToolkitOperation)
+    case codeOfWrongKind(OobRequestType)
+    case resetFormShown(email: String?)
+    case passwordChanged(email: String?, continueShown: Bool)
+    case emailVerified(email: String?, continueShown: Bool)
+    case signedInOnPage(email: String?)
+    case done(IdentityToolkitOperation)
+    case failed(IdentityToolkitOperation, AuthFailure)
+    /// The link has no code the page can use.
+    case unusable(mode: String, missingCode: Bool)
+}
+
+/// What the mail security scanner did with a new message.
+public enum ScannerFact: Sendable, Equatable, Codable {
+    /// The link led somewhere that touches no code.
+    case landedElsewhere(subject: String, url: String)
+    case noCode(subject: String)
+    /// The scanner's call was answered.
+    case result(AuthCall)
+    case failed(IdentityToolkitOperation, AuthFailure)
+}
+
+/// The facts a session records.
+public enum JournalFact: Sendable, Equatable, Codable {
+    // Navigation
+    case unknownRoute(path: String, stayedAt: AppScreen)
+    /// The app was opened with a URL it has no route for.
+    case noRoute(url: String)
+    case gated(NavigationReason, target: AppScreen, gate: NavigationGate)
+    case arrived(NavigationReason, at: AppScreen)
+    case flowCompleted(FlowKind, at: AppScreen, continueURL: String?)
+    case forgotPassword(resumePath: String)
+    case backToApp(at: AppScreen)
+    case signedOut
+    case subscribed(email: String?)
+    case refused(Refusal)
+
+    // Calls and replies
+    /// The app, widget or scanner is about to call; `purpose` says why.
+    case request(AuthCall, by: Caller, purpose: CallPurpose)
+    /// The call went out and this exchange recorded it (shown in the Network pane, not narrated).
+    case exchange(id: Int, IdentityToolkitOperation, by: Caller, status: Int?, error: String?)
+    case reply(ReplyFact)
+    /// The app's call failed; `retryable` when the banner offers retry.
+    case callFailed(IdentityToolkitOperation, AuthFailure, retryable: Bool)
+    case webWidget(WebWidgetFact)
+    case scanner(ScannerFact)
+
+    // Mail and links
+    case mailboxOpened
+    case mailboxListed(new: Int, total: Int)
+    /// The world sent an email (recorded where the world is in process).
+    case mailSent(id: String, to: String, OobRequestType)
+    case messageOpened(subject: String, to: String)
+    case linkPasted(String)
+    /// A link tapped: the device's reasons and the router's assumptions.
+    case routed(link: String, TapRoute)
+    case storePage(StoreVisit)
+    case storeCompleted(StorePage)
+    case browserOpened(String)
+    /// The app handles an email-link sign-in but does not remember the email.
+    case askForSignInEmail(continueURL: String?)
+
+    // Edits and the world
+    case settingsEdited(from: ActionCodeSettings, to: ActionCodeSettings)
+    case deviceEdited(Device)
+    case projectEdited(ProjectConfiguration)
+    case continueURLBaseEdited(String)
+    case localeEdited(String?)
+    case clockAdvanceRequested(seconds: TimeInterval)
+    case clockAdvanced(Date)
+    case worldResetRequested
+    case worldReset(now: Date?)
+    case serviceFailed(Effect, AuthFailure)
+    case retryRequested
+    case errorDismissed
+}

@@ -1,0 +1,153 @@
+import ActionFlowModel
+import Foundation
+
+// The mail app, links and where a tap takes the device (app, store, web widget, browser),
+// what the app does with a link it receives, and the mail security scanner.
+extension Session {
+    mutating func reduceMail(_ event: AppEvent) -> [Effect] {
+        switch event {
+        case .mailboxOpened:
+            app.location = .mailbox(openMessageID: nil)
+            log(.mailboxOpened)
+            return start(.refreshMailbox)
+
+        case .messageOpened(let id):
+            guard let message = inbox.first(where: { $0.id == id }) else {
+                log(.refused(.noSuchMessage(id)))
+                return []
+            }
+            app.location = .mailbox(openMessageID: id)
+            log(.messageOpened(subject: message.subject, to: message.to))
+            return []
+
+        case .linkTapped(let messageID):
+            guard let message = inbox.first(where: { $0.id == messageID }) else {
+                log(.refused(.noSuchMessage(messageID)))
+                app.banner = ErrorBanner(message: "No message \(Narration.safe(messageID)) in the inbox", code: nil, retry: nil)
+                return []
+            }
+            app.location = .mailbox(openMessageID: messageID)
+            let route = LinkRouter.route(tapped: message.link, on: app.device, project: project, requested: app.sentSettings)
+            return follow(route, link: message.link, recipient: message.to)
+
+        case .linkPasted(let link):
+            app.location = .app
+            log(.linkPasted(link))
+            app.lastLink = LinkVisit(link: link, outcome: "pasted into the app", anatomy: inspect(link))
+            return appReceives(link)
+
+        case .storeActionTapped:
+            guard case .store(let page) = app.location else {
+                log(.refused(.noStorePage))
+                return []
+            }
+            app.device.appInstalled = true
+            if let version = page.version { app.device.installedVersion = version }
+            log(.storeCompleted(page))
+            return appReceives(page.thenOpens)
+
+        case .mailboxRefreshed(let messages):
+            app.busy.remove(.mailbox)
+            let added = messages.count - app.listedMessages
+            app.listedMessages = messages.count
+            if case .remote(var remote) = world {
+                remote.inbox = messages
+                world = .remote(remote)
+            }
+            log(.mailboxListed(new: max(0, added), total: messages.count))
+            return scanNewMessages()
+
+        default:
+            return []
+        }
+    }
+
+    /// The link taken apart against the project's authorized domains; nil when it holds no action.
+    func inspect(_ link: String) -> LinkAnatomy? {
+        try? LinkInspector.inspect(link, authorizedDomains: project.authorizedDomains)
+    }
+
+    /// Goes where the route says, recording the router's reasons and assumptions.
+    mutating func follow(_ route: TapRoute, link: String, recipient: String?) -> [Effect] {
+        log(.routed(link: link, route))
+        let anatomy = inspect(link)
+        switch route.destination {
+        case .app(let url):
+            app.lastLink = LinkVisit(link: link, outcome: "app", anatomy: anatomy, route: route)
+            return appReceives(url, anatomy: anatomy)
+        case .store(let visit):
+            app.lastLink = LinkVisit(link: link, outcome: visit.store.title, anatomy: anatomy, route: route)
+            app.location = .store(StorePage(visit, project: project))
+            log(.storePage(visit))
+            return []
+        case .webWidget(let actionURL):
+            app.lastLink = LinkVisit(link: link, outcome: "web widget", anatomy: anatomy, route: route)
+            return openWebWidget(actionURL, recipient: recipient, anatomy: anatomy)
+        case .browser(let url):
+            app.lastLink = LinkVisit(link: link, outcome: "browser", anatomy: anatomy, route: route)
+            app.location = .browser(url: url)
+            log(.browserOpened(url))
+            return []
+        }
+    }
+
+    /// The app is opened with a URL: a link with a code to handle, or a continue URL to resume at.
+    /// `anatomy` is the tapped link's when the URL is its payload (same action fields).
+    mutating func appReceives(_ url: String, anatomy known: LinkAnatomy? = nil) -> [Effect] {
+        app.location = .app
+        guard let anatomy = known ?? inspect(url), let code = anatomy.oobCode else {
+            return resumeAt(continueURL: url)
+        }
+        let continueURL = anatomy.continueLink?.destination ?? anatomy.continueUrl
+        if let destination = continueURL.flatMap(AppState.appScreen(forContinueURL:)) { app.pendingDestination = destination }
+        let call: AuthCall
+        switch anatomy.operation {
+        case .passwordReset:
+            app.flow = FlowProgress(kind: .passwordReset, step: .checkingCode, email: app.flow?.email, continueURL: continueURL, oobCode: code)
+            call = .resetPassword(ResetPasswordRequest(oobCode: code))
+        case .verifyEmail:
+            app.flow = FlowProgress(kind: .verifyEmail, step: .applyingCode, email: app.session?.email ?? app.flow?.email, continueURL: continueURL, oobCode: code)
+            call = .update(UpdateAccountRequest(oobCode: code))
+        case .emailLink:
+            app.flow = FlowProgress(kind: .emailLinkSignIn, step: .signingIn, email: app.emailForSignIn, continueURL: continueURL, oobCode: code)
+            guard let email = app.emailForSignIn else {
+                app.flow?.step = .emailSent
+                app.screen = .confirmEmailForSignIn
+                log(.askForSignInEmail(continueURL: continueURL))
+                return []
+            }
+            call = .signInWithEmailLink(SignInWithEmailLinkRequest(email: email, oobCode: code))
+        default:
+            let mode = anatomy.mode ?? "unknown"
+            log(.refused(.unsupportedMode(mode)))
+            app.banner = ErrorBanner(message: "This app does not handle \(Narration.safe(mode)) links", code: nil, retry: nil)
+            return []
+        }
+        log(.request(call, by: .app, purpose: .handleLink(continueURL: continueURL)))
+        return start(.call(call, by: .app))
+    }
+
+    /// New mail arrived: a mail security scanner opens each new link like a desktop browser. The
+    /// hosted widget applies verify-email and sign-in codes on load (consuming them) and only
+    /// checks reset codes, so reset links survive a scanner and the others do not.
+    mutating func scanNewMessages() -> [Effect] {
+        guard app.device.mailScanner else { return [] }
+        var effects: [Effect] = []
+        for message in inbox where !app.scannedMessageIDs.contains(message.id) {
+            app.scannedMessageIDs.insert(message.id)
+            let route = LinkRouter.route(tapped: message.link, on: .desktop, project: project, requested: app.sentSettings)
+            guard case .webWidget(let actionURL) = route.destination else {
+                log(.scanner(.landedElsewhere(subject: message.subject, url: route.destination.url)))
+                continue
+            }
+            let anatomy = inspect(actionURL)
+            guard let code = anatomy?.oobCode, let call = WebWidgetBehaviour.callOnLoad(anatomy?.operation ?? .unknown, code: code, email: message.to) else {
+                log(.scanner(.noCode(subject: message.subject)))
+                continue
+            }
+            log(.request(call, by: .mailScanner, purpose: .scannerPreOpened(subject: message.subject)))
+            effects += start(.call(call, by: .mailScanner))
+        }
+        return effects
+    }
+}

@@ -1,0 +1,93 @@
+import ActionFlowModel
+import ActionFlowTransport
+import Foundation
+
+/// Runs the effects the reducer returns for a remote world, one at a time, on a transport.
+/// Replies come back as events, in the order a reducer must see them.
+public struct RemoteEffects: Sendable {
+    public let transport: any AuthTransport
+    /// Shown masked in each exchange's request line.
+    public let apiKey: String?
+
+    public init(transport: any AuthTransport, apiKey: String?) {
+        self.transport = transport
+        self.apiKey = apiKey
+    }
+
+    public func run(_ effect: Effect) async -> [AppEvent] {
+        do throws(AuthFailure) {
+            switch effect {
+            case .call(let call, let caller):
+                let startedAt = await startTime()
+                let (result, duration) = await ExchangeRecord.timed { () async throws(AuthFailure) -> AuthReply in
+                    try await call.perform(on: transport)
+                }
+                let record = call.exchangeRecord(id: 0, apiKey: apiKey, result: result, startedAt: startedAt, duration: duration)
+                let reply: AppEvent = switch result {
+                case .success(let reply): .callSucceeded(call, by: caller, reply)
+                case .failure(let failure): .callFailed(call, by: caller, failure)
+                }
+                return [.exchangeRecorded(record, call.operation, by: caller), reply]
+            case .refreshMailbox:
+                return [.mailboxRefreshed(try await transport.mailbox())]
+            case .advanceClock(let seconds):
+                return [.clockAdvanced(try await transport.advanceClock(by: seconds))]
+            case .resetWorld:
+                try await transport.resetWorld()
+                return [.worldReset(now: try? await transport.now())]
+            case .applyProject(let project):
+                return [.projectApplied(project, now: try await transport.applyProject(project))]
+            }
+        } catch {
+            return [.serviceFailed(effect, error)]
+        }
+    }
+
+    /// The project's time where the server has a simulated clock (so transcripts repeat), else
+    /// the wall clock.
+    private func startTime() async -> Date {
+        if transport.capabilities.controlsClock, let now = try? await transport.now() { return now }
+        return Date()
+    }
+}
+
+/// A session driven headless: each event is reduced and every effect it causes has run, and
+/// its replies been reduced, before `send` returns. Every event is kept, so the session can be
+/// saved as a recording.
+public struct SessionDriver: Sendable {
+    public private(set) var session: Session
+    /// The session before the first event.
+    public let start: Session
+    /// Every event reduced since `start`: user intents, and the replies of a remote world.
+    public private(set) var events: [AppEvent] = []
+    public let remote: RemoteEffects?
+
+    public init(session: Session, remote: RemoteEffects?) {
+        self.init(SessionRecording(start: session, events: [], current: session), remote: remote)
+    }
+
+    /// Goes on from a saved recording.
+    public init(_ recording: SessionRecording, remote: RemoteEffects?) {
+        session = recording.current
+        start = recording.start
+        events = recording.events
+        self.remote = remote
+    }
+
+    public mutating func send(_ event: AppEvent) async {
+        var effects = reduce(event)
+        while !effects.isEmpty {
+            let effect = effects.removeFirst()
+            guard let remote else { continue }
+            for reply in await remote.run(effect) {
+                effects += reduce(reply)
+            }
+        }
+    }
+
+    /// Reduces one event and keeps it; returns the effects a remote world still has to run.
+    public mutating func reduce(_ event: AppEvent) -> [Effect] {
+        events.append(event)
+        return session.reduce(event)
+    }
+}

@@ -1,0 +1,187 @@
+import Foundation
+
+/// A session and the events that led to it from its starting point: what a session file holds,
+/// so that it can be reopened where it was, and later replayed.
+public struct SessionRecording: Sendable, Equatable, Codable {
+    public var start: Session
+    public var events: [AppEvent]
+    public var current: Session
+
+    public init(start: Session, events: [AppEvent], current: Session) {
+        self.start = start
+        self.events = events
+        self.current = current
+    }
+
+    public init(_ driver: SessionDriver) {
+        self.init(start: driver.start, events: driver.events, current: driver.session)
+    }
+
+    /// `embedded` or `rest`: which world the session talks to.
+    public var transport: String { current.isEmbedded ? "embedded" : "rest" }
+}
+
+/// Why a session file cannot be used. Each names the file; a file that failed to load is never
+/// written over.
+public struct SessionFileError: Error, Sendable, Equatable, CustomStringConvertible {
+    public var path: String
+    public var reason: String
+
+    public init(path: String, _ reason: String) {
+        self.path = path
+        self.reason = reason
+    }
+
+    public var description: String { "session file \(path): \(reason)" }
+}
+
+/// The session file format (README, "Session files"): one JSON object with a format name and
+/// version, the transport, the starting session, the events since, and the current session.
+/// Dates are seconds since 1970 (UTC).
+public enum SessionFile {
+    public static let format = "actionflow-session"
+    public static let version = 1
+
+    private struct Envelope: Codable {
+        var format: String
+        var version: Int
+        var transport: String
+        var start: Session
+        var events: [AppEvent]
+        var current: Session
+    }
+
+    private struct Header: Decodable {
+        var format: String?
+        var version: Int?
+        var transport: String?
+    }
+
+    public static func encode(_ recording: SessionRecording) throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        encoder.dateEncodingStrategy = .secondsSince1970
+        return try encoder.encode(Envelope(format: format, version: version, transport: recording.transport, start: recording.start, events: recording.events, current: recording.current))
+    }
+
+    /// Reads a session file made for `transport` (`embedded` or `rest`). Nil when the file does
+    /// not exist (a new session); every other problem is an error.
+    public static func load(_ path: String, transport: String) throws(SessionFileError) -> SessionRecording? {
+        let url = URL(fileURLWithPath: path)
+        let folder = url.deletingLastPathComponent().path
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {
+            throw SessionFileError(path: path, "the folder \(folder) does not exist")
+        }
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else { return nil }
+        if isFolder.boolValue { throw SessionFileError(path: path, "is a folder, not a file") }
+        let data: Data
+        do {
+            data = try Data(contentsOf: url)
+        } catch {
+            throw SessionFileError(path: path, "cannot be read (\(describe(error)))")
+        }
+        return try decode(data, path: path, transport: transport)
+    }
+
+    public static func decode(_ data: Data, path: String, transport: String) throws(SessionFileError) -> SessionRecording {
+        if data.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) {
+            throw SessionFileError(path: path, "is empty")
+        }
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .secondsSince1970
+        let header: Header
+        do {
+            header = try decoder.decode(Header.self, from: data)
+        } catch {
+            throw SessionFileError(path: path, "is not JSON, or is cut short (\(describe(error)))")
+        }
+        guard header.format == format else {
+            throw SessionFileError(path: path, "is not an actionflow session (its \"format\" is \(header.format.map { "'\($0)'" } ?? "missing"), expected '\(format)')")
+        }
+        guard let fileVersion = header.version else {
+            throw SessionFileError(path: path, "has no \"version\"")
+        }
+        guard fileVersion <= version else {
+            throw SessionFileError(path: path, "was written by a newer actionflow (format version \(fileVersion); this one reads up to \(version))")
+        }
+        guard header.transport == transport else {
+            throw SessionFileError(path: path, "is a session of the \(header.transport ?? "unknown") transport; this run uses \(transport) (open it with --transport \(header.transport ?? "embedded"))")
+        }
+        let envelope: Envelope
+        do {
+            envelope = try decoder.decode(Envelope.self, from: data)
+        } catch {
+            throw SessionFileError(path: path, "does not hold a valid session (\(describe(error)))")
+        }
+        return SessionRecording(start: envelope.start, events: envelope.events, current: envelope.current)
+    }
+
+    /// Checks that a new file can be created next to `path`, before anything is shown.
+    public static func checkWritable(_ path: String) throws(SessionFileError) {
+        let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        guard access(folder, W_OK) == 0 else {
+            throw SessionFileError(path: path, "cannot be written: the folder \(folder) is not writable")
+        }
+        if FileManager.default.fileExists(atPath: path), access(path, W_OK) != 0 {
+            throw SessionFileError(path: path, "cannot be written (no write permission)")
+        }
+    }
+
+    /// Writes atomically: a temporary file in the same folder, flushed to disk, then renamed
+    /// over `path`, so a kill at any moment leaves the previous file or the new one.
+    public static func save(_ recording: SessionRecording, to path: String) throws(SessionFileError) {
+        let data: Data
+        do {
+            data = try encode(recording)
+        } catch {
+            throw SessionFileError(path: path, "cannot be encoded (\(describe(error)))")
+        }
+        let url = URL(fileURLWithPath: path)
+        let folder = url.deletingLastPathComponent().path
+        let temporary = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).\(getpid()).tmp").path
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else {
+            throw SessionFileError(path: path, "cannot be written (\(String(cString: strerror(errno))))")
+        }
+        let written = data.withUnsafeBytes { buffer -> Bool in
+            var offset = 0
+            while offset < buffer.count {
+                let count = write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+                if count < 0 {
+                    if errno == EINTR { continue }
+                    return false
+                }
+                offset += count
+            }
+            return true
+        }
+        let synced = fsync(descriptor) == 0
+        close(descriptor)
+        guard written, synced, rename(temporary, path) == 0 else {
+            let reason = String(cString: strerror(errno))
+            unlink(temporary)
+            throw SessionFileError(path: path, "cannot be written (\(reason))")
+        }
+        // The rename itself reaches the disk with the folder.
+        let folderDescriptor = open(folder, O_RDONLY | O_CLOEXEC)
+        if folderDescriptor >= 0 {
+            fsync(folderDescriptor)
+            close(folderDescriptor)
+        }
+    }
+
+    private static func describe(_ error: any Error) -> String {
+        switch error {
+        case DecodingError.dataCorrupted(let context): context.debugDescription
+        case DecodingError.keyNotFound(let key, let context): "missing \(path(context.codingPath + [key]))"
+        case DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context):
+            "\(path(context.codingPath)): \(context.debugDescription)"
+        default: (error as NSError).localizedDescription
+        }
+    }
+
+    private static func path(_ keys: [any CodingKey]) -> String {
+        keys.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined().trimmingCharacters(in: CharacterSet(charactersIn: "."))
+    }
+}

@@ -1,0 +1,205 @@
+import ActionFlowBackend
+import ActionFlowModel
+import ActionFlowTransport
+import Foundation
+
+extension Session {
+    /// The one reducer: applies `event` and returns the effects left to run elsewhere.
+    ///
+    /// Synchronous, no I/O, no wall clock. Over the embedded world a backend call is a plain
+    /// function call made here, its reply reduced at once, so nothing is returned; over a remote
+    /// world the effects come back for a runner, whose replies return as events.
+    public mutating func reduce(_ event: AppEvent) -> [Effect] {
+        var effects = reduceApp(event)
+        guard isEmbedded else { return effects }
+        // Effects run one after another in the order they were asked for, as a runner would.
+        while !effects.isEmpty {
+            let effect = effects.removeFirst()
+            for reply in performEmbedded(effect) {
+                effects += reduceApp(reply)
+            }
+        }
+        return []
+    }
+
+    /// Composes the features: each event goes to the one that owns it.
+    mutating func reduceApp(_ event: AppEvent) -> [Effect] {
+        switch event {
+        case .openRoute, .forgotPasswordTapped, .appOpened, .subscribeTapped, .signOutTapped, .signInSubmitted:
+            return reduceNavigation(event)
+        case .passwordResetRequested, .newPasswordSubmitted:
+            return reducePasswordReset(event)
+        case .verificationRequested, .reloadUserTapped:
+            return reduceVerification(event)
+        case .signInLinkRequested, .signInEmailConfirmed:
+            return reduceEmailLinkSignIn(event)
+        case .continueTapped:
+            return reduceWebWidget(event)
+        case .mailboxOpened, .messageOpened, .linkTapped, .linkPasted, .storeActionTapped, .mailboxRefreshed:
+            return reduceMail(event)
+        case .settingsEdited, .deviceEdited, .projectEdited, .continueURLBaseEdited, .localeEdited,
+             .clockAdvanceRequested, .worldResetRequested, .retryTapped, .errorDismissed,
+             .clockAdvanced, .worldReset, .projectApplied, .serviceFailed:
+            return reduceEditing(event)
+        case .draftEdited(let field, let text):
+            drafts[field] = text
+            return []
+        case .presenterStarted(let title, let steps):
+            presenter = PresenterProgress(title: title, steps: steps)
+            return []
+        case .presenterStepPlayed(let passed, let summary, let checked):
+            presenter?.played += 1
+            presenter?.lastResult = summary
+            if !passed { presenter?.failed = true }
+            if checked { presenter?.journalMark = journal.count }
+            return []
+        case .exchangeRecorded(var record, let operation, let caller):
+            exchangeCount += 1
+            record.id = exchangeCount
+            appendExchange(record, operation, by: caller)
+            return []
+        case .callSucceeded(let call, let caller, let reply):
+            app.busy.remove(caller == .mailScanner ? .scanner : call.busyTask)
+            switch caller {
+            case .mailScanner:
+                log(.scanner(.result(call)))
+                return []
+            case .webWidget:
+                return webWidgetSucceeded(call, reply)
+            case .app:
+                return appSucceeded(call, reply)
+            }
+        case .callFailed(let call, let caller, let failure):
+            app.busy.remove(caller == .mailScanner ? .scanner : call.busyTask)
+            switch caller {
+            case .mailScanner:
+                log(.scanner(.failed(call.operation, failure)))
+                return []
+            case .webWidget:
+                return webWidgetFailed(call, failure)
+            case .app:
+                return appFailed(call, failure)
+            }
+        }
+    }
+
+    /// Appends a fact at the project's current time.
+    mutating func log(_ fact: JournalFact) {
+        journal.append(JournalEntry(at: now, fact))
+    }
+
+    /// Marks the effect's work as busy and returns it.
+    mutating func start(_ effect: Effect) -> [Effect] {
+        app.busy.insert(effect.busyTask)
+        return [effect]
+    }
+
+    private mutating func appendExchange(_ record: ExchangeRecord, _ operation: IdentityToolkitOperation, by caller: Caller) {
+        exchanges.append(record)
+        if exchanges.count > Self.exchangeWindow { exchanges.removeFirst(exchanges.count - Self.exchangeWindow) }
+        let error: String? = switch record.failure {
+        case .server(let code, _): code.rawValue
+        case .network(let network): Narration.describe(network)
+        case nil: nil
+        }
+        log(.exchange(id: record.id, operation, by: caller, status: record.status, error: error))
+    }
+
+    // MARK: The embedded world
+
+    /// Runs an effect on the simulated project in this session; returns the replies.
+    private mutating func performEmbedded(_ effect: Effect) -> [AppEvent] {
+        guard case .embedded(var simulated) = world else { return [] }
+        defer { world = .embedded(simulated) }
+        switch effect {
+        case .call(let call, let caller):
+            let startedAt = simulated.now
+            let mailBefore = simulated.mailbox.count
+            let (result, duration) = ExchangeRecord.timed { () throws(AuthFailure) -> AuthReply in try simulated.perform(call) }
+            exchangeCount += 1
+            let record = call.exchangeRecord(id: exchangeCount, apiKey: simulated.configuration.apiKey, result: result, startedAt: startedAt, duration: duration)
+            world = .embedded(simulated)
+            appendExchange(record, call.operation, by: caller)
+            for message in simulated.mailbox.dropFirst(mailBefore) {
+                log(.mailSent(id: message.id, to: message.to, message.requestType))
+            }
+            switch result {
+            case .success(let reply): return [.callSucceeded(call, by: caller, reply)]
+            case .failure(let failure): return [.callFailed(call, by: caller, failure)]
+            }
+        case .refreshMailbox:
+            return [.mailboxRefreshed(simulated.mailbox)]
+        case .advanceClock(let seconds):
+            do throws(AuthFailure) {
+                return [.clockAdvanced(try simulated.advanceClock(by: seconds))]
+            } catch {
+                return [.serviceFailed(effect, error)]
+            }
+        case .resetWorld:
+            simulated.reset()
+            return [.worldReset(now: simulated.now)]
+        case .applyProject(let project):
+            simulated = SimulatedProject(configuration: project)
+            return [.projectApplied(project, now: simulated.now)]
+        }
+    }
+}
+
+extension SimulatedProject {
+    /// One Identity Toolkit call on this project.
+    mutating func perform(_ call: AuthCall) throws(AuthFailure) -> AuthReply {
+        switch call {
+        case .signInWithPassword(let request): .signedIn(try signInWithPassword(request))
+        case .sendOobCode(let request, let locale): .oobCodeSent(try sendOobCode(request, locale: locale))
+        case .resetPassword(let request): .passwordReset(try resetPassword(request))
+        case .update(let request): .updated(try update(request))
+        case .lookup(let request): .lookedUp(try lookup(request))
+        case .signInWithEmailLink(let request): .signedIn(try signInWithEmailLink(request))
+        }
+    }
+}
+
+extension AuthCall {
+    /// Runs the call on a transport.
+    public func perform(on transport: any AuthTransport) async throws(AuthFailure) -> AuthReply {
+        switch self {
+        case .signInWithPassword(let request): .signedIn(try await transport.signInWithPassword(request))
+        case .sendOobCode(let request, let locale): .oobCodeSent(try await transport.sendOobCode(request, locale: locale))
+        case .resetPassword(let request): .passwordReset(try await transport.resetPassword(request))
+        case .update(let request): .updated(try await transport.update(request))
+        case .lookup(let request): .lookedUp(try await transport.lookup(request))
+        case .signInWithEmailLink(let request): .signedIn(try await transport.signInWithEmailLink(request))
+        }
+    }
+
+    /// The Network pane's record of this call and its outcome.
+    func exchangeRecord(id: Int, apiKey: String?, result: Result<AuthReply, AuthFailure>, startedAt: Date, duration: TimeInterval) -> ExchangeRecord {
+        func record<Request: Encodable>(_ request: Request, locale: String? = nil) -> ExchangeRecord {
+            ExchangeRecord(id: id, operation, request: request, locale: locale, apiKey: apiKey, result: result.map(EncodedReply.init), startedAt: startedAt, duration: duration)
+        }
+        switch self {
+        case .signInWithPassword(let request): return record(request)
+        case .sendOobCode(let request, let locale): return record(request, locale: locale)
+        case .resetPassword(let request): return record(request)
+        case .update(let request): return record(request)
+        case .lookup(let request): return record(request)
+        case .signInWithEmailLink(let request): return record(request)
+        }
+    }
+}
+
+/// A reply encoded as its wire response body.
+private struct EncodedReply: Encodable {
+    var reply: AuthReply
+    init(_ reply: AuthReply) { self.reply = reply }
+
+    func encode(to encoder: any Encoder) throws {
+        switch reply {
+        case .signedIn(let response): try response.encode(to: encoder)
+        case .oobCodeSent(let response): try response.encode(to: encoder)
+        case .passwordReset(let response): try response.encode(to: encoder)
+        case .updated(let response): try response.encode(to: encoder)
+        case .lookedUp(let response): try response.encode(to: encoder)
+        }
+    }
+}

@@ -1,0 +1,40 @@
+import ActionFlowModel
+import Foundation
+
+// Email verification: the request, applying the code, reloading the stale cached user.
+extension Session {
+    mutating func reduceVerification(_ event: AppEvent) -> [Effect] {
+        switch event {
+        case .verificationRequested:
+            guard let user = app.session else {
+                log(.refused(.verifyNeedsSignIn))
+                app.banner = ErrorBanner(message: "Sign in before verifying your email", code: nil, retry: nil)
+                return []
+            }
+            return requestEmail(.verifyEmail, email: user.email)
+        case .reloadUserTapped:
+            guard let token = app.session?.idToken else {
+                log(.refused(.reloadNeedsSignIn))
+                return []
+            }
+            let call = AuthCall.lookup(LookupRequest(idToken: token))
+            log(.request(call, by: .app, purpose: .reloadTapped))
+            return start(.call(call, by: .app))
+        default:
+            return []
+        }
+    }
+
+    /// `accounts:update` with the code answered: the server says verified, the cache does not yet.
+    mutating func codeApplied(_ response: UpdateAccountResponse) -> [Effect] {
+        log(.reply(.codeApplied(verifyEmail: app.flow?.kind == .verifyEmail, serverSaysVerified: response.emailVerified ?? true)))
+        guard let token = app.session?.idToken else {
+            app.flow?.step = .completed
+            return resume()
+        }
+        app.flow?.step = .reloadingUser
+        let call = AuthCall.lookup(LookupRequest(idToken: token))
+        log(.request(call, by: .app, purpose: .reloadAfterApplying(cachedVerified: app.session?.emailVerified ?? false)))
+        return start(.call(call, by: .app))
+    }
+}

@@ -1,0 +1,81 @@
+import ActionFlowModel
+import Foundation
+
+extension ExchangeRecord {
+    /// One call as the Network pane shows it: the request line with the API key masked, the
+    /// request and response bodies as masked JSON, and the status or failure.
+    public init<Request: Encodable, Response: Encodable>(
+        id: Int, _ operation: IdentityToolkitOperation, request: Request, locale: String?, apiKey: String?,
+        result: Result<Response, AuthFailure>, startedAt: Date, duration: TimeInterval
+    ) {
+        var headers: [String: String] = [:]
+        if let locale { headers["X-Firebase-Locale"] = locale }
+        let status: Int?
+        let responseBody: String?
+        var failure: AuthFailure?
+        switch result {
+        case .success(let response):
+            status = 200
+            responseBody = Self.maskedJSON(response)
+        case .failure(.server(let code, let detail)):
+            status = 400
+            responseBody = Self.maskedJSON(ErrorEnvelope(failure: code, detail: detail))
+            failure = .server(code, detail: detail)
+        case .failure(.network(.httpStatus(let httpStatus, let body))):
+            status = httpStatus
+            responseBody = SecretMasking.maskLinks(in: body)
+            failure = .network(.httpStatus(httpStatus, body: body))
+        case .failure(let other):
+            status = nil
+            responseBody = nil
+            failure = other
+        }
+        self.init(
+            id: id, request: Self.requestLine(operation, apiKey: apiKey), requestBody: Self.maskedJSON(request),
+            requestHeaders: headers, status: status, responseBody: responseBody, failure: failure,
+            startedAt: startedAt, duration: duration
+        )
+    }
+
+    /// `POST /v1/accounts:sendOobCode?key=fake-a…(masked)`.
+    public static func requestLine(_ operation: IdentityToolkitOperation, apiKey: String?) -> String {
+        let key = apiKey.map { "?key=" + SecretMasking.mask($0) } ?? ""
+        return "POST /v1/\(operation.rawValue)\(key)"
+    }
+
+    /// The masked JSON of a request or response body.
+    public static func maskedJSON(_ value: some Encodable) -> String {
+        guard let data = try? JSONEncoder().encode(value) else { return "{}" }
+        return SecretMasking.maskJSON(data)
+    }
+
+    /// Runs a call and measures it.
+    public static func timed<Response>(_ call: () async throws(AuthFailure) -> Response) async -> (Result<Response, AuthFailure>, TimeInterval) {
+        let clock = ContinuousClock()
+        let started = clock.now
+        let result: Result<Response, AuthFailure>
+        do {
+            result = .success(try await call())
+        } catch {
+            result = .failure(error)
+        }
+        return (result, seconds(clock.now - started))
+    }
+
+    /// Runs a synchronous call and measures it.
+    public static func timed<Response>(_ call: () throws(AuthFailure) -> Response) -> (Result<Response, AuthFailure>, TimeInterval) {
+        let clock = ContinuousClock()
+        let started = clock.now
+        let result: Result<Response, AuthFailure>
+        do {
+            result = .success(try call())
+        } catch {
+            result = .failure(error)
+        }
+        return (result, seconds(clock.now - started))
+    }
+
+    private static func seconds(_ elapsed: Swift.Duration) -> TimeInterval {
+        Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+    }
+}
