@@ -20,7 +20,7 @@ enum Fixture {
     static let webWidgetSettings = ActionCodeSettings(handleCodeInApp: false, iOSBundleID: "com.example.ios")
 
     static func state(device: Device = .iPhone, settings: ActionCodeSettings = inAppSettings) -> AppState {
-        AppState(device: device, settings: settings, project: project)
+        AppState(device: device, settings: settings)
     }
 
     /// The message the project would send for `request`, with the link `ActionLinkBuilder` builds.

@@ -13,8 +13,8 @@ struct RandomSessionTests {
     static let hostileEmail = "bob\u{1B}[2J@example.com\u{202E}"
 
     /// Intents by index; some depend on the state (the newest message).
-    static func intent(_ index: Int, in state: AppState) -> AppEvent {
-        let newest = state.inbox.last
+    static func intent(_ index: Int, in session: Session) -> AppEvent {
+        let newest = session.inbox.last
         switch index {
         case 0: return .openRoute("/articles/42")
         case 1: return .openRoute("/subscribe")
@@ -51,15 +51,17 @@ struct RandomSessionTests {
     func randomSessions() async throws {
         let project = try ProjectConfigLoader.loadDefault()
         await propertyCheck(count: 60, input: Gen.int(in: 0...27).array(of: 1...30)) { script in
-            let runtime = AppRuntime(state: AppState(device: .iPhone, settings: ActionCodeSettings(handleCodeInApp: true, iOSBundleID: "com.example.ios"), project: project), transport: EmbeddedTransport(configuration: project))
+            var session = Session.embedded(project: project, app: AppState(device: .iPhone, settings: ActionCodeSettings(handleCodeInApp: true, iOSBundleID: "com.example.ios")))
             for index in script {
-                await runtime.process(Self.intent(index, in: await runtime.state))
+                #expect(session.reduce(Self.intent(index, in: session)).isEmpty, "the embedded world leaves nothing to run")
             }
-            let state = await runtime.state
+            let state = session.app
             #expect(state.busy.isEmpty, "busy after settling: \(state.busy)")
-            #expect(!state.narration.contains { UntrustedText.needsSanitizing($0) }, "unsanitized narration")
+            #expect(!session.narration.contains { UntrustedText.needsSanitizing($0) }, "unsanitized narration")
             #expect(!UntrustedText.needsSanitizing(state.banner?.message ?? ""), "unsanitized banner")
-            #expect(!state.narration.contains { $0.contains("bob-password-1") || $0.contains("correct-horse-battery") }, "a password reached the narration")
+            #expect(!session.narration.contains { $0.contains("bob-password-1") || $0.contains("correct-horse-battery") }, "a password reached the narration")
+            let decoded = try? SessionFile.decode(SessionFile.encode(SessionRecording(start: session, events: [], current: session)), path: "random", transport: "embedded")
+            #expect(decoded?.current == session, "the session survives its file")
         }
     }
 }

@@ -104,9 +104,7 @@ struct ScenarioFileTests {
     @Test("a transport that cannot start is a setup failure, reported without a step")
     func transportDoesNotStart() async throws {
         let scenario = try ScenarioParser.parse(Self.header + "  - forgotPassword\n", source: "s.yaml")
-        let transcript = await ScenarioRunner.run(scenario, baseProject: try ProjectConfigLoader.loadDefault()) { _ throws(AuthFailure) -> any AuthTransport in
-            throw .network(.connectionRefused(host: "127.0.0.1:9099"))
-        }
+        let transcript = await ScenarioLibrary.run(scenario, baseProject: try ProjectConfigLoader.loadDefault(), over: RefusedTransport())
         let failure = try #require(transcript.failure)
         #expect(failure.isSetup)
         #expect(failure.description == "s.yaml: cannot start the transport: network failure: connection refused by 127.0.0.1:9099")
@@ -123,4 +121,23 @@ struct ScenarioFileTests {
             #expect(error.description.contains("shipped: android-app-missing-install"))
         }
     }
+}
+
+/// A server that is not there: every call is refused.
+struct RefusedTransport: AuthTransport {
+    var summary: String { "rest http://127.0.0.1:9099" }
+    var capabilities: TransportCapabilities { TransportCapabilities(listsMailbox: true, controlsClock: true, resetsWorld: true) }
+    var refused: AuthFailure { .network(.connectionRefused(host: "127.0.0.1:9099")) }
+    func signUp(_ request: SignUpRequest) async throws(AuthFailure) -> SignInResponse { throw refused }
+    func signInWithPassword(_ request: SignInWithPasswordRequest) async throws(AuthFailure) -> SignInResponse { throw refused }
+    func sendOobCode(_ request: SendOobCodeRequest, locale: String?) async throws(AuthFailure) -> SendOobCodeResponse { throw refused }
+    func resetPassword(_ request: ResetPasswordRequest) async throws(AuthFailure) -> ResetPasswordResponse { throw refused }
+    func update(_ request: UpdateAccountRequest) async throws(AuthFailure) -> UpdateAccountResponse { throw refused }
+    func lookup(_ request: LookupRequest) async throws(AuthFailure) -> LookupResponse { throw refused }
+    func signInWithEmailLink(_ request: SignInWithEmailLinkRequest) async throws(AuthFailure) -> SignInResponse { throw refused }
+    func mailbox() async throws(AuthFailure) -> [MailMessage] { throw refused }
+    func now() async throws(AuthFailure) -> Date { throw refused }
+    func advanceClock(by seconds: TimeInterval) async throws(AuthFailure) -> Date { throw refused }
+    func resetWorld() async throws(AuthFailure) { throw refused }
+    func applyProject(_ project: ProjectConfiguration) async throws(AuthFailure) -> Date { throw refused }
 }

@@ -14,10 +14,10 @@ struct FlowFaultTests {
         case notListening, stalls, status500, invalidJSON, missingFields
     }
 
-    static func runtime(_ transport: any AuthTransport) throws -> AppRuntime {
+    static func driver(_ transport: any AuthTransport) throws -> SessionDriver {
         let project = try ProjectConfigLoader.loadDefault()
-        let state = AppState(device: .iPhone, settings: ActionCodeSettings(url: "https://www.example.com/checkout?cartId=1234", iOSBundleID: "com.example.ios"), project: project)
-        return AppRuntime(state: state, transport: transport)
+        let app = AppState(device: .iPhone, settings: ActionCodeSettings(url: "https://www.example.com/checkout?cartId=1234", iOSBundleID: "com.example.ios"))
+        return SessionDriver(session: .remote(project: project, app: app, now: nil), remote: RemoteEffects(transport: transport, apiKey: project.apiKey))
     }
 
     @Test("a reset request that fails offers retry", arguments: Fault.allCases)
@@ -40,9 +40,9 @@ struct FlowFaultTests {
         defer { withExtendedLifetime(refusing) {} }
         let transport = refusing?.transport(timeout: 0.5) ?? server.transport(timeout: 0.5)
 
-        let runtime = try Self.runtime(transport)
-        await runtime.process(.passwordResetRequested(email: "alice@example.com"))
-        let state = await runtime.state
+        var driver = try Self.driver(transport)
+        await driver.send(.passwordResetRequested(email: "alice@example.com"))
+        let state = driver.session.app
         let banner = try #require(state.banner, "a failure must show a banner")
         #expect(banner.code == nil, "a network failure has no server code")
         guard case .call(.sendOobCode(let request, _), .app)? = banner.retry else {
@@ -73,13 +73,13 @@ struct FlowFaultTests {
         }
         defer { Task { await proxy.stop() } }
 
-        let runtime = try Self.runtime(proxy.transport())
-        await runtime.process(.passwordResetRequested(email: "alice@example.com"))
-        #expect(await runtime.state.banner?.retry != nil)
+        var driver = try Self.driver(proxy.transport())
+        await driver.send(.passwordResetRequested(email: "alice@example.com"))
+        #expect(driver.session.app.banner?.retry != nil)
         #expect(try await fixture.rest.mailbox().isEmpty)
 
-        await runtime.process(.retryTapped)
-        #expect(await runtime.state.banner == nil)
+        await driver.send(.retryTapped)
+        #expect(driver.session.app.banner == nil)
         #expect(await sends.count == 2)
         let mail = try await fixture.rest.mailbox()
         #expect(mail.count == 1)

@@ -27,20 +27,17 @@ struct ScenariosOverRESTTests {
         let base = try ProjectConfigLoader.loadDefault()
         let embedded = await ScenarioLibrary.runEmbedded(scenario, baseProject: base)
         let servers = StartedServers()
-        let overREST = await ScenarioRunner.run(scenario, baseProject: base) { project async throws(AuthFailure) -> any AuthTransport in
-            var logger = Logger(label: "scenario-serve")
-            logger.logLevel = .critical
-            let api = EmulatorAPI(transport: EmbeddedTransport(configuration: project), project: ServedProject(project))
-            do {
-                let server = try await AuthEmulatorServer(api: api, host: "127.0.0.1", port: 0, logger: logger).start()
-                await servers.add(server)
-                return await RESTTransport.connect(configuration: RESTTransportConfiguration(
-                    target: .emulator(host: "127.0.0.1", port: server.port), apiKey: project.apiKey, projectId: project.projectId
-                ))
-            } catch {
-                throw .network(.connectionRefused(host: "127.0.0.1: \(error)"))
-            }
-        }
+        // A serve of its own, started on the scenario's project.
+        let project = scenario.project.applied(to: base)
+        var logger = Logger(label: "scenario-serve")
+        logger.logLevel = .critical
+        let api = EmulatorAPI(transport: EmbeddedTransport(configuration: project), project: ServedProject(project))
+        let server = try await AuthEmulatorServer(api: api, host: "127.0.0.1", port: 0, logger: logger).start()
+        await servers.add(server)
+        let rest = await RESTTransport.connect(configuration: RESTTransportConfiguration(
+            target: .emulator(host: "127.0.0.1", port: server.port), apiKey: project.apiKey, projectId: project.projectId
+        ))
+        let overREST = await ScenarioLibrary.run(scenario, baseProject: base, over: rest)
         await servers.stopAll()
         #expect(embedded.passed, "embedded: \(embedded.failure.map(String.init(describing:)) ?? "")")
         #expect(overREST.passed, "rest: \(overREST.failure.map(String.init(describing:)) ?? "")")

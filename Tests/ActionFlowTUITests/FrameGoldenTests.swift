@@ -5,28 +5,32 @@ import ActionFlowModel
 import Foundation
 import Testing
 
-/// Drives the real client runtime over the embedded project (deterministic: seeded codes, a
-/// fixed clock) to reach the states the frames show.
-struct World {
-    let runtime: AppRuntime
+/// Drives a real session over the embedded project (deterministic: seeded codes, a fixed
+/// clock) to reach the states the frames show.
+final class World {
+    private(set) var session: Session
+
+    init(session: Session) {
+        self.session = session
+    }
 
     static func start(device: Device = .iPhone, inApp: Bool = true) async throws -> World {
         let project = try ProjectConfigLoader.loadDefault()
-        var state = EmbeddedWorld.defaultState(project: project)
-        state.device = device
-        state.settings.handleCodeInApp = inApp
-        return World(runtime: await EmbeddedWorld.runtime(project: project, state: state))
+        var app = EmbeddedWorld.defaultApp(project: project)
+        app.device = device
+        app.settings.handleCodeInApp = inApp
+        return World(session: EmbeddedWorld.session(project: project, app: app))
     }
 
     @discardableResult
-    func send(_ events: AppEvent...) async -> AppState {
-        for event in events { await runtime.process(event) }
+    func send(_ events: AppEvent...) async -> Session {
+        for event in events { _ = session.reduce(event) }
         return await state()
     }
 
-    /// The state with exchange timings fixed, so frames do not depend on the machine's speed.
-    func state() async -> AppState {
-        var state = await runtime.state
+    /// The session with exchange timings fixed, so frames do not depend on the machine's speed.
+    func state() async -> Session {
+        var state = session
         state.exchanges = state.exchanges.map { record in
             var record = record
             record.duration = 0.0012
@@ -35,12 +39,11 @@ struct World {
         return state
     }
 
-    /// Story 1 up to the tapped reset link (the app's new-password form).
-    func resetLinkTapped() async -> AppState {
+    /// Story 1 up to the tapped reset link (the session's new-password form).
+    func resetLinkTapped() async -> Session {
         await send(.openRoute("/articles/42"), .signInSubmitted(email: "alice@example.com", password: "wrong"), .forgotPasswordTapped,
                    .passwordResetRequested(email: "alice@example.com"), .mailboxOpened)
-        let inbox = await runtime.state.inbox
-        return await send(.linkTapped(messageID: inbox.last?.id ?? ""))
+        return await send(.linkTapped(messageID: session.inbox.last?.id ?? ""))
     }
 }
 
@@ -52,8 +55,8 @@ func mainUI(focus: UIState.Focus = .phone, tab: InspectorTab = .flow) -> UIState
     return ui
 }
 
-func render(_ app: AppState, _ ui: UIState, _ size: (Int, Int)) -> Frame {
-    MainView.render(app: app, ui: ui, transport: "embedded demo-actionflow", width: size.0, height: size.1)
+func render(_ session: Session, _ ui: UIState, _ size: (Int, Int)) -> Frame {
+    MainView.render(session: session, ui: ui, transport: "embedded demo-actionflow", width: size.0, height: size.1)
 }
 
 /// Every row of a frame takes exactly the frame's width, and the outer frame lines stay put.
@@ -75,9 +78,9 @@ struct FrameGoldenTests {
     @Test("Welcome screen")
     func welcome() async throws {
         let world = try await World.start()
-        let app = await world.state()
+        let session = await world.state()
         for (size, name) in [(small, "welcome-80x24"), (large, "welcome-160x48")] {
-            let frame = render(app, UIState(colorMode: .full256), size)
+            let frame = render(session, UIState(colorMode: .full256), size)
             expectIntact(frame)
             GoldenFile.check(frame, name)
         }
@@ -86,15 +89,14 @@ struct FrameGoldenTests {
     @Test("Phone screens through story 1, in the app")
     func storyOneInApp() async throws {
         let world = try await World.start()
-        var ui = mainUI()
-        ui.drafts["signIn.email"] = "alice@example.com"
-        let signIn = await world.send(.openRoute("/articles/42"), .signInSubmitted(email: "alice@example.com", password: "wrong"))
+        let ui = mainUI()
+        let signIn = await world.send(.draftEdited(field: "signIn.email", text: "alice@example.com"), .openRoute("/articles/42"), .signInSubmitted(email: "alice@example.com", password: "wrong"))
         let forgot = await world.send(.forgotPasswordTapped)
         let sent = await world.send(.passwordResetRequested(email: "alice@example.com"), .mailboxOpened)
         let message = await world.send(.messageOpened(id: sent.inbox.last?.id ?? ""))
         let tapped = await world.send(.linkTapped(messageID: sent.inbox.last?.id ?? ""))
         let landed = await world.send(.newPasswordSubmitted("correct-horse"))
-        let screens: [(AppState, String)] = [(signIn, "sign-in-error"), (forgot, "forgot-password"), (sent, "mailbox"), (message, "message"), (tapped, "new-password"), (landed, "article")]
+        let screens: [(Session, String)] = [(signIn, "sign-in-error"), (forgot, "forgot-password"), (sent, "mailbox"), (message, "message"), (tapped, "new-password"), (landed, "article")]
         for (state, name) in screens {
             for (size, suffix) in [(small, "80x24"), (large, "160x48")] {
                 let frame = render(state, ui, size)
@@ -117,7 +119,7 @@ struct FrameGoldenTests {
         var old = Device.pixel
         old.installedVersion = 3
         let store = try await World.start(device: old)
-        var settings = await store.state().settings
+        var settings = await store.state().app.settings
         settings.setAndroidPackageName("com.example.android", installIfNotAvailable: false, minimumVersion: "11")
         await store.send(.settingsEdited(settings), .openRoute("/articles/42"), .forgotPasswordTapped, .passwordResetRequested(email: "alice@example.com"), .mailboxOpened)
         let upgrade = await store.send(.linkTapped(messageID: await store.state().inbox.last?.id ?? ""))
@@ -134,12 +136,12 @@ struct FrameGoldenTests {
     @Test("Every inspector pane, mid-flow")
     func panes() async throws {
         let world = try await World.start()
-        let app = await world.resetLinkTapped()
+        let session = await world.resetLinkTapped()
         for tab in InspectorTab.allCases {
             var ui = mainUI(focus: .inspector, tab: tab)
-            ui.expandedExchange = app.exchanges.last?.id
+            ui.expandedExchange = session.exchanges.last?.id
             for (size, suffix) in [(small, "80x24"), (large, "160x48")] {
-                let frame = render(app, ui, size)
+                let frame = render(session, ui, size)
                 expectIntact(frame)
                 GoldenFile.check(frame, "pane-\(tab.title.lowercased())-\(suffix)")
             }
@@ -149,13 +151,13 @@ struct FrameGoldenTests {
     @Test("Help and paste overlays, and a terminal that is too small")
     func overlays() async throws {
         let world = try await World.start()
-        let app = await world.state()
+        let session = await world.state()
         var ui = mainUI()
         ui.overlay = .help
-        GoldenFile.check(render(app, ui, small), "help-80x24")
+        GoldenFile.check(render(session, ui, small), "help-80x24")
         ui.overlay = .pasteLink(TextEditor("https://demo-actionflow.firebaseapp.com/__/auth/action?mode=resetPassword"))
-        GoldenFile.check(render(app, ui, small), "paste-80x24")
-        let tooSmall = render(app, mainUI(), (60, 20))
+        GoldenFile.check(render(session, ui, small), "paste-80x24")
+        let tooSmall = render(session, mainUI(), (60, 20))
         #expect(tooSmall.text.contains("needs at least 80×24"))
         GoldenFile.check(tooSmall, "too-small-60x20")
     }
@@ -163,12 +165,11 @@ struct FrameGoldenTests {
     @Test("CJK and emoji are measured as two columns and keep the frame aligned")
     func wideCharacters() async throws {
         let world = try await World.start()
-        var ui = mainUI()
+        let ui = mainUI()
         let email = "山田太郎👩‍💻@例え.jp"
-        ui.drafts["signIn.email"] = email
-        let app = await world.send(.openRoute("/articles/42"), .signInSubmitted(email: email, password: "パスワード"))
+        let session = await world.send(.draftEdited(field: "signIn.email", text: email), .openRoute("/articles/42"), .signInSubmitted(email: email, password: "パスワード"))
         for (size, suffix) in [(small, "80x24"), (large, "160x48")] {
-            let frame = render(app, ui, size)
+            let frame = render(session, ui, size)
             expectIntact(frame)
             #expect(frame.text.contains("山田太郎"))
             GoldenFile.check(frame, "wide-characters-\(suffix)")
@@ -178,12 +179,11 @@ struct FrameGoldenTests {
     @Test("A hostile email address cannot move the cursor, recolour or reorder the screen")
     func hostileStrings() async throws {
         let world = try await World.start()
-        var ui = mainUI()
+        let ui = mainUI()
         let hostile = "evil\u{1B}[2J\u{1B}[31m@x.com\r\n\u{202E}moc.elgoog\u{7}\u{9B}1;1H"
-        ui.drafts["signIn.email"] = hostile
-        let app = await world.send(.openRoute("/articles/42"), .signInSubmitted(email: hostile, password: "x"))
+        let session = await world.send(.draftEdited(field: "signIn.email", text: hostile), .openRoute("/articles/42"), .signInSubmitted(email: hostile, password: "x"))
         for (size, suffix) in [(small, "80x24"), (large, "160x48")] {
-            let frame = render(app, ui, size)
+            let frame = render(session, ui, size)
             expectIntact(frame)
             #expect(frame.text.contains("evil␛[2J␛[31m@x.com"))
             GoldenFile.check(frame, "hostile-\(suffix)")

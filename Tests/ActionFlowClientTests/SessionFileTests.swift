@@ -1,0 +1,127 @@
+import ActionFlowBackend
+@testable import ActionFlowClient
+import ActionFlowModel
+import Foundation
+import Testing
+
+@Suite("Session files: saved whole, reopened equal, bad files refused and left alone")
+struct SessionFileTests {
+    /// A folder of its own for each test.
+    func folder() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("actionflow-session-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    func fresh() throws -> Session {
+        Session.embedded(project: try ProjectConfigLoader.loadDefault(), app: AppState(device: .iPhone, settings: ActionCodeSettings(handleCodeInApp: true, iOSBundleID: "com.example.ios")))
+    }
+
+    /// The password-reset flow played up to the email in the inbox, the clock moved on.
+    func midFlowRecording() async throws -> SessionRecording {
+        var driver = SessionDriver(session: try fresh(), remote: nil)
+        await driver.send(.openRoute("/articles/42"))
+        await driver.send(.forgotPasswordTapped)
+        await driver.send(.draftEdited(field: "forgot.email", text: "bob@example.com"))
+        await driver.send(.passwordResetRequested(email: "bob@example.com"))
+        await driver.send(.clockAdvanceRequested(seconds: 600))
+        return SessionRecording(driver)
+    }
+
+    @Test("a saved session loads back equal: world, app, journal, exchanges, drafts and events")
+    func roundTrip() async throws {
+        let recording = try await midFlowRecording()
+        let path = try folder().appendingPathComponent("demo.json").path
+        try SessionFile.save(recording, to: path)
+        let loaded = try #require(try SessionFile.load(path, transport: "embedded"))
+        #expect(loaded == recording)
+        #expect(loaded.current.inbox.count == 1)
+        #expect(loaded.current.drafts["forgot.email"] == "bob@example.com")
+        #expect(loaded.current.now == loaded.current.project.clockStart.addingTimeInterval(600))
+    }
+
+    @Test("the reopened session goes on: the saved link completes the flow at the article")
+    func reopenedGoesOn() async throws {
+        let path = try folder().appendingPathComponent("demo.json").path
+        try SessionFile.save(try await midFlowRecording(), to: path)
+        var driver = SessionDriver(try #require(try SessionFile.load(path, transport: "embedded")), remote: nil)
+        await driver.send(.linkTapped(messageID: driver.session.inbox.last?.id ?? "none"))
+        await driver.send(.newPasswordSubmitted("correct-horse-battery"))
+        #expect(driver.session.app.location == .app)
+        #expect(driver.session.app.screen == .article(id: "42"))
+        #expect(driver.session.app.session?.email == "bob@example.com")
+    }
+
+    @Test("a file that does not exist is a new session; its folder must exist")
+    func missing() throws {
+        let base = try folder()
+        #expect(try SessionFile.load(base.appendingPathComponent("new.json").path, transport: "embedded") == nil)
+        let error = #expect(throws: SessionFileError.self) {
+            try SessionFile.load(base.appendingPathComponent("no-such-folder/new.json").path, transport: "embedded")
+        }
+        #expect(error?.reason.contains("does not exist") == true)
+    }
+
+    @Test("empty, not JSON, another format, a newer version, another transport, a folder: each refused with its reason")
+    func refused() async throws {
+        let base = try folder()
+        let good = try SessionFile.encode(try await midFlowRecording())
+        var newer = try #require(try JSONSerialization.jsonObject(with: good) as? [String: Any])
+        newer["version"] = SessionFile.version + 1
+        var other = newer
+        other["version"] = SessionFile.version
+        other["format"] = "something-else"
+        let cases: [(String, Data, String)] = [
+            ("empty", Data(), "is empty"),
+            ("blank", Data("  \n".utf8), "is empty"),
+            ("text", Data("hello".utf8), "is not JSON"),
+            ("other", try JSONSerialization.data(withJSONObject: other), "is not an actionflow session"),
+            ("newer", try JSONSerialization.data(withJSONObject: newer), "newer actionflow"),
+        ]
+        for (name, data, reason) in cases {
+            let path = base.appendingPathComponent("\(name).json").path
+            try data.write(to: URL(fileURLWithPath: path))
+            let error = #expect(throws: SessionFileError.self) { try SessionFile.load(path, transport: "embedded") }
+            #expect(error?.reason.contains(reason) == true, "\(name): \(error?.reason ?? "loaded")")
+            #expect(error?.description.hasPrefix("session file \(path): ") == true)
+        }
+        let path = base.appendingPathComponent("embedded.json").path
+        try good.write(to: URL(fileURLWithPath: path))
+        let error = #expect(throws: SessionFileError.self) { try SessionFile.load(path, transport: "rest") }
+        #expect(error?.reason.contains("session of the embedded transport") == true)
+        #expect(throws: SessionFileError.self) { try SessionFile.load(base.path, transport: "embedded") }
+    }
+
+    @Test("a file cut at any byte is refused, never loaded as another session")
+    func truncatedAnywhere() async throws {
+        let data = try SessionFile.encode(try await midFlowRecording())
+        // Every offset near both ends, and a spread in between (each decode is a full parse).
+        let offsets = Array(0..<200) + Array(stride(from: 200, to: data.count - 200, by: 97)) + Array((data.count - 200)..<data.count)
+        for offset in offsets {
+            #expect(throws: SessionFileError.self, "cut at \(offset) of \(data.count)") {
+                try SessionFile.decode(data.prefix(offset), path: "cut.json", transport: "embedded")
+            }
+        }
+    }
+
+    @Test("saving replaces the file whole and leaves no temporary file behind")
+    func atomicSave() async throws {
+        let base = try folder()
+        let path = base.appendingPathComponent("demo.json").path
+        let first = try await midFlowRecording()
+        try SessionFile.save(first, to: path)
+        var second = first
+        second.current.drafts["note"] = "second"
+        try SessionFile.save(second, to: path)
+        #expect(try SessionFile.load(path, transport: "embedded") == second)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: base.path) == ["demo.json"])
+    }
+
+    @Test("a file in a folder that cannot be written is refused before the session starts")
+    func unwritable() throws {
+        let error = #expect(throws: SessionFileError.self) {
+            try SessionFile.save(SessionRecording(start: try fresh(), events: [], current: try fresh()), to: "/proc/actionflow-session.json")
+        }
+        #expect(error?.reason.contains("cannot be written") == true)
+    }
+}
