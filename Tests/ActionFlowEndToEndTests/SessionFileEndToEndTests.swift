@@ -1,0 +1,91 @@
+import Foundation
+import Testing
+
+/// Session files with the built binary in a real terminal: killed mid-flow and reopened,
+/// prepared headless and opened, and a corrupt file refused untouched.
+@Suite("Session files in a real terminal (tmux)", .serialized)
+struct SessionFileEndToEndTests {
+    /// A folder that outlives the tmux sessions of one test.
+    func folder() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("actionflow-e2e-session-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    /// From the inbox to the end of story 1: tap the reset link, choose a password, land on the article.
+    func finishResetFromInbox(_ tmux: TmuxSession) throws {
+        try tmux.press("m")
+        tmux.waitFor("Inbox", "Reset your password")
+        try tmux.press("Enter")
+        tmux.waitFor("Tap the link")
+        try tmux.press("Enter")
+        tmux.waitFor("Choose a new password", "enteringNewPassword")
+        try tmux.press("Enter")
+        try tmux.type("correct-horse-battery")
+        try tmux.press("Enter", "Enter")
+        tmux.waitFor("How continue URLs carry state", "The Newsletter  /articles/42", "Password reset · completed")
+    }
+
+    @Test("killed with SIGKILL after the email was sent, the reopened session has it, and its link completes the flow at /articles/42")
+    func survivesKill() throws {
+        let path = try folder().appendingPathComponent("demo.json").path
+        do {
+            let tmux = try TmuxSession(arguments: ["--session", path])
+            tmux.waitFor("Passing state in email actions", "Free exploration")
+            try tmux.press("1")
+            tmux.waitFor("Sign in", "to continue to /articles/42")
+            try tmux.press("Down", "Down", "Down", "Enter")
+            tmux.waitFor("We email a link that brings you", "Send reset email")
+            try tmux.press("Down", "Enter")
+            tmux.waitFor("emailSent", "sendOobCode PASSWORD_RESET")
+            let pid = try #require(tmux.pid)
+            #expect(kill(pid, SIGKILL) == 0)
+            tmux.waitFor("ACTIONFLOW-EXITED")
+        }
+        let reopened = try TmuxSession(arguments: ["--session", path])
+        reopened.waitFor("emailSent", "sendOobCode PASSWORD_RESET", "Sign in")
+        try finishResetFromInbox(reopened)
+        try reopened.press("q")
+        #expect(reopened.waitForExit() == 0)
+        reopened.expectTerminalRestored()
+    }
+
+    @Test("a session prepared with run --save opens in the interface at the saved screen, mid-flow")
+    func preparedHeadless() throws {
+        let base = try folder()
+        let scenario = base.appendingPathComponent("prepare.yaml")
+        try """
+        name: prepared for the review
+        settings: {handleCodeInApp: true, iOSBundleID: com.example.ios}
+        steps:
+          - open: /articles/42
+          - forgotPassword
+          - requestPasswordReset: alice@example.com
+          - expect: {mailbox: 1, flowStep: emailSent}
+        """.write(to: scenario, atomically: true, encoding: .utf8)
+        let path = base.appendingPathComponent("prepared.json").path
+        let run = try Spawn.run(BuiltBinary.url.path, ["run", scenario.path, "--quiet", "--save", path], capture: true)
+        #expect(run.status == 0, "\(run.output)")
+        #expect(FileManager.default.fileExists(atPath: path))
+        let tmux = try TmuxSession(arguments: ["--session", path])
+        tmux.waitFor("Sign in", "emailSent", "mailbox: 1 new, 1 in all")
+        try finishResetFromInbox(tmux)
+        try tmux.press("q")
+        #expect(tmux.waitForExit() == 0)
+    }
+
+    @Test("a corrupt session file is refused with the reason, and left byte for byte as it was")
+    func corruptFileRefused() throws {
+        let path = try folder().appendingPathComponent("corrupt.json").path
+        let corrupt = Data("{\"format\": \"actionflow-session\", \"version\": 1, \"transport\": \"embedded\", \"start\": {\"wor".utf8)
+        try corrupt.write(to: URL(fileURLWithPath: path))
+        let tmux = try TmuxSession(width: 240, arguments: ["--session", path])
+        tmux.waitFor("session file", "is not JSON, or is cut short")
+        #expect(tmux.waitForExit() == 2)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == corrupt)
+        let headless = try Spawn.run(BuiltBinary.url.path, ["run", "password-reset-in-app", "--save", path], capture: true)
+        #expect(headless.status == 2)
+        #expect(headless.output.contains("is not JSON, or is cut short"))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == corrupt, "a failed load never writes over the file")
+    }
+}
