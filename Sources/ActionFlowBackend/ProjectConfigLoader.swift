@@ -382,34 +382,20 @@ private struct ConfigReader {
         return number
     }
 
-    /// A number of seconds, or a string such as `90s`, `30m`, `1h`, `3d`, `1h30m`.
+    /// A number of seconds, or a string such as `90s`, `30m`, `1h`, `3d`, `1h30m`: `SimulatedDuration`'s grammar.
     func duration(_ node: Node, _ path: String) throws(ProjectConfigError) -> TimeInterval {
         let value = try scalar(node, path, expected: "a duration such as 1h, 30m or 3d")
-        if kind(node) == .int, let seconds = node.int {
-            guard seconds > 0 else { throw error(node, path, "expected a duration above 0, got \(seconds)") }
-            return TimeInterval(seconds)
+        let text: String
+        switch kind(node) {
+        case .int: text = node.int.map(String.init) ?? value.string
+        case .str, .float: text = value.string
+        default: throw error(node, path, "\(SimulatedDuration.ParseError.expected), got \(describe(node))")
         }
-        guard kind(node) == .str, let seconds = Self.parseDuration(value.string), seconds > 0 else {
-            throw error(node, path, "expected a duration such as 1h, 30m, 3d or a number of seconds, got \(describe(node))")
+        do {
+            return try SimulatedDuration(parsing: text).timeInterval
+        } catch {
+            throw self.error(node, path, error.description)
         }
-        return seconds
-    }
-
-    static func parseDuration(_ text: String) -> TimeInterval? {
-        let units: [Character: TimeInterval] = ["s": 1, "m": 60, "h": 3600, "d": 86400]
-        var total: TimeInterval = 0
-        var digits = ""
-        for character in text.trimmingCharacters(in: .whitespaces) {
-            if character.isASCII, character.isNumber {
-                digits.append(character)
-            } else if let unit = units[character], let amount = Int(digits) {
-                total += TimeInterval(amount) * unit
-                digits = ""
-            } else {
-                return nil
-            }
-        }
-        return digits.isEmpty && total > 0 ? total : nil
     }
 
     func date(_ node: Node, _ path: String) throws(ProjectConfigError) -> Date {

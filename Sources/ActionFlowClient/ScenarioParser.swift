@@ -53,32 +53,6 @@ public enum ScenarioParser {
         "install", "update", "backToApp", "reloadUser", "subscribe", "signOut", "advance", "device", "settings",
         "resetWorld", "retry", "dismissError", "expect",
     ]
-
-    /// Parses durations such as `90s`, `30m`, `2h`, `3d` or `1h30m`.
-    public static func duration(_ text: String) -> TimeInterval? {
-        var total: TimeInterval = 0
-        var digits = ""
-        var sawUnit = false
-        for character in text.trimmingCharacters(in: .whitespaces) {
-            if character.isASCII, character.isNumber {
-                digits.append(character)
-                continue
-            }
-            let unit: TimeInterval
-            switch character {
-            case "s": unit = 1
-            case "m": unit = 60
-            case "h": unit = 3600
-            case "d": unit = 86400
-            default: return nil
-            }
-            guard let value = Int(digits) else { return nil }
-            total += TimeInterval(value) * unit
-            digits = ""
-            sawUnit = true
-        }
-        return sawUnit && digits.isEmpty ? total : nil
-    }
 }
 
 /// Typed reads from YAML nodes with specific errors.
@@ -150,10 +124,11 @@ private struct Reader {
 
     func duration(_ node: Node, key: String, step: Int?) throws(ScenarioFileError) -> TimeInterval {
         let text = try string(node, key: key, step: step)
-        guard let seconds = ScenarioParser.duration(text), seconds > 0 else {
-            throw error(node, step: step, key: key, "expected a positive duration such as 90s, 30m, 2h, 3d or 1h30m, got `\(text)`")
+        do {
+            return try SimulatedDuration(parsing: text).timeInterval
+        } catch {
+            throw self.error(node, step: step, key: key, error.description)
         }
-        return seconds
     }
 
     func mapping(_ node: Node, key: String, step: Int?) throws(ScenarioFileError) -> Node.Mapping {

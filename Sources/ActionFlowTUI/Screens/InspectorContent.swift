@@ -320,23 +320,6 @@ enum InspectorContent {
         text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
     }
 
-    /// `90s`, `45m`, `1h`, `3d` or plain seconds.
-    static func parseDuration(_ text: String) -> TimeInterval? {
-        let trimmed = text.trimmingCharacters(in: .whitespaces).lowercased()
-        let units: [Character: Double] = ["s": 1, "m": 60, "h": 3600, "d": 86400]
-        if let last = trimmed.last, let unit = units[last], let value = Double(trimmed.dropLast()), value > 0 { return value * unit }
-        if let value = Double(trimmed), value > 0 { return value }
-        return nil
-    }
-
-    static func formatDuration(_ seconds: TimeInterval) -> String {
-        let whole = Int(seconds)
-        if whole > 0, whole % 86400 == 0 { return "\(whole / 86400)d" }
-        if whole > 0, whole % 3600 == 0 { return "\(whole / 3600)h" }
-        if whole > 0, whole % 60 == 0 { return "\(whole / 60)m" }
-        return "\(whole)s"
-    }
-
     private static func project(_ app: AppState) -> [Block] {
         let project = app.project
         @Sendable func edit(_ change: @escaping @Sendable (inout ProjectConfiguration) -> Void) -> [UICommand] {
@@ -350,12 +333,19 @@ enum InspectorContent {
         }
         func lifetime(_ id: String, _ label: String, _ keyPath: WritableKeyPath<CodeLifetimes, TimeInterval> & Sendable) -> Block {
             .control(Control(
-                id: id, label: label, kind: .text(value: formatDuration(project.codeLifetimes[keyPath: keyPath]), placeholder: "1h", secret: false),
+                id: id, label: label, kind: .text(value: SimulatedDuration.describe(project.codeLifetimes[keyPath: keyPath]), placeholder: "1h", secret: false),
                 commit: { value in
-                    guard let seconds = parseDuration(value) else { return [] }
-                    return edit { $0.codeLifetimes[keyPath: keyPath] = seconds }
+                    guard let duration = try? SimulatedDuration(parsing: value) else { return [] }
+                    return edit { $0.codeLifetimes[keyPath: keyPath] = duration.timeInterval }
                 },
-                validate: { value in parseDuration(value) == nil ? Note("✗ a duration such as 90s, 45m, 1h or 3d", .error) : nil }))
+                validate: { value in
+                    do {
+                        _ = try SimulatedDuration(parsing: value)
+                        return nil
+                    } catch {
+                        return Note("✗ \(error)", .error)
+                    }
+                }))
         }
         var blocks: [Block] = [.heading("Project \(project.projectId)"), .paragraph("Editing restarts the simulated world with the new project.", .muted), .blank]
         blocks.append(text("project.domains", "Authorized domains", list(project.authorizedDomains)) { $1.authorizedDomains = parseList($0) })
