@@ -1,3 +1,4 @@
+import ActionFlowBackend
 import ActionFlowModel
 import Foundation
 import Yams
@@ -45,6 +46,9 @@ public enum ScenarioParser {
         }
         return Scenario(name: name, description: description, source: source, project: project, device: device, settings: settings, locale: locale, continueURLBase: base, steps: steps)
     }
+
+    /// The project scenarios are usually played against, for checking their `project` overrides early.
+    static let bundledProject = try? ProjectConfigLoader.loadDefault()
 
     /// Step names and what each takes, for error messages and the README section "Scenario files".
     static let actionNames = [
@@ -204,7 +208,24 @@ private struct Reader {
         if let value = mapping["passwordResetLifetime"] { patch.passwordResetLifetime = try duration(value, key: "passwordResetLifetime", step: nil) }
         if let value = mapping["verifyEmailLifetime"] { patch.verifyEmailLifetime = try duration(value, key: "verifyEmailLifetime", step: nil) }
         if let value = mapping["emailSignInLifetime"] { patch.emailSignInLifetime = try duration(value, key: "emailSignInLifetime", step: nil) }
+        try checkRules(patch, mapping)
         return patch
+    }
+
+    /// The project rules, checked on the bundled project so that a broken one points at its line;
+    /// `run` checks again on the project it plays against.
+    func checkRules(_ patch: ProjectPatch, _ mapping: Node.Mapping) throws(ScenarioFileError) {
+        guard let base = ScenarioParser.bundledProject else { return }
+        do {
+            _ = try patch.validated(appliedTo: base, source: source)
+        } catch {
+            let key = error.key ?? ""
+            let name = String(key.prefix { $0 != "[" })
+            guard let node = mapping[name] else { return }
+            let index = Int(key.drop { $0 != "[" }.dropFirst().prefix { $0 != "]" })
+            let item = index.flatMap { index in node.sequence.flatMap { $0.indices.contains(index) ? $0[index] : nil } }
+            throw ScenarioFileError(file: source, line: (item ?? node).mark?.line, key: key, message: error.message)
+        }
     }
 
     // MARK: Steps

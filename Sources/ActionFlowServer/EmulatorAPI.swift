@@ -1,3 +1,4 @@
+import ActionFlowBackend
 import ActionFlowModel
 import ActionFlowTransport
 import Foundation
@@ -294,10 +295,15 @@ public struct EmulatorAPI: Sendable {
                 return .json(EmulatorClockState(date: try await transport.advanceClock(by: body.advanceSeconds)))
             case ("PUT", "config"):
                 guard let reconfigure else { return notFound(request) }
-                let configuration: ProjectConfiguration = try decode(request)
-                guard configuration.projectId == project.projectId else {
+                let submitted: ProjectConfiguration = try decode(request)
+                guard submitted.projectId == project.projectId else {
                     throw .server(.invalidArgument, detail: "this server keeps project id '\(project.projectId)'")
                 }
+                let problems = submitted.validate()
+                guard problems.isEmpty else {
+                    throw .server(.invalidArgument, detail: problems.map(\.description).joined(separator: "; "))
+                }
+                let configuration = submitted.normalized()
                 let now = try await reconfigure(configuration)
                 served.value = ServedProject(configuration)
                 return .json(EmulatorClockState(date: now ?? Date()))

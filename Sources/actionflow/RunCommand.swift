@@ -30,6 +30,7 @@ struct RunCommand: AsyncParsableCommand {
         do {
             parsed = try ScenarioParser.load(contentsOf: try ScenarioLibrary.locate(scenario))
             project = try transportOptions.project.load()
+            _ = try parsed.project.validated(appliedTo: project, source: parsed.source)
         } catch {
             FileHandle.standardError.write(Data("actionflow run: \(error)\n".utf8))
             throw ExitCode(2)

@@ -49,6 +49,12 @@ struct ScenarioFileTests {
         BadFile(yaml: "name: t\ndevice: nokia\nsteps:\n  - forgotPassword\n", expected: "bad.yaml:2: `device`: expected one of iPhone, pixel, desktop, got `nokia`"),
         BadFile(yaml: "name: t\nproject: {mobileLinkStyle: SHORT}\nsteps:\n  - forgotPassword\n", expected: "bad.yaml:2: `mobileLinkStyle`: expected one of HOSTING_DOMAIN, FIREBASE_DYNAMIC_LINK_DOMAIN, got `SHORT`"),
         BadFile(yaml: "name: t\nproject: {passwordResetLifetime: -1h}\nsteps:\n  - forgotPassword\n", expected: "bad.yaml:2: `passwordResetLifetime`: expected a duration above 0, got '-1h'"),
+        BadFile(yaml: "name: t\nproject:\n  authorizedDomains:\n    - localhost\n    - https://shop.example.com\nsteps:\n  - forgotPassword\n",
+                expected: "bad.yaml:5: `authorizedDomains[1]`: expected a domain name, got 'https://shop.example.com' (write the host only, without scheme, port or path)"),
+        BadFile(yaml: "name: t\nproject:\n  dynamicLinkDomains: []\n  mobileLinkStyle: FIREBASE_DYNAMIC_LINK_DOMAIN\nsteps:\n  - forgotPassword\n",
+                expected: "bad.yaml:4: `mobileLinkStyle`: FIREBASE_DYNAMIC_LINK_DOMAIN needs at least one entry in dynamicLinkDomains"),
+        BadFile(yaml: "name: t\nproject: {actionHandlerURL: \"ftp://example.com/action\"}\nsteps:\n  - forgotPassword\n",
+                expected: "bad.yaml:2: `actionHandlerURL`: expected an absolute http(s) URL, got 'ftp://example.com/action'"),
         BadFile(yaml: "name: \"\\e[31mred\"\nsteps: 5\n", expected: "bad.yaml:2: `steps`: expected a non-empty list of steps"),
     ]
 

@@ -31,5 +31,39 @@ struct ProjectPaneTests {
         #expect(field.commit("0").isEmpty)
     }
 
+    @Test("Dynamic Links needs a Dynamic Links domain: the pane refuses the switch, and says why")
+    func dynamicLinksNeedADomain() async throws {
+        var app = try await World.start().state()
+        app.project.dynamicLinkDomains = []
+        let style = try control("project.style", app)
+        #expect(style.activate(1).isEmpty)
+        #expect(style.note?.text == "✗ mobileLinkStyle: FIREBASE_DYNAMIC_LINK_DOMAIN needs at least one entry in dynamicLinkDomains")
+
+        app.project.dynamicLinkDomains = ["Example.page.link"]
+        var legacy = app.project
+        legacy.mobileLinkStyle = .firebaseDynamicLinkDomain
+        legacy.dynamicLinkDomains = ["example.page.link"]
+        #expect(try control("project.style", app).activate(1) == [.send(.projectEdited(legacy))], "domains are compared in lowercase")
+
+        app.project = legacy
+        let domains = try control("project.fdl", app)
+        #expect(domains.commit("").isEmpty)
+        #expect(domains.validate("")?.text == "✗ mobileLinkStyle: FIREBASE_DYNAMIC_LINK_DOMAIN needs at least one entry in dynamicLinkDomains")
+    }
+
+    @Test("Text fields follow the project file's rules: a URL is not a domain, a handler needs http(s)")
+    func textFieldsFollowTheProjectRules() async throws {
+        let app = try await World.start().state()
+        let domains = try control("project.domains", app)
+        #expect(domains.commit("localhost, https://shop.example.com").isEmpty)
+        #expect(domains.validate("localhost, https://shop.example.com")?.text
+            == "✗ authorizedDomains[1]: expected a domain name, got 'https://shop.example.com' (write the host only, without scheme, port or path)")
+        var expected = app.project
+        expected.authorizedDomains = ["localhost", "shop.example.com"]
+        #expect(domains.commit("localhost, Shop.Example.com") == [.send(.projectEdited(expected))])
+        #expect(try control("project.handler", app).validate("ftp://example.com/action")?.text == "✗ actionHandlerUrl: expected an absolute http(s) URL, got 'ftp://example.com/action'")
+        #expect(try control("project.ios", app).commit("ios").isEmpty)
+    }
+
     enum PaneError: Error { case notATextField }
 }

@@ -322,14 +322,21 @@ enum InspectorContent {
 
     private static func project(_ app: AppState) -> [Block] {
         let project = app.project
+        // Edits meet the rules a project file does; one that breaks them is not sent, its note says why.
         @Sendable func edit(_ change: @escaping @Sendable (inout ProjectConfiguration) -> Void) -> [UICommand] {
             var edited = project
             change(&edited)
-            return [.send(.projectEdited(edited))]
+            return edited.validate().isEmpty ? [.send(.projectEdited(edited.normalized()))] : []
         }
-        func text(_ id: String, _ label: String, _ value: String, placeholder: String = "(unset)", note: Note? = nil, apply: @escaping @Sendable (String, inout ProjectConfiguration) -> Void) -> Block {
-            .control(Control(id: id, label: label, kind: .text(value: value, placeholder: placeholder, secret: false), note: note,
-                             commit: { value in edit { apply(value, &$0) } }))
+        @Sendable func problem(_ change: @escaping @Sendable (inout ProjectConfiguration) -> Void) -> Note? {
+            var edited = project
+            change(&edited)
+            return edited.validate().first.map { Note("✗ \($0)", .error) }
+        }
+        func text(_ id: String, _ label: String, _ value: String, placeholder: String = "(unset)", apply: @escaping @Sendable (String, inout ProjectConfiguration) -> Void) -> Block {
+            .control(Control(id: id, label: label, kind: .text(value: value, placeholder: placeholder, secret: false),
+                             commit: { value in edit { apply(value, &$0) } },
+                             validate: { value in problem { apply(value, &$0) } }))
         }
         func lifetime(_ id: String, _ label: String, _ keyPath: WritableKeyPath<CodeLifetimes, TimeInterval> & Sendable) -> Block {
             .control(Control(
@@ -356,9 +363,10 @@ enum InspectorContent {
             project.androidApp = value.isEmpty ? nil : RegisteredAndroidApp(packageName: value, sha1: project.androidApp?.sha1 ?? [], sha256: project.androidApp?.sha256 ?? [], latestVersion: project.androidApp?.latestVersion ?? 1)
         })
         let legacy = project.mobileLinkStyle == .firebaseDynamicLinkDomain
+        let switchStyle: @Sendable (inout ProjectConfiguration) -> Void = { $0.mobileLinkStyle = legacy ? .hostingDomain : .firebaseDynamicLinkDomain }
         blocks.append(.control(Control(id: "project.style", label: "Link style", kind: .choice(legacy ? "Dynamic Links (legacy)" : "Hosting"),
-                                       note: legacy ? Note("! Dynamic Links shut down on 2025-08-25", .warning) : nil,
-                                       activate: { _ in edit { $0.mobileLinkStyle = legacy ? .hostingDomain : .firebaseDynamicLinkDomain } })))
+                                       note: legacy ? Note("! Dynamic Links shut down on 2025-08-25", .warning) : problem(switchStyle),
+                                       activate: { _ in edit(switchStyle) })))
         blocks.append(text("project.hosting", "Hosting domains", list(project.hostingDomains)) { $1.hostingDomains = parseList($0) })
         blocks.append(text("project.fdl", "Dynamic Links domains", list(project.dynamicLinkDomains)) { $1.dynamicLinkDomains = parseList($0) })
         blocks.append(text("project.handler", "Action handler URL", project.actionHandlerURL ?? "", placeholder: project.defaultActionHandlerURL) { value, project in
