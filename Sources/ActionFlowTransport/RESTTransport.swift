@@ -210,7 +210,8 @@ public final class RESTTransport: AuthTransport {
 
     func networkFailure(from error: any Error) -> NetworkFailure {
         guard let urlError = error as? URLError else {
-            return .connectionLost(UntrustedText.sanitize(String(describing: error)))
+            // Foundation's descriptions may quote the request URL, `?key=` included.
+            return .connectionLost(UntrustedText.sanitize(SecretMasking.maskLinks(in: String(describing: error))))
         }
         let host = requestHost
         switch urlError.code {
@@ -275,7 +276,7 @@ enum RESTResponseDecoder {
 
     static func snippet(_ body: Data) -> String {
         let text = String(decoding: body.prefix(snippetLength), as: UTF8.self)
-        return UntrustedText.sanitize(body.count > snippetLength ? text + "…" : text)
+        return UntrustedText.sanitize(SecretMasking.maskLinks(in: body.count > snippetLength ? text + "…" : text))
     }
 }
 

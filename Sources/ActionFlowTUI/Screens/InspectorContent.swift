@@ -242,7 +242,7 @@ enum InspectorContent {
         guard let visit = app.lastLink else {
             return [.heading("Link anatomy"), .paragraph("No link tapped yet. Open a message in the mailbox and tap its link, or paste one with p.", .muted)]
         }
-        var blocks: [Block] = [.heading("Link anatomy"), .verbatim(visit.link, .link, indent: 0), .pair("went to", visit.outcome, .accent, nameWidth: 8), .blank]
+        var blocks: [Block] = [.heading("Link anatomy"), .verbatim(SecretMasking.maskLinks(in: visit.link), .link, indent: 0), .pair("went to", visit.outcome, .accent, nameWidth: 8), .blank]
         do {
             let anatomy = try LinkInspector.inspect(visit.link, authorizedDomains: app.project.authorizedDomains)
             blocks.append(.pair("mode", "\(anatomy.mode ?? "(none)") → \(anatomy.operation.rawValue)", .text, nameWidth: 12))
@@ -254,7 +254,7 @@ enum InspectorContent {
                 blocks.append(.line([Span("\(index + 1) ", .badge), Span(layer.kind.title, .title), Span("  \(layer.host)", .muted)]))
                 let width = min(14, (layer.parameters.map { $0.name.displayWidth }.max() ?? 4) + 1)
                 for parameter in layer.parameters {
-                    let shown = parameter.name == "apiKey" ? mask(parameter.value) : parameter.value
+                    let shown = SecretMasking.mask(parameter.value, named: parameter.name)
                     blocks.append(.pair("  " + parameter.name, shown, parameter.name == "oobCode" ? .warning : .text, nameWidth: width + 2))
                     if let meaning = parameter.meaning {
                         blocks.append(.item(String(repeating: " ", count: width + 3), meaning, .muted))
@@ -273,12 +273,6 @@ enum InspectorContent {
             blocks.append(.paragraph("✗ \(error.description)", .error))
         }
         return blocks
-    }
-
-    /// Keeps the first and last characters of a key so it can be recognised, not reused.
-    static func mask(_ secret: String) -> String {
-        guard secret.count > 8 else { return "••••" }
-        return "\(secret.prefix(4))…\(secret.suffix(2))"
     }
 
     // MARK: Network
