@@ -50,7 +50,7 @@ let package = Package(
         .target(
             name: "ActionFlowServer",
             dependencies: [
-                "ActionFlowModel", "ActionFlowTransport",
+                "ActionFlowModel", "ActionFlowBackend", "ActionFlowTransport",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),

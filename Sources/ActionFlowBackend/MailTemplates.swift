@@ -24,6 +24,13 @@ public enum MailTemplates {
         table[language]?[type]
     }
 
+    /// The subject and body of a `type` email in `language`, else in English; the request type
+    /// and the bare link for a type without templates. Every sender of the simulated emails uses it.
+    public static func compose(_ type: OobRequestType, language: String, appName: String, email: String, newEmail: String?, link: String) -> (subject: String, body: String) {
+        guard let template = template(type, language: language) ?? template(type, language: "en") else { return (type.rawValue, link) }
+        return render(template, appName: appName, email: email, newEmail: newEmail, link: link)
+    }
+
     /// Fills a template's placeholders.
     public static func render(_ template: Template, appName: String, email: String, newEmail: String?, link: String) -> (subject: String, body: String) {
         let values = ["APP_NAME": appName, "EMAIL": email, "NEW_EMAIL": newEmail ?? email, "LINK": link]

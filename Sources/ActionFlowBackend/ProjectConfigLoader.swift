@@ -115,9 +115,14 @@ public enum ProjectConfigLoader {
     }
 }
 
-/// Walks the YAML node tree, checking every key and type, and reporting the line of each problem.
-private struct ConfigReader {
+/// Walks the YAML node tree, checking every key and type, then the project rules
+/// (`ProjectConfiguration.validate()`), reporting the line of each problem.
+private final class ConfigReader {
     let file: String
+    /// The node each setting was read from, by path (`users[1].email`), to place rule problems.
+    private var nodes: [String: Node] = [:]
+
+    init(file: String) { self.file = file }
 
     func error(_ node: Node?, _ path: String, _ message: String) -> ProjectConfigError {
         ProjectConfigError(file: file, line: node?.mark?.line, path: path, message: message)
@@ -139,30 +144,30 @@ private struct ConfigReader {
             emailEnumerationProtection: false, codeLifetimes: CodeLifetimes(), rateLimit: RateLimit(),
             defaultLocale: "en", clockStart: Date(timeIntervalSince1970: 0), users: []
         )
-        var lines: [String: Node] = [:]
         for (key, value) in entries {
-            lines[key] = value
             switch key {
-            case "projectId": project.projectId = try projectID(value, key)
-            case "apiKey": project.apiKey = try apiKey(value, key)
-            case "authorizedDomains": project.authorizedDomains = try list(value, key, item: domain)
+            case "projectId": project.projectId = try string(value, key)
+            case "apiKey": project.apiKey = try string(value, key)
+            case "authorizedDomains": project.authorizedDomains = try list(value, key, item: string)
             case "iosApp": project.iOSApp = try iOSApp(value, key, base: project.iOSApp)
             case "androidApp": project.androidApp = try androidApp(value, key, base: project.androidApp)
             case "mobileLinkStyle": project.mobileLinkStyle = try mobileLinkStyle(value, key)
-            case "hostingDomains": project.hostingDomains = try list(value, key, item: domain)
-            case "dynamicLinkDomains": project.dynamicLinkDomains = try list(value, key, item: domain)
-            case "actionHandlerUrl": project.actionHandlerURL = try optional(value) { (node) throws(ProjectConfigError) in try httpURL(node, key) }
+            case "hostingDomains": project.hostingDomains = try list(value, key, item: string)
+            case "dynamicLinkDomains": project.dynamicLinkDomains = try list(value, key, item: string)
+            case "actionHandlerUrl": project.actionHandlerURL = try optional(value) { (node) throws(ProjectConfigError) in try string(node, key) }
             case "emailEnumerationProtection": project.emailEnumerationProtection = try bool(value, key)
             case "codeLifetimes": project.codeLifetimes = try codeLifetimes(value, key, base: project.codeLifetimes)
             case "rateLimit": project.rateLimit = try rateLimit(value, key, base: project.rateLimit)
-            case "defaultLocale": project.defaultLocale = try locale(value, key)
+            case "defaultLocale": project.defaultLocale = try string(value, key)
             case "clockStart": project.clockStart = try date(value, key)
             case "users": project.users = try users(value, key)
             default: break // `mapping` already rejected unknown keys.
             }
         }
-        try checkConsistency(project, lines: lines)
-        return project
+        if let problem = project.validate().min(by: { (line(of: $0) ?? .max) < (line(of: $1) ?? .max) }) {
+            throw ProjectConfigError(file: file, line: line(of: problem), path: problem.path, message: problem.message)
+        }
+        return project.normalized()
     }
 
     static let topLevelKeys = [
@@ -171,16 +176,17 @@ private struct ConfigReader {
         "defaultLocale", "clockStart", "users",
     ]
 
-    /// Rules that involve several settings, checked after merging.
-    func checkConsistency(_ project: ProjectConfiguration, lines: [String: Node]) throws(ProjectConfigError) {
-        if project.mobileLinkStyle == .firebaseDynamicLinkDomain && project.dynamicLinkDomains.isEmpty {
-            throw error(lines["mobileLinkStyle"] ?? lines["dynamicLinkDomains"], "mobileLinkStyle",
-                        "FIREBASE_DYNAMIC_LINK_DOMAIN needs at least one entry in dynamicLinkDomains")
+    /// Where a problem is in this file: its setting, a setting the rule involves, or the nearest
+    /// enclosing one (`users[1]` for `users[1].email`); nil when the base project holds it.
+    func line(of problem: ProjectProblem) -> Int? {
+        for path in [problem.path] + problem.relatedPaths {
+            var path = Substring(path)
+            while !path.isEmpty {
+                if let line = nodes[String(path)]?.mark?.line { return line }
+                path = path[..<(path.lastIndex(where: { $0 == "." || $0 == "[" }) ?? path.startIndex)]
+            }
         }
-        if !MailTemplates.languages.contains(project.defaultLocale) {
-            throw error(lines["defaultLocale"], "defaultLocale",
-                        "no email templates for '\(project.defaultLocale)' (available: \(MailTemplates.languages.sorted().joined(separator: ", ")))")
-        }
+        return nil
     }
 
     // MARK: Sections
@@ -194,9 +200,9 @@ private struct ConfigReader {
         for (key, value) in entries {
             let keyPath = path + "." + key
             switch key {
-            case "bundleId": bundleID = try appIdentifier(value, keyPath)
+            case "bundleId": bundleID = try string(value, keyPath)
             case "appStoreId": appStoreID = try optional(value) { (node) throws(ProjectConfigError) in try digits(node, keyPath) }
-            case "teamId": teamID = try optional(value) { (node) throws(ProjectConfigError) in try teamIdentifier(node, keyPath) }
+            case "teamId": teamID = try optional(value) { (node) throws(ProjectConfigError) in try string(node, keyPath) }
             default: break
             }
         }
@@ -214,10 +220,10 @@ private struct ConfigReader {
         for (key, value) in entries {
             let keyPath = path + "." + key
             switch key {
-            case "packageName": packageName = try appIdentifier(value, keyPath)
-            case "sha1": sha1 = try list(value, keyPath) { (node, itemPath) throws(ProjectConfigError) in try fingerprint(node, itemPath, bytes: 20) }
-            case "sha256": sha256 = try list(value, keyPath) { (node, itemPath) throws(ProjectConfigError) in try fingerprint(node, itemPath, bytes: 32) }
-            case "latestVersion": latestVersion = try positiveInt(value, keyPath)
+            case "packageName": packageName = try string(value, keyPath)
+            case "sha1": sha1 = try list(value, keyPath, item: string)
+            case "sha256": sha256 = try list(value, keyPath, item: string)
+            case "latestVersion": latestVersion = try wholeNumber(value, keyPath)
             default: break
             }
         }
@@ -244,7 +250,7 @@ private struct ConfigReader {
         var limit = base
         for (key, value) in try mapping(node, path, allowed: ["maxEmails", "window"]) {
             switch key {
-            case "maxEmails": limit.maxEmails = try positiveInt(value, path + "." + key)
+            case "maxEmails": limit.maxEmails = try wholeNumber(value, path + "." + key)
             case "window": limit.windowSeconds = try duration(value, path + "." + key)
             default: break
             }
@@ -253,16 +259,7 @@ private struct ConfigReader {
     }
 
     func users(_ node: Node, _ path: String) throws(ProjectConfigError) -> [PresetUser] {
-        let users = try list(node, path) { (node, itemPath) throws(ProjectConfigError) in try user(node, itemPath) }
-        var seen: [String: Int] = [:]
-        for (index, user) in users.enumerated() {
-            let key = user.email.lowercased()
-            if let first = seen[key] {
-                throw error(node.sequence?[index], "\(path)[\(index)].email", "'\(user.email)' is already used by \(path)[\(first)]")
-            }
-            seen[key] = index
-        }
-        return users
+        try list(node, path) { (node, itemPath) throws(ProjectConfigError) in try user(node, itemPath) }
     }
 
     func user(_ node: Node, _ path: String) throws(ProjectConfigError) -> PresetUser {
@@ -275,7 +272,7 @@ private struct ConfigReader {
         for (key, value) in entries {
             let keyPath = path + "." + key
             switch key {
-            case "email": email = try emailAddress(value, keyPath)
+            case "email": email = try string(value, keyPath)
             case "password": password = try userPassword(value, keyPath)
             case "displayName": displayName = try optional(value) { (node) throws(ProjectConfigError) in try string(node, keyPath) }
             case "emailVerified": verified = try bool(value, keyPath)
@@ -302,6 +299,7 @@ private struct ConfigReader {
             }
             let key = scalar.string
             let keyPath = path.isEmpty ? key : path + "." + key
+            nodes[keyPath] = value
             guard allowed.contains(key) else {
                 let hint = allowed.first { $0.lowercased() == key.lowercased() }.map { " (did you mean '\($0)'?)" }
                     ?? " (known keys: \(allowed.joined(separator: ", ")))"
@@ -321,7 +319,9 @@ private struct ConfigReader {
         }
         var items: [Item] = []
         for (index, element) in sequence.enumerated() {
-            items.append(try item(element, "\(path)[\(index)]"))
+            let itemPath = "\(path)[\(index)]"
+            nodes[itemPath] = element
+            items.append(try item(element, itemPath))
         }
         return items
     }
@@ -357,14 +357,6 @@ private struct ConfigReader {
         return value.string
     }
 
-    func nonEmptyString(_ node: Node, _ path: String, expected: String) throws(ProjectConfigError) -> String {
-        let text = try string(node, path)
-        guard !text.trimmingCharacters(in: .whitespaces).isEmpty else {
-            throw error(node, path, "expected \(expected), got an empty string")
-        }
-        return text
-    }
-
     func bool(_ node: Node, _ path: String) throws(ProjectConfigError) -> Bool {
         _ = try scalar(node, path, expected: "true or false")
         guard kind(node) == .bool, let result = node.bool else {
@@ -373,43 +365,28 @@ private struct ConfigReader {
         return result
     }
 
-    func positiveInt(_ node: Node, _ path: String) throws(ProjectConfigError) -> Int {
+    func wholeNumber(_ node: Node, _ path: String) throws(ProjectConfigError) -> Int {
         _ = try scalar(node, path, expected: "a whole number")
         guard kind(node) == .int, let number = node.int else {
             throw error(node, path, "expected a whole number, got \(describe(node))")
         }
-        guard number > 0 else { throw error(node, path, "expected a number above 0, got \(number)") }
         return number
     }
 
-    /// A number of seconds, or a string such as `90s`, `30m`, `1h`, `3d`, `1h30m`.
+    /// A number of seconds, or a string such as `90s`, `30m`, `1h`, `3d`, `1h30m`: `SimulatedDuration`'s grammar.
     func duration(_ node: Node, _ path: String) throws(ProjectConfigError) -> TimeInterval {
         let value = try scalar(node, path, expected: "a duration such as 1h, 30m or 3d")
-        if kind(node) == .int, let seconds = node.int {
-            guard seconds > 0 else { throw error(node, path, "expected a duration above 0, got \(seconds)") }
-            return TimeInterval(seconds)
+        let text: String
+        switch kind(node) {
+        case .int: text = node.int.map(String.init) ?? value.string
+        case .str, .float: text = value.string
+        default: throw error(node, path, "\(SimulatedDuration.ParseError.expected), got \(describe(node))")
         }
-        guard kind(node) == .str, let seconds = Self.parseDuration(value.string), seconds > 0 else {
-            throw error(node, path, "expected a duration such as 1h, 30m, 3d or a number of seconds, got \(describe(node))")
+        do {
+            return try SimulatedDuration(parsing: text).timeInterval
+        } catch {
+            throw self.error(node, path, error.description)
         }
-        return seconds
-    }
-
-    static func parseDuration(_ text: String) -> TimeInterval? {
-        let units: [Character: TimeInterval] = ["s": 1, "m": 60, "h": 3600, "d": 86400]
-        var total: TimeInterval = 0
-        var digits = ""
-        for character in text.trimmingCharacters(in: .whitespaces) {
-            if character.isASCII, character.isNumber {
-                digits.append(character)
-            } else if let unit = units[character], let amount = Int(digits) {
-                total += TimeInterval(amount) * unit
-                digits = ""
-            } else {
-                return nil
-            }
-        }
-        return digits.isEmpty && total > 0 ? total : nil
     }
 
     func date(_ node: Node, _ path: String) throws(ProjectConfigError) -> Date {
@@ -422,111 +399,28 @@ private struct ConfigReader {
         return date
     }
 
-    func projectID(_ node: Node, _ path: String) throws(ProjectConfigError) -> String {
-        let text = try nonEmptyString(node, path, expected: "a project id")
-        let allowed = text.allSatisfy { ($0.isASCII && ($0.isLowercase || $0.isNumber)) || $0 == "-" }
-        guard allowed, text.count >= 4, text.count <= 30, text.first?.isLetter == true, text.last != "-" else {
-            throw error(node, path, "expected a project id (4 to 30 lowercase letters, digits and hyphens, starting with a letter), got \(quoted(text))")
-        }
-        return text
-    }
-
-    func apiKey(_ node: Node, _ path: String) throws(ProjectConfigError) -> String {
-        let text = try nonEmptyString(node, path, expected: "an API key")
-        guard text.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }) else {
-            throw error(node, path, "expected an API key (letters, digits, '-' and '_'), got \(quoted(text))")
-        }
-        return text
-    }
-
-    func domain(_ node: Node, _ path: String) throws(ProjectConfigError) -> String {
-        let text = try nonEmptyString(node, path, expected: "a domain name")
-        guard DomainName.isValid(text) else {
-            let hint = text.contains("/") || text.contains(":") ? " (write the host only, without scheme, port or path)" : ""
-            throw error(node, path, "expected a domain name, got \(quoted(text))\(hint)")
-        }
-        return text.lowercased()
-    }
-
-    func httpURL(_ node: Node, _ path: String) throws(ProjectConfigError) -> String {
-        let text = try nonEmptyString(node, path, expected: "an https URL")
-        guard let components = URLComponents(string: text), let scheme = components.scheme?.lowercased(),
-              scheme == "https" || scheme == "http", let host = components.host, DomainName.isValid(host) else {
-            throw error(node, path, "expected an absolute http(s) URL, got \(quoted(text))")
-        }
-        return text
-    }
-
-    func emailAddress(_ node: Node, _ path: String) throws(ProjectConfigError) -> String {
-        let text = try nonEmptyString(node, path, expected: "an email address")
-        guard EmailSyntax.isValid(text) else {
-            throw error(node, path, "expected an email address, got \(quoted(text))")
-        }
-        return text
-    }
-
     func userPassword(_ node: Node, _ path: String) throws(ProjectConfigError) -> String {
         let value = try scalar(node, path, expected: "a password")
         guard kind(node) == .str || kind(node) == .int else {
             throw error(node, path, "expected a password string, got \(describe(node))")
         }
-        guard value.string.count >= SimulatedProject.minimumPasswordLength else {
-            throw error(node, path, "passwords need at least \(SimulatedProject.minimumPasswordLength) characters (the server's WEAK_PASSWORD rule), got \(value.string.count)")
-        }
         return value.string
     }
 
-    func locale(_ node: Node, _ path: String) throws(ProjectConfigError) -> String {
-        let text = try nonEmptyString(node, path, expected: "a language code such as en")
-        return MailTemplates.language(for: text) ?? text
-    }
-
     func mobileLinkStyle(_ node: Node, _ path: String) throws(ProjectConfigError) -> MobileLinkStyle {
-        let text = try nonEmptyString(node, path, expected: "HOSTING_DOMAIN or FIREBASE_DYNAMIC_LINK_DOMAIN")
+        let text = try string(node, path)
         guard let style = MobileLinkStyle(rawValue: text) else {
             throw error(node, path, "expected HOSTING_DOMAIN or FIREBASE_DYNAMIC_LINK_DOMAIN, got \(quoted(text))")
         }
         return style
     }
 
-    /// Bundle ids and package names: dot-separated segments of letters, digits, `_` and `-`.
-    func appIdentifier(_ node: Node, _ path: String) throws(ProjectConfigError) -> String {
-        let text = try nonEmptyString(node, path, expected: "an app id such as com.example.app")
-        let segments = text.split(separator: ".", omittingEmptySubsequences: false)
-        let valid = segments.count >= 2 && segments.allSatisfy { segment in
-            guard let first = segment.first, first.isASCII, first.isLetter else { return false }
-            return segment.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_" || $0 == "-") }
-        }
-        guard valid else { throw error(node, path, "expected an app id such as com.example.app, got \(quoted(text))") }
-        return text
-    }
-
     func digits(_ node: Node, _ path: String) throws(ProjectConfigError) -> String {
         let value = try scalar(node, path, expected: "a number")
-        guard kind(node) == .int || kind(node) == .str, !value.string.isEmpty,
-              value.string.allSatisfy({ $0.isASCII && $0.isNumber }) else {
+        guard kind(node) == .int || kind(node) == .str else {
             throw error(node, path, "expected digits only, got \(describe(node))")
         }
         return value.string
-    }
-
-    func teamIdentifier(_ node: Node, _ path: String) throws(ProjectConfigError) -> String {
-        let text = try nonEmptyString(node, path, expected: "an Apple team id")
-        guard text.count == 10, text.allSatisfy({ $0.isASCII && ($0.isUppercase || $0.isNumber) }) else {
-            throw error(node, path, "expected a 10-character Apple team id (A-Z, 0-9), got \(quoted(text))")
-        }
-        return text
-    }
-
-    /// `AB:CD:...` certificate fingerprints: 20 bytes for SHA-1, 32 for SHA-256.
-    func fingerprint(_ node: Node, _ path: String, bytes: Int) throws(ProjectConfigError) -> String {
-        let text = try nonEmptyString(node, path, expected: "a certificate fingerprint")
-        let parts = text.split(separator: ":", omittingEmptySubsequences: false)
-        let valid = parts.count == bytes && parts.allSatisfy { $0.count == 2 && $0.allSatisfy(\.isHexDigit) }
-        guard valid else {
-            throw error(node, path, "expected \(bytes) colon-separated hex bytes (AB:CD:...), got \(quoted(text))")
-        }
-        return text.uppercased()
     }
 
     func quoted(_ text: String) -> String { "'\(UntrustedText.sanitize(text))'" }

@@ -518,10 +518,9 @@ public struct SimulatedProject: Sendable, Equatable, Codable {
 
     private mutating func deliver(_ type: OobRequestType, to recipient: String, email: String, newEmail: String?, link: String, language: String, oobCode: String) -> String {
         let id = "mail-\(mailbox.count + 1)"
-        let template = MailTemplates.template(type, language: language) ?? MailTemplates.template(type, language: "en")
-        let rendered = template.map { MailTemplates.render($0, appName: configuration.projectId, email: email, newEmail: newEmail, link: link) }
+        let text = MailTemplates.compose(type, language: language, appName: configuration.projectId, email: email, newEmail: newEmail, link: link)
         mailbox.append(MailMessage(
-            id: id, to: recipient, subject: rendered?.subject ?? type.rawValue, body: rendered?.body ?? link, link: link,
+            id: id, to: recipient, subject: text.subject, body: text.body, link: link,
             requestType: type, locale: language, sentAt: clock.now, oobCode: oobCode
         ))
         return id

@@ -90,10 +90,6 @@ enum Narration {
     }
 
     static func duration(_ seconds: TimeInterval) -> String {
-        let whole = Int(seconds)
-        if whole % 86400 == 0, whole > 0 { return "\(whole / 86400)d" }
-        if whole % 3600 == 0, whole > 0 { return "\(whole / 3600)h" }
-        if whole % 60 == 0, whole > 0 { return "\(whole / 60)m" }
-        return "\(whole)s"
+        SimulatedDuration.describe(seconds)
     }
 }

@@ -1,3 +1,4 @@
+import ActionFlowBackend
 import ActionFlowModel
 import Foundation
 
@@ -211,6 +212,26 @@ public struct ProjectPatch: Sendable, Equatable {
         if let emailSignInLifetime { project.codeLifetimes.emailSignIn = emailSignInLifetime }
         return project
     }
+
+    /// `applied(to:)`, held to the rules every project meets; a broken rule is reported against
+    /// the scenario's `project` key that sets it (`passwordResetLifetime`, `authorizedDomains[1]`).
+    public func validated(appliedTo base: ProjectConfiguration, source: String) throws(ScenarioFileError) -> ProjectConfiguration {
+        let project = applied(to: base)
+        if let problem = project.validate().first {
+            throw ScenarioFileError(file: source, key: Self.scenarioKeys[problem.path] ?? problem.path, message: problem.message)
+        }
+        return project.normalized()
+    }
+
+    /// Project file paths whose scenario key is spelled differently.
+    static let scenarioKeys = [
+        "actionHandlerUrl": "actionHandlerURL",
+        "androidApp.latestVersion": "androidLatestVersion",
+        "rateLimit.maxEmails": "rateLimitMaxEmails",
+        "codeLifetimes.passwordReset": "passwordResetLifetime",
+        "codeLifetimes.verifyEmail": "verifyEmailLifetime",
+        "codeLifetimes.emailSignIn": "emailSignInLifetime",
+    ]
 }
 
 /// A scenario file that cannot be used: says which file, where, which key and what was expected.

@@ -1,3 +1,4 @@
+import ActionFlowBackend
 import ActionFlowModel
 import Foundation
 import Yams
@@ -46,6 +47,9 @@ public enum ScenarioParser {
         return Scenario(name: name, description: description, source: source, project: project, device: device, settings: settings, locale: locale, continueURLBase: base, steps: steps)
     }
 
+    /// The project scenarios are usually played against, for checking their `project` overrides early.
+    static let bundledProject = try? ProjectConfigLoader.loadDefault()
+
     /// Step names and what each takes, for error messages and the README section "Scenario files".
     static let actionNames = [
         "open", "signIn", "forgotPassword", "requestPasswordReset", "requestVerification", "requestSignInLink",
@@ -53,32 +57,6 @@ public enum ScenarioParser {
         "install", "update", "backToApp", "reloadUser", "subscribe", "signOut", "advance", "device", "settings",
         "resetWorld", "retry", "dismissError", "expect",
     ]
-
-    /// Parses durations such as `90s`, `30m`, `2h`, `3d` or `1h30m`.
-    public static func duration(_ text: String) -> TimeInterval? {
-        var total: TimeInterval = 0
-        var digits = ""
-        var sawUnit = false
-        for character in text.trimmingCharacters(in: .whitespaces) {
-            if character.isASCII, character.isNumber {
-                digits.append(character)
-                continue
-            }
-            let unit: TimeInterval
-            switch character {
-            case "s": unit = 1
-            case "m": unit = 60
-            case "h": unit = 3600
-            case "d": unit = 86400
-            default: return nil
-            }
-            guard let value = Int(digits) else { return nil }
-            total += TimeInterval(value) * unit
-            digits = ""
-            sawUnit = true
-        }
-        return sawUnit && digits.isEmpty ? total : nil
-    }
 }
 
 /// Typed reads from YAML nodes with specific errors.
@@ -150,10 +128,11 @@ private struct Reader {
 
     func duration(_ node: Node, key: String, step: Int?) throws(ScenarioFileError) -> TimeInterval {
         let text = try string(node, key: key, step: step)
-        guard let seconds = ScenarioParser.duration(text), seconds > 0 else {
-            throw error(node, step: step, key: key, "expected a positive duration such as 90s, 30m, 2h, 3d or 1h30m, got `\(text)`")
+        do {
+            return try SimulatedDuration(parsing: text).timeInterval
+        } catch {
+            throw self.error(node, step: step, key: key, error.description)
         }
-        return seconds
     }
 
     func mapping(_ node: Node, key: String, step: Int?) throws(ScenarioFileError) -> Node.Mapping {
@@ -229,7 +208,24 @@ private struct Reader {
         if let value = mapping["passwordResetLifetime"] { patch.passwordResetLifetime = try duration(value, key: "passwordResetLifetime", step: nil) }
         if let value = mapping["verifyEmailLifetime"] { patch.verifyEmailLifetime = try duration(value, key: "verifyEmailLifetime", step: nil) }
         if let value = mapping["emailSignInLifetime"] { patch.emailSignInLifetime = try duration(value, key: "emailSignInLifetime", step: nil) }
+        try checkRules(patch, mapping)
         return patch
+    }
+
+    /// The project rules, checked on the bundled project so that a broken one points at its line;
+    /// `run` checks again on the project it plays against.
+    func checkRules(_ patch: ProjectPatch, _ mapping: Node.Mapping) throws(ScenarioFileError) {
+        guard let base = ScenarioParser.bundledProject else { return }
+        do {
+            _ = try patch.validated(appliedTo: base, source: source)
+        } catch {
+            let key = error.key ?? ""
+            let name = String(key.prefix { $0 != "[" })
+            guard let node = mapping[name] else { return }
+            let index = Int(key.drop { $0 != "[" }.dropFirst().prefix { $0 != "]" })
+            let item = index.flatMap { index in node.sequence.flatMap { $0.indices.contains(index) ? $0[index] : nil } }
+            throw ScenarioFileError(file: source, line: (item ?? node).mark?.line, key: key, message: error.message)
+        }
     }
 
     // MARK: Steps

@@ -1,12 +1,15 @@
 import Foundation
 
-/// Hides secrets (API keys, passwords, tokens, action codes) before text reaches a screen, a log
-/// or a transcript, keeping a short prefix so a reader can still tell values apart.
+/// Hides secrets before text reaches a screen, a log or a transcript: the one policy for every
+/// place that shows them. Action codes, API keys and tokens keep a short prefix so a reader can
+/// tell values apart; passwords keep nothing, since any part of one helps guess it.
 public enum SecretMasking {
     /// JSON keys whose string values are secrets.
     public static let secretKeys: Set<String> = [
         "apiKey", "key", "password", "newPassword", "idToken", "refreshToken", "oobCode",
     ]
+    /// The secrets of `secretKeys` that show no prefix.
+    public static let passwordKeys: Set<String> = ["password", "newPassword"]
     /// Query parameters of links whose values are secrets (`oobCode` and `apiKey`, protocol.md section 7).
     public static let secretQueryParameters = ["oobCode", "apiKey", "key"]
 
@@ -14,11 +17,24 @@ public enum SecretMasking {
     public static let visiblePrefix = 6
     public static let marker = "…(masked)"
 
-    /// `fake-api-key` -> `fake-a…(masked)`. Short values are hidden entirely.
+    /// `fake-api-key-demo` -> `fake-a…(masked)`. Short values are hidden entirely.
     public static func mask(_ secret: String) -> String {
         guard !secret.isEmpty else { return secret }
         guard secret.count > visiblePrefix * 2 else { return marker }
         return String(secret.prefix(visiblePrefix)) + marker
+    }
+
+    /// A named value (JSON key or link parameter) as it may be shown: a password as the marker
+    /// alone, another secret as `mask`, anything else with the secrets of links inside it masked.
+    public static func mask(_ value: String, named name: String) -> String {
+        if passwordKeys.contains(name) { return value.isEmpty ? value : marker }
+        if secretKeys.contains(name) || secretQueryParameters.contains(name) { return mask(value) }
+        return maskLinks(in: value)
+    }
+
+    /// A secret being typed into a field: one bullet per character, so the cursor still lines up.
+    public static func maskTyped(_ text: String) -> String {
+        String(repeating: "•", count: text.count)
     }
 
     /// Masks the values of `oobCode`, `apiKey` and `key` query parameters anywhere in a text,
@@ -56,8 +72,7 @@ public enum SecretMasking {
         case let array as [Any]:
             return array.map { maskJSONValue($0, key: key) }
         case let string as String:
-            if let key, secretKeys.contains(key) { return mask(string) }
-            return maskLinks(in: string)
+            return key.map { mask(string, named: $0) } ?? maskLinks(in: string)
         default:
             return value
         }

@@ -1,3 +1,4 @@
+import ActionFlowBackend
 import ActionFlowModel
 import ActionFlowTransport
 import Foundation
@@ -289,10 +290,15 @@ public struct EmulatorAPI: Sendable {
                 let body: AdvanceClockRequest = try decode(request)
                 return .json(EmulatorClockState(date: try await transport.advanceClock(by: body.advanceSeconds)))
             case ("PUT", "config"):
-                let configuration: ProjectConfiguration = try decode(request)
-                guard configuration.projectId == project.projectId else {
+                let submitted: ProjectConfiguration = try decode(request)
+                guard submitted.projectId == project.projectId else {
                     throw .server(.invalidArgument, detail: "this server keeps project id '\(project.projectId)'")
                 }
+                let problems = submitted.validate()
+                guard problems.isEmpty else {
+                    throw .server(.invalidArgument, detail: problems.map(\.description).joined(separator: "; "))
+                }
+                let configuration = submitted.normalized()
                 let now: Date
                 do throws(AuthFailure) {
                     now = try await transport.applyProject(configuration)

@@ -1,3 +1,4 @@
+import ActionFlowBackend
 import ActionFlowModel
 import Foundation
 #if canImport(FoundationNetworking)
@@ -210,7 +211,8 @@ public final class RESTTransport: AuthTransport {
 
     func networkFailure(from error: any Error) -> NetworkFailure {
         guard let urlError = error as? URLError else {
-            return .connectionLost(UntrustedText.sanitize(String(describing: error)))
+            // Foundation's descriptions may quote the request URL, `?key=` included.
+            return .connectionLost(UntrustedText.sanitize(SecretMasking.maskLinks(in: String(describing: error))))
         }
         let host = requestHost
         switch urlError.code {
@@ -275,7 +277,7 @@ enum RESTResponseDecoder {
 
     static func snippet(_ body: Data) -> String {
         let text = String(decoding: body.prefix(snippetLength), as: UTF8.self)
-        return UntrustedText.sanitize(body.count > snippetLength ? text + "…" : text)
+        return UntrustedText.sanitize(SecretMasking.maskLinks(in: body.count > snippetLength ? text + "…" : text))
     }
 }
 
@@ -297,30 +299,16 @@ actor FirstSeenDates {
     func removeAll() { dates.removeAll() }
 }
 
-/// Subject and body for an email the Auth Emulator lists without text, modelled on Firebase's
-/// default templates.
+/// Subject and body for an email the Auth Emulator lists without text: the simulated project's
+/// templates, in the language of the link's `lang` (English without one).
 struct EmulatorMailText {
     var subject: String
     var body: String
     var locale: String
 
     init(projectId: String, requestType: OobRequestType, email: String, link: String) {
-        let action: String
-        switch requestType {
-        case .passwordReset:
-            subject = "Reset your password for \(projectId)"
-            action = "Follow this link to reset your \(projectId) password for your \(email) account."
-        case .verifyEmail, .verifyAndChangeEmail:
-            subject = "Verify your email for \(projectId)"
-            action = "Follow this link to verify your email address."
-        case .emailSignIn:
-            subject = "Sign in to \(projectId)"
-            action = "We received a request to sign in to \(projectId) using this email address. Follow this link to sign in."
-        case .recoverEmail, .revertSecondFactorAddition:
-            subject = "Your account for \(projectId) changed"
-            action = "Follow this link to undo the change."
-        }
-        body = "Hello,\n\n\(action)\n\n\(link)\n\nThanks,\nYour \(projectId) team"
-        locale = URLComponents(string: link)?.queryItems?.first(where: { $0.name == "lang" })?.value ?? "en"
+        let lang = URLComponents(string: link)?.queryItems?.first(where: { $0.name == "lang" })?.value
+        locale = lang.flatMap(MailTemplates.language(for:)) ?? "en"
+        (subject, body) = MailTemplates.compose(requestType, language: locale, appName: projectId, email: email, newEmail: nil, link: link)
     }
 }

@@ -33,6 +33,7 @@ struct RunCommand: AsyncParsableCommand {
         do {
             parsed = try ScenarioParser.load(contentsOf: try ScenarioLibrary.locate(scenario))
             project = try transportOptions.project.load()
+            _ = try parsed.project.validated(appliedTo: project, source: parsed.source)
             if let save {
                 // Refused before the run, so that the run's result is not lost afterwards.
                 _ = try SessionFile.load(save, transport: transportOptions.transport == .rest ? "rest" : "embedded")

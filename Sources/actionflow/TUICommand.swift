@@ -43,7 +43,7 @@ struct TUICommand: AsyncParsableCommand {
             project = base
             if let scenario {
                 let parsed = try ScenarioParser.load(contentsOf: try ScenarioLibrary.locate(scenario))
-                project = parsed.project.applied(to: base)
+                project = try parsed.project.validated(appliedTo: base, source: parsed.source)
                 presented = parsed
             }
             if let session {

@@ -33,7 +33,7 @@ struct ScenarioFileTests {
         BadFile(yaml: "name: t\nsteps: []\n", expected: "bad.yaml:2: `steps`: expected a non-empty list of steps"),
         BadFile(yaml: "name: t\nstep:\n  - forgotPassword\n", expected: "bad.yaml:2: `step`: unknown key; expected one of name, description"),
         BadFile(yaml: header + "  - fly: /moon\n", expected: "bad.yaml:4: step 1: `fly`: unknown action; expected one of open, signIn"),
-        BadFile(yaml: header + "  - forgotPassword\n  - advance: soon\n", expected: "bad.yaml:5: step 2: `advance`: expected a positive duration such as 90s, 30m, 2h, 3d or 1h30m, got `soon`"),
+        BadFile(yaml: header + "  - forgotPassword\n  - advance: soon\n", expected: "bad.yaml:5: step 2: `advance`: expected a duration such as 1h, 30m, 3d or a number of seconds, got 'soon'"),
         BadFile(yaml: header + "  - {open: /, forgotPassword: ~}\n", expected: "bad.yaml:4: step 1: a step holds exactly one action; found 2 keys (open, forgotPassword)"),
         BadFile(yaml: header + "  - open\n", expected: "bad.yaml:4: step 1: `open`: needs a value, for example `open: /articles/42`"),
         BadFile(yaml: header + "  - forgotPassword: now\n", expected: "bad.yaml:4: step 1: `forgotPassword`: takes no value; write it as `- forgotPassword`"),
@@ -48,7 +48,13 @@ struct ScenarioFileTests {
         BadFile(yaml: "name: t\ndevice: {mailClient: outlook}\nsteps:\n  - forgotPassword\n", expected: "bad.yaml:2: `mailClient`: expected one of native, webmailInAppBrowser, got `outlook`"),
         BadFile(yaml: "name: t\ndevice: nokia\nsteps:\n  - forgotPassword\n", expected: "bad.yaml:2: `device`: expected one of iPhone, pixel, desktop, got `nokia`"),
         BadFile(yaml: "name: t\nproject: {mobileLinkStyle: SHORT}\nsteps:\n  - forgotPassword\n", expected: "bad.yaml:2: `mobileLinkStyle`: expected one of HOSTING_DOMAIN, FIREBASE_DYNAMIC_LINK_DOMAIN, got `SHORT`"),
-        BadFile(yaml: "name: t\nproject: {passwordResetLifetime: -1h}\nsteps:\n  - forgotPassword\n", expected: "bad.yaml:2: `passwordResetLifetime`: expected a positive duration"),
+        BadFile(yaml: "name: t\nproject: {passwordResetLifetime: -1h}\nsteps:\n  - forgotPassword\n", expected: "bad.yaml:2: `passwordResetLifetime`: expected a duration above 0, got '-1h'"),
+        BadFile(yaml: "name: t\nproject:\n  authorizedDomains:\n    - localhost\n    - https://shop.example.com\nsteps:\n  - forgotPassword\n",
+                expected: "bad.yaml:5: `authorizedDomains[1]`: expected a domain name, got 'https://shop.example.com' (write the host only, without scheme, port or path)"),
+        BadFile(yaml: "name: t\nproject:\n  dynamicLinkDomains: []\n  mobileLinkStyle: FIREBASE_DYNAMIC_LINK_DOMAIN\nsteps:\n  - forgotPassword\n",
+                expected: "bad.yaml:4: `mobileLinkStyle`: FIREBASE_DYNAMIC_LINK_DOMAIN needs at least one entry in dynamicLinkDomains"),
+        BadFile(yaml: "name: t\nproject: {actionHandlerURL: \"ftp://example.com/action\"}\nsteps:\n  - forgotPassword\n",
+                expected: "bad.yaml:2: `actionHandlerURL`: expected an absolute http(s) URL, got 'ftp://example.com/action'"),
         BadFile(yaml: "name: \"\\e[31mred\"\nsteps: 5\n", expected: "bad.yaml:2: `steps`: expected a non-empty list of steps"),
     ]
 
@@ -65,14 +71,16 @@ struct ScenarioFileTests {
         #expect(problem.description.contains("fly␛[2J"))
     }
 
-    @Test("durations", arguments: [("90s", 90.0), ("30m", 1800), ("2h", 7200), ("3d", 259_200), ("1h30m", 5400)])
-    func durations(_ text: String, _ seconds: Double) {
-        #expect(ScenarioParser.duration(text) == seconds)
-    }
-
-    @Test("not durations", arguments: ["", "h", "2", "2x", "1.5h", "-1h", "2h 30"])
-    func notDurations(_ text: String) {
-        #expect(ScenarioParser.duration(text) == nil)
+    @Test("advance takes the same durations as project files: seconds, or units largest first")
+    func advanceDurations() throws {
+        let scenario = try ScenarioParser.parse(Self.header + "  - advance: 1h30m\n  - advance: 90\n", source: "ok.yaml")
+        let advances = scenario.steps.compactMap { step -> TimeInterval? in
+            if case .event(.clockAdvanceRequested(let seconds)) = step.action { return seconds }
+            return nil
+        }
+        #expect(advances == [5400, 90])
+        let problem = try #require(error(Self.header + "  - advance: 30m1h\n"))
+        #expect(problem.description.hasSuffix("got '30m1h': 'h' comes too late (units go d, h, m, s)"))
     }
 
     @Test("a wrong expectation stops the run with a message naming the step and what the app shows")

@@ -31,6 +31,19 @@ import Testing
         await #expect(throws: ExitCode(2)) { try await command(["no-such-scenario"]).run() }
     }
 
+    @Test("a scenario's project overrides meet the project rules on the project it is played against")
+    func projectOverridesAreCheckedOnTheProjectPlayed() async throws {
+        let scenario = try temporaryScenario("name: legacy\nproject: {mobileLinkStyle: FIREBASE_DYNAMIC_LINK_DOMAIN}\nsteps:\n  - open: /\n")
+        let project = FileManager.default.temporaryDirectory.appendingPathComponent("run-project-\(UUID().uuidString).yaml")
+        try "dynamicLinkDomains: []\n".write(to: project, atomically: true, encoding: .utf8)
+        defer {
+            try? FileManager.default.removeItem(at: scenario)
+            try? FileManager.default.removeItem(at: project)
+        }
+        try await command([scenario.path, "--quiet"]).run()
+        await #expect(throws: ExitCode(2)) { try await command([scenario.path, "--project", project.path]).run() }
+    }
+
     @Test func benchSecondsMustBePositive() {
         #expect(throws: (any Error).self) { try ActionFlowCommand.parseAsRoot(["bench", "core", "--seconds", "0"]) }
     }

@@ -40,7 +40,11 @@ struct SessionFileEndToEndTests {
             tmux.waitFor("emailSent", "sendOobCode PASSWORD_RESET")
             let pid = try #require(tmux.pid)
             #expect(kill(pid, SIGKILL) == 0)
-            tmux.waitFor("ACTIONFLOW-EXITED")
+            // The wrapper shell records the status once the program is gone (a killed program
+            // leaves the screen as it was, so the screen cannot tell).
+            let deadline = Date().addingTimeInterval(10)
+            while tmux.file("status") == nil, Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+            #expect(tmux.file("status")?.hasPrefix("137") == true, "killed by SIGKILL")
         }
         let reopened = try TmuxSession(arguments: ["--session", path])
         reopened.waitFor("emailSent", "sendOobCode PASSWORD_RESET", "Sign in")

@@ -18,7 +18,9 @@ enum BuiltBinary {
 enum Spawn {
     static func run(_ path: String, _ arguments: [String], capture: Bool) throws -> (status: Int32, output: String) {
         var pipeEnds: [Int32] = [-1, -1]
-        guard pipe(&pipeEnds) == 0 else { throw TmuxError(description: "pipe failed") }
+        // Close-on-exec: a program spawned meanwhile by a test running in parallel (a tmux server
+        // that lives on) must not inherit this pipe, or the read below never sees its end.
+        guard pipe2(&pipeEnds, O_CLOEXEC) == 0 else { throw TmuxError(description: "pipe failed") }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }

@@ -25,12 +25,23 @@ import Testing
         let masked = SecretMasking.maskJSON(Data(json.utf8))
         let object = try #require(try JSONSerialization.jsonObject(with: Data(masked.utf8)) as? [String: Any])
         #expect(object["email"] as? String == "a@example.com")
-        #expect(object["password"] as? String == "hunter…(masked)")
+        #expect(object["password"] as? String == "…(masked)")
         #expect((object["nested"] as? [String: Any])?["idToken"] as? String == "eyJhbG…(masked)")
         #expect(object["oobLink"] as? String == "https://h/a?oobCode=ABCDEF…(masked)")
         #expect(((object["list"] as? [[String: Any]])?.first)?["refreshToken"] as? String == "RRRRRR…(masked)")
         #expect(object["count"] as? Int == 3)
         #expect(masked.contains("\n"))
+    }
+
+    @Test("one rule for named values: passwords show nothing, other secrets a prefix, links their secrets masked")
+    func namedValues() {
+        #expect(SecretMasking.mask("correct-horse-battery", named: "newPassword") == "…(masked)")
+        #expect(SecretMasking.mask("", named: "password") == "")
+        #expect(SecretMasking.mask("5reQMBsvZD_1hph66mqD1Avca", named: "oobCode") == "5reQMB…(masked)")
+        #expect(SecretMasking.mask("fake-api-key-demo-actionflow", named: "apiKey") == "fake-a…(masked)")
+        #expect(SecretMasking.mask("https://h/a?oobCode=ABCDEFGHIJKLMNOP&lang=en", named: "link") == "https://h/a?oobCode=ABCDEF…(masked)&lang=en")
+        #expect(SecretMasking.mask("resetPassword", named: "mode") == "resetPassword")
+        #expect(SecretMasking.maskTyped("hunter2") == "•••••••")
     }
 
     @Test func textThatIsNotJSONIsMaskedAsLinks() {

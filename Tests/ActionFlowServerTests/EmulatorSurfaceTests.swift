@@ -149,6 +149,15 @@ struct EmulatorSurfaceTests {
         _ = try await fixture.rest.sendOobCode(SendOobCodeRequest(requestType: .passwordReset, email: "alice@example.com", continueUrl: "https://shop.example.org/cart"), locale: nil)
         #expect(try await fixture.rest.mailbox().count == 1)
 
+        var legacyWithoutDomain = changed
+        legacyWithoutDomain.mobileLinkStyle = .firebaseDynamicLinkDomain
+        legacyWithoutDomain.dynamicLinkDomains = []
+        legacyWithoutDomain.codeLifetimes.passwordReset = 0
+        await #expect(throws: AuthFailure.server(.invalidArgument, detail: "mobileLinkStyle: FIREBASE_DYNAMIC_LINK_DOMAIN needs at least one entry in dynamicLinkDomains; codeLifetimes.passwordReset: expected a duration above 0, got 0")) {
+            try await fixture.rest.applyProject(legacyWithoutDomain)
+        }
+        #expect(try await fixture.rest.mailbox().count == 1, "a refused configuration leaves the world running")
+
         var renamed = fixture.configuration
         renamed.projectId = "someone-else"
         await #expect(throws: AuthFailure.server(.invalidArgument, detail: "this server keeps project id 'demo-actionflow'")) {

@@ -223,7 +223,7 @@ func emulatorWithoutClock() async throws {
     }
 }
 
-@Test("a real Auth Emulator's oobCodes (no text, no times) become mailbox messages with stable times and Firebase-like text")
+@Test("a real Auth Emulator's oobCodes (no text, no times) become mailbox messages with stable times and the simulated project's texts")
 func plainEmulatorMailbox() async throws {
     let listing = #"{"oobCodes":[{"email":"ada@example.com","oobCode":"CODE1","oobLink":"http://127.0.0.1:9099/emulator/action?mode=resetPassword&lang=fr&oobCode=CODE1&apiKey=fake-api-key","requestType":"PASSWORD_RESET"},{"email":"ada@example.com","oobCode":"CODE2","oobLink":"http://127.0.0.1:9099/emulator/action?mode=signIn&oobCode=CODE2","requestType":"SOMETHING_NEW"}]}"#
     let server = try await MisbehavingServer.start { request in
@@ -238,9 +238,13 @@ func plainEmulatorMailbox() async throws {
     let message = try #require(first.first)
     #expect(message.id == "CODE1")
     #expect(message.oobCode == "CODE1")
-    #expect(message.subject == "Reset your password for demo-actionflow")
+    #expect(message.subject == "Réinitialisez votre mot de passe pour demo-actionflow", "the email's language is the link's")
+    #expect(message.body.hasPrefix("Bonjour,\n\nCliquez sur ce lien pour réinitialiser le mot de passe demo-actionflow de votre compte ada@example.com."))
     #expect(message.body.contains(message.link))
     #expect(message.locale == "fr")
+    let embedded = EmbeddedTransport(configuration: try ProjectConfigLoader.loadDefault())
+    _ = try await embedded.sendOobCode(SendOobCodeRequest(requestType: .passwordReset, email: "alice@example.com"), locale: "fr")
+    #expect(try await embedded.mailbox().first?.subject == "Réinitialisez votre mot de passe pour demo-actionflow", "the same text the simulated project sends")
     try await Task.sleep(for: .milliseconds(20))
     #expect(try await transport.mailbox().first?.sentAt == message.sentAt, "polling again keeps the time it was first seen")
 }

@@ -14,8 +14,9 @@ final class World {
         self.session = session
     }
 
-    static func start(device: Device = .iPhone, inApp: Bool = true) async throws -> World {
-        let project = try ProjectConfigLoader.loadDefault()
+    static func start(device: Device = .iPhone, inApp: Bool = true, project edit: (inout ProjectConfiguration) -> Void = { _ in }) async throws -> World {
+        var project = try ProjectConfigLoader.loadDefault()
+        edit(&project)
         var app = EmbeddedWorld.defaultApp(project: project)
         app.device = device
         app.settings.handleCodeInApp = inApp

@@ -217,7 +217,7 @@ enum InspectorContent {
         guard let visit = session.app.lastLink else {
             return [.heading("Link anatomy"), .paragraph("No link tapped yet. Open a message in the mailbox and tap its link, or paste one with p.", .muted)]
         }
-        var blocks: [Block] = [.heading("Link anatomy"), .verbatim(visit.link, .link, indent: 0), .pair("went to", visit.outcome, .accent, nameWidth: 8), .blank]
+        var blocks: [Block] = [.heading("Link anatomy"), .verbatim(SecretMasking.maskLinks(in: visit.link), .link, indent: 0), .pair("went to", visit.outcome, .accent, nameWidth: 8), .blank]
         do {
             let anatomy = try LinkInspector.inspect(visit.link, authorizedDomains: session.project.authorizedDomains)
             blocks.append(.pair("mode", "\(anatomy.mode ?? "(none)") → \(anatomy.operation.rawValue)", .text, nameWidth: 12))
@@ -229,7 +229,7 @@ enum InspectorContent {
                 blocks.append(.line([Span("\(index + 1) ", .badge), Span(layer.kind.title, .title), Span("  \(layer.host)", .muted)]))
                 let width = min(14, (layer.parameters.map { $0.name.displayWidth }.max() ?? 4) + 1)
                 for parameter in layer.parameters {
-                    let shown = parameter.name == "apiKey" ? mask(parameter.value) : parameter.value
+                    let shown = SecretMasking.mask(parameter.value, named: parameter.name)
                     blocks.append(.pair("  " + parameter.name, shown, parameter.name == "oobCode" ? .warning : .text, nameWidth: width + 2))
                     if let meaning = parameter.meaning {
                         blocks.append(.item(String(repeating: " ", count: width + 3), meaning, .muted))
@@ -248,12 +248,6 @@ enum InspectorContent {
             blocks.append(.paragraph("✗ \(error.description)", .error))
         }
         return blocks
-    }
-
-    /// Keeps the first and last characters of a key so it can be recognised, not reused.
-    static func mask(_ secret: String) -> String {
-        guard secret.count > 8 else { return "••••" }
-        return "\(secret.prefix(4))…\(secret.suffix(2))"
     }
 
     // MARK: Network
@@ -295,42 +289,39 @@ enum InspectorContent {
         text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
     }
 
-    /// `90s`, `45m`, `1h`, `3d` or plain seconds.
-    static func parseDuration(_ text: String) -> TimeInterval? {
-        let trimmed = text.trimmingCharacters(in: .whitespaces).lowercased()
-        let units: [Character: Double] = ["s": 1, "m": 60, "h": 3600, "d": 86400]
-        if let last = trimmed.last, let unit = units[last], let value = Double(trimmed.dropLast()), value > 0 { return value * unit }
-        if let value = Double(trimmed), value > 0 { return value }
-        return nil
-    }
-
-    static func formatDuration(_ seconds: TimeInterval) -> String {
-        let whole = Int(seconds)
-        if whole > 0, whole % 86400 == 0 { return "\(whole / 86400)d" }
-        if whole > 0, whole % 3600 == 0 { return "\(whole / 3600)h" }
-        if whole > 0, whole % 60 == 0 { return "\(whole / 60)m" }
-        return "\(whole)s"
-    }
-
     private static func project(_ session: Session) -> [Block] {
         let project = session.project
+        // Edits meet the rules a project file does; one that breaks them is not sent, its note says why.
         @Sendable func edit(_ change: @escaping @Sendable (inout ProjectConfiguration) -> Void) -> [UICommand] {
             var edited = project
             change(&edited)
-            return [.send(.projectEdited(edited))]
+            return edited.validate().isEmpty ? [.send(.projectEdited(edited.normalized()))] : []
         }
-        func text(_ id: String, _ label: String, _ value: String, placeholder: String = "(unset)", note: Note? = nil, apply: @escaping @Sendable (String, inout ProjectConfiguration) -> Void) -> Block {
-            .control(Control(id: id, label: label, kind: .text(value: value, placeholder: placeholder, secret: false), note: note,
-                             commit: { value in edit { apply(value, &$0) } }))
+        @Sendable func problem(_ change: @escaping @Sendable (inout ProjectConfiguration) -> Void) -> Note? {
+            var edited = project
+            change(&edited)
+            return edited.validate().first.map { Note("✗ \($0)", .error) }
+        }
+        func text(_ id: String, _ label: String, _ value: String, placeholder: String = "(unset)", apply: @escaping @Sendable (String, inout ProjectConfiguration) -> Void) -> Block {
+            .control(Control(id: id, label: label, kind: .text(value: value, placeholder: placeholder, secret: false),
+                             commit: { value in edit { apply(value, &$0) } },
+                             validate: { value in problem { apply(value, &$0) } }))
         }
         func lifetime(_ id: String, _ label: String, _ keyPath: WritableKeyPath<CodeLifetimes, TimeInterval> & Sendable) -> Block {
             .control(Control(
-                id: id, label: label, kind: .text(value: formatDuration(project.codeLifetimes[keyPath: keyPath]), placeholder: "1h", secret: false),
+                id: id, label: label, kind: .text(value: SimulatedDuration.describe(project.codeLifetimes[keyPath: keyPath]), placeholder: "1h", secret: false),
                 commit: { value in
-                    guard let seconds = parseDuration(value) else { return [] }
-                    return edit { $0.codeLifetimes[keyPath: keyPath] = seconds }
+                    guard let duration = try? SimulatedDuration(parsing: value) else { return [] }
+                    return edit { $0.codeLifetimes[keyPath: keyPath] = duration.timeInterval }
                 },
-                validate: { value in parseDuration(value) == nil ? Note("✗ a duration such as 90s, 45m, 1h or 3d", .error) : nil }))
+                validate: { value in
+                    do {
+                        _ = try SimulatedDuration(parsing: value)
+                        return nil
+                    } catch {
+                        return Note("✗ \(error)", .error)
+                    }
+                }))
         }
         var blocks: [Block] = [.heading("Project \(project.projectId)"), .paragraph("Editing restarts the simulated world with the new project.", .muted), .blank]
         blocks.append(text("project.domains", "Authorized domains", list(project.authorizedDomains)) { $1.authorizedDomains = parseList($0) })
@@ -341,9 +332,10 @@ enum InspectorContent {
             project.androidApp = value.isEmpty ? nil : RegisteredAndroidApp(packageName: value, sha1: project.androidApp?.sha1 ?? [], sha256: project.androidApp?.sha256 ?? [], latestVersion: project.androidApp?.latestVersion ?? 1)
         })
         let legacy = project.mobileLinkStyle == .firebaseDynamicLinkDomain
+        let switchStyle: @Sendable (inout ProjectConfiguration) -> Void = { $0.mobileLinkStyle = legacy ? .hostingDomain : .firebaseDynamicLinkDomain }
         blocks.append(.control(Control(id: "project.style", label: "Link style", kind: .choice(legacy ? "Dynamic Links (legacy)" : "Hosting"),
-                                       note: legacy ? Note("! Dynamic Links shut down on 2025-08-25", .warning) : nil,
-                                       activate: { _ in edit { $0.mobileLinkStyle = legacy ? .hostingDomain : .firebaseDynamicLinkDomain } })))
+                                       note: legacy ? Note("! Dynamic Links shut down on 2025-08-25", .warning) : problem(switchStyle),
+                                       activate: { _ in edit(switchStyle) })))
         blocks.append(text("project.hosting", "Hosting domains", list(project.hostingDomains)) { $1.hostingDomains = parseList($0) })
         blocks.append(text("project.fdl", "Dynamic Links domains", list(project.dynamicLinkDomains)) { $1.dynamicLinkDomains = parseList($0) })
         blocks.append(text("project.handler", "Action handler URL", project.actionHandlerURL ?? "", placeholder: project.defaultActionHandlerURL) { value, project in

@@ -1,4 +1,5 @@
 import ActionFlowClient
+import ActionFlowModel
 
 /// A short remark under a control: a validation message, a finding, a hint.
 public struct Note: Sendable, Hashable {
@@ -226,11 +227,11 @@ public struct BlockLayout {
             let fieldWidth = max(1, rect.maxX - fieldX)
             if let editor {
                 let (shown, column) = editor.visible(width: fieldWidth)
-                let text = secret ? String(repeating: "•", count: shown.count) : shown
+                let text = secret ? SecretMasking.maskTyped(shown) : shown
                 frame.put(text.padded(toColumns: fieldWidth), x: fieldX, y: y, role: .focusedField, clip: rect)
                 return (fieldX + (secret ? min(column, shown.count) : column), y)
             }
-            let shown = value.isEmpty ? placeholder : (secret ? String(repeating: "•", count: value.count) : value)
+            let shown = value.isEmpty ? placeholder : (secret ? SecretMasking.maskTyped(value) : value)
             let role: Role = selected ? .focusedField : .field
             frame.put(shown.truncated(toColumns: fieldWidth).padded(toColumns: fieldWidth), x: fieldX, y: y, style: value.isEmpty ? mutedField(frame, role) : frame.style(role), clip: rect)
             return nil
