@@ -1,4 +1,5 @@
 @testable import ActionFlowClient
+import ActionFlowBackend
 import ActionFlowModel
 import Foundation
 import Testing
@@ -246,5 +247,78 @@ struct PasswordResetReducerTests {
             $0.log(.errorDismissed)
         }
         store.finish()
+    }
+
+    @Test("an embedded session plays the in-app reset synchronously and journals what a remote world journals, plus its exchanges and mails")
+    func embeddedMatchesRemote() throws {
+        var project = Fixture.project
+        project.users = [PresetUser(email: bob, password: "old password", emailVerified: true)]
+        var embedded = Session.embedded(project: project, app: Fixture.app())
+        // The remote world is a simulated project of the same configuration, its clock read at the start.
+        var remote = Session.remote(project: project, app: Fixture.app(), now: project.clockStart)
+        var server = SimulatedProject(configuration: project)
+        let intents: [(Session) -> AppEvent] = [
+            { _ in .openRoute("/articles/42") },
+            { _ in .signInSubmitted(email: bob, password: "wrong") },
+            { _ in .forgotPasswordTapped },
+            { _ in .passwordResetRequested(email: bob) },
+            { .linkPasted($0.inbox.first?.link ?? "no mail") },
+            { _ in .newPasswordSubmitted("123") },
+            { _ in .newPasswordSubmitted("correct horse") },
+        ]
+        for intent in intents {
+            #expect(embedded.reduce(intent(embedded)) == [], "the embedded world performs every effect inline")
+            Self.play(intent(remote), on: &remote, answeredBy: &server)
+        }
+
+        #expect(embedded.app.screen == .article(id: "42"))
+        #expect(embedded.journal.last == JournalEntry(at: project.clockStart, .flowCompleted(.passwordReset, at: .article(id: "42"), continueURL: "https://www.example.com/articles/42")))
+        #expect(embedded.app == remote.app)
+        #expect(embedded.inbox == remote.inbox)
+        // What differs: the embedded world records each exchange and each mail it sends; a remote
+        // world's runner reports exchanges separately and mail only through the mailbox.
+        let recordedInProcess = embedded.journal.filter(\.fact.isExchangeOrMailSent)
+        #expect(embedded.journal.filter { !$0.fact.isExchangeOrMailSent } == remote.journal)
+        let mail = try #require(embedded.inbox.first)
+        #expect(recordedInProcess.map(\.fact) == [
+            .exchange(id: 1, .signInWithPassword, by: .app, status: 400, error: "INVALID_PASSWORD"),
+            .exchange(id: 2, .sendOobCode, by: .app, status: 200, error: nil),
+            .mailSent(id: mail.id, to: bob, .passwordReset),
+            .exchange(id: 3, .resetPassword, by: .app, status: 200, error: nil),
+            .exchange(id: 4, .resetPassword, by: .app, status: 400, error: "WEAK_PASSWORD"),
+            .exchange(id: 5, .resetPassword, by: .app, status: 200, error: nil),
+            .exchange(id: 6, .signInWithPassword, by: .app, status: 200, error: nil),
+            .exchange(id: 7, .lookup, by: .app, status: 200, error: nil),
+        ])
+    }
+
+    /// Reduces `event` on a remote session and feeds back the replies `server` gives to its
+    /// effects, as the tests above feed them (exchanges are not reported).
+    static func play(_ event: AppEvent, on session: inout Session, answeredBy server: inout SimulatedProject) {
+        var effects = session.reduce(event)
+        while !effects.isEmpty {
+            switch effects.removeFirst() {
+            case .call(let call, let caller):
+                do throws(AuthFailure) {
+                    effects += session.reduce(.callSucceeded(call, by: caller, try server.perform(call)))
+                } catch {
+                    effects += session.reduce(.callFailed(call, by: caller, error))
+                }
+            case .refreshMailbox:
+                effects += session.reduce(.mailboxRefreshed(server.mailbox))
+            case let effect:
+                Issue.record("the reset flow asks for no \(effect)")
+            }
+        }
+    }
+}
+
+private extension JournalFact {
+    /// Facts only a world in process records.
+    var isExchangeOrMailSent: Bool {
+        switch self {
+        case .exchange, .mailSent: true
+        default: false
+        }
     }
 }
