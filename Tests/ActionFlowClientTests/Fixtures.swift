@@ -19,8 +19,14 @@ enum Fixture {
     static let inAppSettings = ActionCodeSettings(handleCodeInApp: true, iOSBundleID: "com.example.ios")
     static let webWidgetSettings = ActionCodeSettings(handleCodeInApp: false, iOSBundleID: "com.example.ios")
 
-    static func state(device: Device = .iPhone, settings: ActionCodeSettings = inAppSettings) -> AppState {
+    static func app(device: Device = .iPhone, settings: ActionCodeSettings = inAppSettings) -> AppState {
         AppState(device: device, settings: settings)
+    }
+
+    /// A session over a remote world on `project` whose clock has not been read: effects come
+    /// back from `reduce` and their replies are fed as events.
+    static func session(_ app: AppState = app(), project: ProjectConfiguration = project) -> Session {
+        Session.remote(project: project, app: app, now: nil)
     }
 
     /// The message the project would send for `request`, with the link `ActionLinkBuilder` builds.
@@ -44,5 +50,22 @@ enum Fixture {
 
     static func user(_ email: String, verified: Bool) -> LookupResponse {
         LookupResponse(users: [UserRecord(localId: "uid-\(email)", email: email, emailVerified: verified)])
+    }
+}
+
+extension Session {
+    /// The remote world's side of the session; the reducer tests run over a remote world.
+    var remote: RemoteWorld {
+        get {
+            guard case .remote(let remote) = world else { preconditionFailure("the session's world is embedded") }
+            return remote
+        }
+        set { world = .remote(newValue) }
+    }
+
+    /// The mail app listed `messages` from the remote world.
+    mutating func listMessages(_ messages: [MailMessage]) {
+        remote.inbox = messages
+        app.listedMessages = messages.count
     }
 }

@@ -2,23 +2,24 @@
 import ActionFlowModel
 import Testing
 
-/// Exhaustive reducer harness: each step states the whole state change and the exact effects,
-/// and every effect must be answered by a `receive` before `finish`.
+/// Exhaustive reducer harness over a session with a remote world: each step states the whole
+/// change of the session and the exact effects, and every effect must be answered by a
+/// `receive` before `finish`.
 struct TestStore {
-    private(set) var state: AppState
+    private(set) var session: Session
     private var unanswered: [Effect] = []
 
-    init(_ state: AppState) {
-        self.state = state
+    init(_ session: Session) {
+        self.session = session
     }
 
-    /// Sends a user intent; `update` turns the old state into the expected new one.
-    mutating func send(_ event: AppEvent, effects expected: [Effect] = [], sourceLocation: SourceLocation = #_sourceLocation, _ update: (inout AppState) -> Void = { _ in }) {
+    /// Sends a user intent; `update` turns the old session into the expected new one.
+    mutating func send(_ event: AppEvent, effects expected: [Effect] = [], sourceLocation: SourceLocation = #_sourceLocation, _ update: (inout Session) -> Void = { _ in }) {
         step(event, expected, sourceLocation, update)
     }
 
     /// Feeds back the reply to an effect sent earlier.
-    mutating func receive(_ event: AppEvent, effects expected: [Effect] = [], sourceLocation: SourceLocation = #_sourceLocation, _ update: (inout AppState) -> Void = { _ in }) {
+    mutating func receive(_ event: AppEvent, effects expected: [Effect] = [], sourceLocation: SourceLocation = #_sourceLocation, _ update: (inout Session) -> Void = { _ in }) {
         guard let index = unanswered.firstIndex(where: { Self.answers(event, $0) }) else {
             Issue.record("\(event) answers no outstanding effect; outstanding: \(unanswered)", sourceLocation: sourceLocation)
             return
@@ -31,14 +32,15 @@ struct TestStore {
         #expect(unanswered.isEmpty, "effects never answered: \(unanswered)", sourceLocation: sourceLocation)
     }
 
-    private mutating func step(_ event: AppEvent, _ expectedEffects: [Effect], _ sourceLocation: SourceLocation, _ update: (inout AppState) -> Void) {
-        var expected = state
+    private mutating func step(_ event: AppEvent, _ expectedEffects: [Effect], _ sourceLocation: SourceLocation, _ update: (inout Session) -> Void) {
+        var expected = session
         update(&expected)
-        let effects = AppReducer.reduce(&state, event)
+        let effects = session.reduce(event)
         #expect(effects == expectedEffects, sourceLocation: sourceLocation)
-        if state != expected {
-            Issue.record("state after \(event) differs:\n\(Self.difference(expected, state))", sourceLocation: sourceLocation)
-            state = expected
+        if session != expected {
+            let lines = Self.difference(expected, session, at: "session")
+            Issue.record("session after \(event) differs:\n\(lines.joined(separator: "\n"))", sourceLocation: sourceLocation)
+            session = expected
         }
         unanswered += effects
     }
@@ -48,8 +50,10 @@ struct TestStore {
         case (.callSucceeded(let call, let caller, _), .call(let sent, let sentBy)),
              (.callFailed(let call, let caller, _), .call(let sent, let sentBy)):
             call == sent && caller == sentBy
-        case (.mailboxRefreshed, .refreshMailbox), (.clockAdvanced, .advanceClock), (.worldReset, .resetWorld), (.worldReset, .applyProject):
+        case (.mailboxRefreshed, .refreshMailbox), (.clockAdvanced, .advanceClock), (.worldReset, .resetWorld):
             true
+        case (.projectApplied(let applied, _), .applyProject(let asked)):
+            applied == asked
         case (.serviceFailed(let failed, _), _):
             failed == effect
         default:
@@ -57,15 +61,33 @@ struct TestStore {
         }
     }
 
-    /// Field-by-field difference, so a failure says which field drifted.
-    private static func difference(_ expected: AppState, _ actual: AppState) -> String {
-        let expectedFields = Mirror(reflecting: expected).children
-        let actualFields = Array(Mirror(reflecting: actual).children)
-        var lines: [String] = []
-        for (offset, field) in expectedFields.enumerated() where "\(field.value)" != "\(actualFields[offset].value)" {
-            lines.append("  \(field.label ?? "?"):\n    expected \(field.value)\n    actual   \(actualFields[offset].value)")
+    /// The fields that drifted, down to the innermost struct field or collection element that
+    /// differs, so a failure names `session.app.flow` or `session.journal[7]`, not the whole value.
+    private static func difference(_ expected: Any, _ actual: Any, at path: String) -> [String] {
+        guard "\(expected)" != "\(actual)" else { return [] }
+        let expectedMirror = Mirror(reflecting: expected)
+        let actualMirror = Mirror(reflecting: actual)
+        let expectedFields = Array(expectedMirror.children)
+        let actualFields = Array(actualMirror.children)
+        let style = expectedMirror.displayStyle
+        let sameShape = style == actualMirror.displayStyle && !expectedFields.isEmpty && !actualFields.isEmpty
+        let byElement = sameShape && style == .collection
+        let byField = sameShape && [.struct, .enum, .optional].contains(style) && expectedFields.map(\.label) == actualFields.map(\.label)
+        guard byElement || byField else {
+            return [Self.mismatch(path, expected, actual)]
         }
-        return lines.joined(separator: "\n")
+        var lines: [String] = []
+        for (offset, (expectedField, actualField)) in zip(expectedFields, actualFields).enumerated() {
+            lines += difference(expectedField.value, actualField.value, at: expectedField.label.map { "\(path).\($0)" } ?? "\(path)[\(offset)]")
+        }
+        for offset in min(expectedFields.count, actualFields.count)..<max(expectedFields.count, actualFields.count) {
+            lines.append(Self.mismatch("\(path)[\(offset)]", expectedFields.dropFirst(offset).first?.value ?? "(none)", actualFields.dropFirst(offset).first?.value ?? "(none)"))
+        }
+        return lines
+    }
+
+    private static func mismatch(_ path: String, _ expected: Any, _ actual: Any) -> String {
+        "  \(path):\n    expected \(expected)\n    actual   \(actual)"
     }
 }
 
@@ -75,44 +97,54 @@ extension TestStore {
     /// when the lookup completes a sign-in rather than reloading the cached user.
     mutating func receiveVerifiedLookup(_ lookup: AuthCall, email: String, resumingAt screen: AppScreen, completing flow: FlowKind?, signingIn: Bool = false, sourceLocation: SourceLocation = #_sourceLocation) {
         receive(.callSucceeded(lookup, by: .app, .lookedUp(Fixture.user(email, verified: true))), sourceLocation: sourceLocation) {
-            $0.busy = []
-            $0.screen = screen
-            $0.pendingDestination = nil
+            $0.app.busy = []
             if signingIn {
-                $0.session = CachedUser(localId: "uid-\(email)", email: email, emailVerified: true, idToken: "token-1")
-                $0.narration.append("accounts:lookup → signed in as \(email), emailVerified true")
+                $0.app.session = CachedUser(localId: "uid-\(email)", email: email, emailVerified: true, idToken: "token-1")
+                $0.log(.reply(.lookupSignedIn(email: email, verified: true)))
             } else {
-                $0.session?.emailVerified = true
-                $0.narration.append("accounts:lookup → emailVerified true (cache was false)")
+                $0.app.session?.emailVerified = true
+                $0.log(.reply(.lookupRefreshed(verified: true, cachedWas: false)))
             }
-            $0.narration.append("resume: at \(screen.name)")
+            $0.app.screen = screen
+            $0.app.pendingDestination = nil
+            $0.log(.arrived(.resume, at: screen))
             if let flow {
-                $0.flow?.step = .completed
-                $0.narration.append("\(flow.rawValue) complete: resumed at \(screen.name) from continueUrl https://www.example.com\(screen.path ?? "")")
+                $0.app.flow?.step = .completed
+                $0.log(.flowCompleted(flow, at: screen, continueURL: "https://www.example.com\(screen.path ?? "")"))
             }
         }
+    }
+
+    /// The narration of `receiveVerifiedLookup`, as the journal renders it.
+    static func verifiedLookupNarration(email: String, resumingAt screen: AppScreen, completing flow: FlowKind?, signingIn: Bool = false) -> [String] {
+        var lines = [signingIn ? "accounts:lookup → signed in as \(email), emailVerified true" : "accounts:lookup → emailVerified true (cache was false)",
+                     "resume: at \(screen.name)"]
+        if let flow {
+            lines.append("\(flow.rawValue) complete: resumed at \(screen.name) from continueUrl https://www.example.com\(screen.path ?? "")")
+        }
+        return lines
     }
 }
 
 extension TestStore {
     /// Taps the message's link on an iPhone where it opens the web widget, which makes `call` on
     /// load; returns the loading page and the link's anatomy.
-    mutating func tapIntoWebWidget(_ message: MailMessage, call: AuthCall, busy: BusyTask, operation: ActionCodeOperation, code: String, action: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> (page: WebWidgetPage, anatomy: LinkAnatomy) {
-        let route = LinkRouter.route(tapped: message.link, on: .iPhone, project: Fixture.project, requested: state.sentSettings)
+    mutating func tapIntoWebWidget(_ message: MailMessage, call: AuthCall, busy: BusyTask, operation: ActionCodeOperation, code: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> (page: WebWidgetPage, anatomy: LinkAnatomy, route: TapRoute) {
+        let route = LinkRouter.route(tapped: message.link, on: .iPhone, project: Fixture.project, requested: session.app.sentSettings)
         let anatomy = try #require(Fixture.anatomy(message.link), sourceLocation: sourceLocation)
         guard case .webWidget(let actionURL) = route.destination else {
             throw WebWidgetExpected(destination: route.destination)
         }
         let page = WebWidgetPage(actionURL: actionURL, operation: operation, oobCode: code, continueURL: anatomy.continueUrl, step: .loading)
         send(.linkTapped(messageID: message.id), effects: [.call(call, by: .webWidget)], sourceLocation: sourceLocation) {
-            $0.busy = [busy]
-            $0.location = .webWidget(page)
-            $0.lastLink = LinkVisit(link: message.link, outcome: "web widget", anatomy: anatomy, route: route)
-            $0.flow?.step = .handledInWebWidget
-            $0.narration += Fixture.narration(of: route)
-            $0.narration.append(SecretMasking.maskLinks(in: "web widget opens \(actionURL): \(action)"))
+            $0.app.busy = [busy]
+            $0.app.location = .webWidget(page)
+            $0.app.lastLink = LinkVisit(link: message.link, outcome: "web widget", anatomy: anatomy, route: route)
+            $0.app.flow?.step = .handledInWebWidget
+            $0.log(.routed(link: message.link, route))
+            $0.log(.request(call, by: .webWidget, purpose: .webWidgetLoaded(actionURL: actionURL)))
         }
-        return (page, anatomy)
+        return (page, anatomy, route)
     }
 }
 

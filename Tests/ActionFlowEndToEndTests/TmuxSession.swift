@@ -16,11 +16,20 @@ enum BuiltBinary {
 
 /// Runs a program and waits for it with posix_spawn and waitpid (no run loop involved).
 enum Spawn {
+    private static let spawning = NSLock()
+
     static func run(_ path: String, _ arguments: [String], capture: Bool) throws -> (status: Int32, output: String) {
+        // A program spawned meanwhile by a test running in parallel (a tmux server that lives on)
+        // must not inherit this pipe, or the read below never sees its end: the pipe is
+        // close-on-exec, and no other spawn happens while its write end is open here.
+        Self.spawning.lock()
         var pipeEnds: [Int32] = [-1, -1]
-        // Close-on-exec: a program spawned meanwhile by a test running in parallel (a tmux server
-        // that lives on) must not inherit this pipe, or the read below never sees its end.
-        guard pipe2(&pipeEnds, O_CLOEXEC) == 0 else { throw TmuxError(description: "pipe failed") }
+        guard pipe(&pipeEnds) == 0 else {
+            Self.spawning.unlock()
+            throw TmuxError(description: "pipe failed")
+        }
+        _ = fcntl(pipeEnds[0], F_SETFD, FD_CLOEXEC)
+        _ = fcntl(pipeEnds[1], F_SETFD, FD_CLOEXEC)
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -49,6 +58,7 @@ enum Spawn {
         var pid: pid_t = 0
         let spawned = posix_spawn(&pid, path, &actions, &attributes, argv, environ)
         close(pipeEnds[1])
+        Self.spawning.unlock()
         guard spawned == 0 else {
             close(pipeEnds[0])
             throw TmuxError(description: "cannot run \(path): error \(spawned)")
