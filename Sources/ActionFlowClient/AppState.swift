@@ -219,6 +219,8 @@ public struct WebWidgetPage: Sendable, Hashable, Codable {
         case loading
         /// Password reset form for this account.
         case resetForm(email: String)
+        /// Email-link sign-in: the page asks for the email the link was sent to.
+        case confirmEmail
         case saving
         /// Finished; `Continue` shown when there is a continue URL.
         case done(message: String)

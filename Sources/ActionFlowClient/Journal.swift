@@ -118,6 +118,8 @@ public enum WebWidgetFact: Sendable, Equatable, Codable {
     case failed(IdentityToolkitOperation, AuthFailure)
     /// The link has no code the page can use.
     case unusable(mode: String, missingCode: Bool)
+    /// An email-link sign-in: the page asks for the email the link was sent to.
+    case asksForEmail(actionURL: String)
 }
 
 /// What the mail security scanner did with a new message.
@@ -125,6 +127,8 @@ public enum ScannerFact: Sendable, Equatable, Codable {
     /// The link led somewhere that touches no code.
     case landedElsewhere(subject: String, url: String)
     case noCode(subject: String)
+    /// An email-link sign-in page asks for the email, which a scanner cannot give.
+    case cannotConfirmEmail(subject: String)
     /// The scanner's call was answered.
     case result(AuthCall)
     case failed(IdentityToolkitOperation, AuthFailure)

@@ -136,6 +136,8 @@ public enum JournalText {
         switch purpose {
         case .signInForm:
             return "signInWithPassword for \(safe(call.email))"
+        case .emailConfirmed where caller == .webWidget:
+            return "web widget: email confirmed, signInWithEmailLink for \(safe(call.email))"
         case .emailConfirmed:
             return "email confirmed for email-link sign-in: \(safe(call.email))"
         case .newPasswordForm:
@@ -226,6 +228,8 @@ public enum JournalText {
             "\(operation.rawValue) → \(Narration.describe(failure))"
         case .unusable(let mode, let missingCode):
             "mode \(safe(mode))\(missingCode ? " without oobCode" : ""): nothing it can do"
+        case .asksForEmail(let actionURL):
+            "opens \(safe(actionURL)): asks for the email the link was sent to before signInWithEmailLink (which consumes the code)"
         }
     }
 
@@ -235,6 +239,8 @@ public enum JournalText {
             "mail scanner opens the link in \"\(safe(subject))\" like a desktop browser and lands on \(safe(url)): no code is touched"
         case .noCode(let subject):
             "mail scanner opens the link in \"\(safe(subject))\": the web widget has no code to act on"
+        case .cannotConfirmEmail(let subject):
+            "mail scanner opens the link in \"\(safe(subject))\" like a desktop browser: the web widget asks for the email, which a scanner cannot give; the code is left alone"
         case .result(let call):
             "mail scanner: \(scannerResult(call))"
         case .failed(let operation, let failure):

@@ -28,7 +28,7 @@ extension Session {
             }
             app.location = .mailbox(openMessageID: messageID)
             let route = LinkRouter.route(tapped: message.link, on: app.device, project: project, requested: app.sentSettings)
-            return follow(route, link: message.link, recipient: message.to)
+            return follow(route, link: message.link)
 
         case .linkPasted(let link):
             app.location = .app
@@ -68,7 +68,7 @@ extension Session {
     }
 
     /// Goes where the route says, recording the router's reasons and assumptions.
-    mutating func follow(_ route: TapRoute, link: String, recipient: String?) -> [Effect] {
+    mutating func follow(_ route: TapRoute, link: String) -> [Effect] {
         log(.routed(link: link, route))
         let anatomy = inspect(link)
         switch route.destination {
@@ -82,7 +82,7 @@ extension Session {
             return []
         case .webWidget(let actionURL):
             app.lastLink = LinkVisit(link: link, outcome: "web widget", anatomy: anatomy, route: route)
-            return openWebWidget(actionURL, recipient: recipient, anatomy: anatomy)
+            return openWebWidget(actionURL, anatomy: anatomy)
         case .browser(let url):
             app.lastLink = LinkVisit(link: link, outcome: "browser", anatomy: anatomy, route: route)
             app.location = .browser(url: url)
@@ -128,8 +128,9 @@ extension Session {
     }
 
     /// New mail arrived: a mail security scanner opens each new link like a desktop browser. The
-    /// hosted widget applies verify-email and sign-in codes on load (consuming them) and only
-    /// checks reset codes, so reset links survive a scanner and the others do not.
+    /// hosted widget applies verify-email codes on load (consuming them), only checks reset
+    /// codes, and asks for the email before an email-link sign-in, which a scanner cannot give:
+    /// verify-email links are spent by the scanner, the others survive it.
     mutating func scanNewMessages() -> [Effect] {
         guard app.device.mailScanner else { return [] }
         var effects: [Effect] = []
@@ -141,8 +142,13 @@ extension Session {
                 continue
             }
             let anatomy = inspect(actionURL)
-            guard let code = anatomy?.oobCode, let call = WebWidgetBehaviour.callOnLoad(anatomy?.operation ?? .unknown, code: code, email: message.to) else {
+            let action = HostedPageAction(anatomy?.operation ?? .unknown)
+            guard let code = anatomy?.oobCode, action != .unsupported else {
                 log(.scanner(.noCode(subject: message.subject)))
+                continue
+            }
+            guard let call = AuthCall.onLoad(action, code: code) else {
+                log(.scanner(.cannotConfirmEmail(subject: message.subject)))
                 continue
             }
             log(.request(call, by: .mailScanner, purpose: .scannerPreOpened(subject: message.subject)))

@@ -15,7 +15,7 @@ extension Session {
             log(.refused(.noContinueURL))
             return []
         }
-        return follow(route, link: continueURL, recipient: nil)
+        return follow(route, link: continueURL)
     }
 
     /// The widget's reset form submitted; nil when the widget shows no reset form.
@@ -28,22 +28,40 @@ extension Session {
         return start(.call(call, by: .webWidget))
     }
 
-    /// The hosted page loads: it checks reset codes, applies verify-email and sign-in codes.
+    /// The hosted page loads and does what `HostedPageAction` says: checks a reset code,
+    /// applies a verify-email code, or asks for the email before an email-link sign-in.
     /// `anatomy` is the tapped link's, whose action fields are the action URL's.
-    mutating func openWebWidget(_ actionURL: String, recipient: String?, anatomy known: LinkAnatomy?) -> [Effect] {
+    mutating func openWebWidget(_ actionURL: String, anatomy known: LinkAnatomy?) -> [Effect] {
         let anatomy = known ?? inspect(actionURL)
         let operation = anatomy?.operation ?? .unknown
         var page = WebWidgetPage(actionURL: actionURL, operation: operation, oobCode: anatomy?.oobCode, continueURL: anatomy?.continueUrl, step: .loading)
         if app.flow?.step == .emailSent { app.flow?.step = .handledInWebWidget }
-        guard let code = anatomy?.oobCode, let call = WebWidgetBehaviour.callOnLoad(operation, code: code, email: recipient) else {
+        let action = HostedPageAction(operation)
+        guard let code = anatomy?.oobCode, action != .unsupported else {
             let mode = anatomy?.mode ?? "none"
             page.step = .failed(code: .invalidOobCode, message: "This link has no usable code (mode \(Narration.safe(mode)))")
             app.location = .webWidget(page)
             log(.webWidget(.unusable(mode: mode, missingCode: anatomy?.oobCode == nil)))
             return []
         }
+        guard let call = AuthCall.onLoad(action, code: code) else {
+            page.step = .confirmEmail
+            app.location = .webWidget(page)
+            log(.webWidget(.asksForEmail(actionURL: actionURL)))
+            return []
+        }
         app.location = .webWidget(page)
         log(.request(call, by: .webWidget, purpose: .webWidgetLoaded(actionURL: actionURL)))
+        return start(.call(call, by: .webWidget))
+    }
+
+    /// The widget's confirm-email form submitted; nil when the widget does not ask for one.
+    mutating func webWidgetEmailConfirmed(_ email: String) -> [Effect]? {
+        guard case .webWidget(var page) = app.location, case .confirmEmail = page.step, let code = page.oobCode else { return nil }
+        page.step = .loading
+        app.location = .webWidget(page)
+        let call = AuthCall.signInWithEmailLink(SignInWithEmailLinkRequest(email: email, oobCode: code))
+        log(.request(call, by: .webWidget, purpose: .emailConfirmed))
         return start(.call(call, by: .webWidget))
     }
 
@@ -90,17 +108,13 @@ extension Session {
     }
 }
 
-/// What the hosted action handler page does when it loads a link, shared by the simulated
-/// phone's widget and the mail scanner's browser.
-public enum WebWidgetBehaviour {
-    /// The call the page makes on load. Sign-in uses the recipient's email, as the user (or a
-    /// scanner filling the page) would confirm it.
-    public static func callOnLoad(_ operation: ActionCodeOperation, code: String, email: String?) -> AuthCall? {
-        switch operation {
-        case .passwordReset: .resetPassword(ResetPasswordRequest(oobCode: code))
-        case .verifyEmail, .recoverEmail, .verifyAndChangeEmail: .update(UpdateAccountRequest(oobCode: code))
-        case .emailLink: email.map { .signInWithEmailLink(SignInWithEmailLinkRequest(email: $0, oobCode: code)) }
-        case .revertSecondFactorAddition, .unknown: nil
+extension AuthCall {
+    /// The call the hosted page makes as it loads; nil when it must ask for the email first.
+    static func onLoad(_ action: HostedPageAction, code: String) -> AuthCall? {
+        switch action {
+        case .checkResetCode: .resetPassword(ResetPasswordRequest(oobCode: code))
+        case .applyCode: .update(UpdateAccountRequest(oobCode: code))
+        case .askEmailThenSignIn, .unsupported: nil
         }
     }
 }

@@ -28,14 +28,14 @@ struct ActionHandlerPage {
         }
         let continueURL = parameters["continueUrl"]
         let mode = parameters["mode"] ?? ""
-        switch ActionCodeOperation(mode: mode) {
-        case .passwordReset:
+        switch HostedPageAction(ActionCodeOperation(mode: mode)) {
+        case .checkResetCode:
             return await resetPassword(code: code, newPassword: request.method == "POST" ? parameters["newPassword"] : nil, parameters: parameters)
-        case .verifyEmail, .verifyAndChangeEmail, .recoverEmail:
+        case .applyCode:
             return await applyCode(code: code, mode: mode, continueURL: continueURL)
-        case .emailLink:
+        case .askEmailThenSignIn:
             return await emailLinkSignIn(code: code, email: request.method == "POST" ? parameters["email"] : nil, parameters: parameters)
-        case .revertSecondFactorAddition, .unknown:
+        case .unsupported:
             return page(status: 400, title: "Unsupported action", body: "<p>This page does not handle mode <code>\(HTML.escape(mode))</code>.</p>")
         }
     }

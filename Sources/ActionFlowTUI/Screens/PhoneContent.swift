@@ -205,6 +205,10 @@ enum PhoneContent {
             blocks.append(.paragraph("for \(UntrustedText.sanitize(email))", .muted))
             blocks.append(.control(field("widget.password", "New password", session, placeholder: "6+ characters", secret: true)))
             blocks.append(.control(.button("widget.save", "Save", [.send(.newPasswordSubmitted(draft(session, "widget.password")))])))
+        case .confirmEmail:
+            blocks.append(.paragraph("Confirm the email address this link was sent to.", .muted))
+            blocks.append(.control(field("widget.email", "Email", session, placeholder: "you@example.com")))
+            blocks.append(.control(.button("widget.signIn", "Sign in", [.send(.signInEmailConfirmed(draft(session, "widget.email")))])))
         case .saving:
             blocks.append(.paragraph("Saving…", .warning))
         case .done(let message):
