@@ -125,3 +125,38 @@ public enum AuthReply: Sendable, Hashable, Codable {
     case updated(UpdateAccountResponse)
     case lookedUp(LookupResponse)
 }
+
+/// A call with its reply, typed per operation, so that every handler covers every call.
+public enum CallReply: Sendable, Hashable {
+    case signInWithPassword(SignInWithPasswordRequest, SignInResponse)
+    case sendOobCode(SendOobCodeRequest, locale: String?, SendOobCodeResponse)
+    case resetPassword(ResetPasswordRequest, ResetPasswordResponse)
+    case update(UpdateAccountRequest, UpdateAccountResponse)
+    case lookup(LookupRequest, LookupResponse)
+    case signInWithEmailLink(SignInWithEmailLinkRequest, SignInResponse)
+
+    /// Pairs a call with its reply; nil when the reply is of another operation's type.
+    public init?(_ call: AuthCall, _ reply: AuthReply) {
+        switch (call, reply) {
+        case (.signInWithPassword(let request), .signedIn(let response)): self = .signInWithPassword(request, response)
+        case (.sendOobCode(let request, let locale), .oobCodeSent(let response)): self = .sendOobCode(request, locale: locale, response)
+        case (.resetPassword(let request), .passwordReset(let response)): self = .resetPassword(request, response)
+        case (.update(let request), .updated(let response)): self = .update(request, response)
+        case (.lookup(let request), .lookedUp(let response)): self = .lookup(request, response)
+        case (.signInWithEmailLink(let request), .signedIn(let response)): self = .signInWithEmailLink(request, response)
+        default: return nil
+        }
+    }
+
+    /// The call that was answered.
+    public var call: AuthCall {
+        switch self {
+        case .signInWithPassword(let request, _): .signInWithPassword(request)
+        case .sendOobCode(let request, let locale, _): .sendOobCode(request, locale: locale)
+        case .resetPassword(let request, _): .resetPassword(request)
+        case .update(let request, _): .update(request)
+        case .lookup(let request, _): .lookup(request)
+        case .signInWithEmailLink(let request, _): .signInWithEmailLink(request)
+        }
+    }
+}

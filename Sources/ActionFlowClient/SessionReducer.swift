@@ -60,14 +60,19 @@ extension Session {
             return []
         case .callSucceeded(let call, let caller, let reply):
             app.busy.remove(caller == .mailScanner ? .scanner : call.busyTask)
+            // From here on each reply is typed by its call: a handler that forgets one does not compile.
+            guard let answered = CallReply(call, reply) else {
+                log(.reply(.unexpected(call.operation)))
+                return []
+            }
             switch caller {
             case .mailScanner:
                 log(.scanner(.result(call)))
                 return []
             case .webWidget:
-                return webWidgetSucceeded(call, reply)
+                return webWidgetSucceeded(answered)
             case .app:
-                return appSucceeded(call, reply)
+                return appSucceeded(answered)
             }
         case .callFailed(let call, let caller, let failure):
             app.busy.remove(caller == .mailScanner ? .scanner : call.busyTask)

@@ -4,21 +4,18 @@ import Foundation
 // Signing in and the cached user: what the app does with sign-in and lookup replies, and with
 // every reply or failure of its own calls.
 extension Session {
-    mutating func appSucceeded(_ call: AuthCall, _ reply: AuthReply) -> [Effect] {
-        switch (call, reply) {
-        case (.signInWithPassword, .signedIn(let response)), (.signInWithEmailLink, .signedIn(let response)):
-            return signedIn(response, via: call)
-        case (.lookup(let request), .lookedUp(let response)):
+    mutating func appSucceeded(_ reply: CallReply) -> [Effect] {
+        switch reply {
+        case .signInWithPassword(_, let response), .signInWithEmailLink(_, let response):
+            return signedIn(response, via: reply.call)
+        case .lookup(let request, let response):
             return reloaded(response, token: request.idToken)
-        case (.sendOobCode(let request, _), .oobCodeSent):
+        case .sendOobCode(let request, _, _):
             return emailSent(request)
-        case (.resetPassword(let request), .passwordReset(let response)):
+        case .resetPassword(let request, let response):
             return passwordResetAnswered(request, response)
-        case (.update, .updated(let response)):
+        case .update(_, let response):
             return codeApplied(response)
-        default:
-            log(.reply(.unexpected(call.operation)))
-            return []
         }
     }
 

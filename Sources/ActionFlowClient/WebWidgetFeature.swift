@@ -65,14 +65,14 @@ extension Session {
         return start(.call(call, by: .webWidget))
     }
 
-    mutating func webWidgetSucceeded(_ call: AuthCall, _ reply: AuthReply) -> [Effect] {
+    mutating func webWidgetSucceeded(_ reply: CallReply) -> [Effect] {
         guard case .webWidget(var page) = app.location else {
-            log(.webWidget(.answeredAfterLeaving(call.operation)))
+            log(.webWidget(.answeredAfterLeaving(reply.call.operation)))
             return []
         }
         let continueShown = page.continueURL != nil
-        switch (call, reply) {
-        case (.resetPassword(let request), .passwordReset(let response)) where request.newPassword == nil:
+        switch reply {
+        case .resetPassword(let request, let response) where request.newPassword == nil:
             if let type = response.requestType, type != .passwordReset {
                 page.step = .failed(code: .invalidOobCode, message: "This is a \(type.rawValue) code, not a password reset code")
                 log(.webWidget(.codeOfWrongKind(type)))
@@ -80,19 +80,20 @@ extension Session {
                 page.step = .resetForm(email: response.email ?? "")
                 log(.webWidget(.resetFormShown(email: response.email)))
             }
-        case (.resetPassword, .passwordReset(let response)):
+        case .resetPassword(_, let response):
             page.step = .done(message: "Password changed. You can now sign in with your new password.")
             app.flow?.step = .handledInWebWidget
             log(.webWidget(.passwordChanged(email: response.email, continueShown: continueShown)))
-        case (.update, .updated(let response)):
+        case .update(_, let response):
             page.step = .done(message: "Your email has been verified. You can now sign in with your new account.")
             app.flow?.step = .handledInWebWidget
             log(.webWidget(.emailVerified(email: response.email, continueShown: continueShown)))
-        case (.signInWithEmailLink, .signedIn(let response)):
+        case .signInWithEmailLink(_, let response):
             page.step = .done(message: "Signed in on this web page.")
             log(.webWidget(.signedInOnPage(email: response.email)))
-        default:
-            log(.webWidget(.done(call.operation)))
+        case .signInWithPassword, .sendOobCode, .lookup:
+            // The page never makes these; say so rather than guess what they mean for it.
+            log(.webWidget(.done(reply.call.operation)))
         }
         app.location = .webWidget(page)
         return []
