@@ -9,6 +9,16 @@ public enum JournalText {
         raw(fact).map(clean)
     }
 
+    /// How many lines `lines(fact)` gives, without rendering them (the Flow pane counts every
+    /// line of a long journal on each frame but renders only those it shows).
+    public static func lineCount(_ fact: JournalFact) -> Int {
+        switch fact {
+        case .exchange, .mailSent: 0
+        case .routed(_, let route): route.steps.count + route.assumptions.count
+        default: 1
+        }
+    }
+
     private static func clean(_ line: String) -> String {
         let safe = UntrustedText.sanitize(line)
         // Only a line with a query (`=`, or `%3D` when encoded) can hold a code or key.

@@ -74,6 +74,17 @@ public struct Session: Sendable, Equatable, Codable {
     public var narration: [String] {
         journal.flatMap(\.lines)
     }
+
+    /// The last `limit` lines of the narration and how many it has in all, rendering only the
+    /// entries those lines come from.
+    public func narrationTail(_ limit: Int) -> (total: Int, lines: [String]) {
+        let total = journal.reduce(0) { $0 + JournalText.lineCount($1.fact) }
+        var tail: [String] = []
+        for entry in journal.reversed() where tail.count < limit {
+            tail.insert(contentsOf: entry.lines, at: 0)
+        }
+        return (total, Array(tail.suffix(limit)))
+    }
 }
 
 /// Where the backend lives.

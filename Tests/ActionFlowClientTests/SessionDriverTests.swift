@@ -160,4 +160,22 @@ struct SessionDriverTests {
         #expect(replayed.world == driver.session.world)
         #expect(replayed.journal == driver.session.journal)
     }
+
+    @Test("the Flow pane's tail of the narration is the full narration's tail, however long the journal")
+    func narrationTail() throws {
+        let project = try ProjectConfigLoader.loadDefault()
+        var session = Session.embedded(project: project, app: inApp)
+        for _ in 0..<40 {
+            _ = session.reduce(.openRoute("/articles/42"))
+            _ = session.reduce(.passwordResetRequested(email: bob))
+            _ = session.reduce(.linkTapped(messageID: session.inbox.last?.id ?? "none"))
+        }
+        let full = session.narration
+        #expect(session.journal.allSatisfy { JournalText.lineCount($0.fact) == $0.lines.count })
+        for limit in [0, 1, 7, 200, full.count + 5] {
+            let (total, lines) = session.narrationTail(limit)
+            #expect(total == full.count)
+            #expect(lines == Array(full.suffix(limit)))
+        }
+    }
 }

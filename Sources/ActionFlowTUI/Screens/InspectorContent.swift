@@ -68,11 +68,12 @@ enum InspectorContent {
 
     static func flowNarration(_ session: Session) -> [Block] {
         var blocks: [Block] = [.heading("Narration")]
-        if session.narration.isEmpty { blocks.append(.paragraph("Nothing has happened yet.", .muted)) }
-        let start = max(0, session.narration.count - 200)
-        for (offset, line) in session.narration[start...].enumerated() {
+        let (total, shown) = session.narrationTail(200)
+        if total == 0 { blocks.append(.paragraph("Nothing has happened yet.", .muted)) }
+        let start = total - shown.count
+        for (offset, line) in shown.enumerated() {
             let number = String(start + offset + 1)
-            blocks.append(.item(number.padded(toColumns: 4), line, offset + start == session.narration.count - 1 ? .text : .muted))
+            blocks.append(.item(number.padded(toColumns: 4), line, offset + start == total - 1 ? .text : .muted))
         }
         return blocks
     }
