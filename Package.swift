@@ -86,7 +86,7 @@ let package = Package(
             exclude: ["Interop"]
         ),
         // The headless commands, run in-process.
-        .testTarget(name: "ActionFlowCommandTests", dependencies: ["actionflow", "ActionFlowModel", "ActionFlowTransport", "ActionFlowServer"]),
+        .testTarget(name: "ActionFlowCommandTests", dependencies: ["actionflow", "ActionFlowClient", "ActionFlowModel", "ActionFlowTransport", "ActionFlowServer"]),
         .testTarget(name: "ActionFlowEndToEndTests"),
         .testTarget(name: "ActionFlowTUITests", dependencies: ["ActionFlowTUI", "ActionFlowClient", "ActionFlowModel", "ActionFlowBackend"], exclude: ["Golden"]),
     ],

@@ -13,4 +13,7 @@ public enum BundledResources {
 
     /// The shipped scenario files.
     public static var scenariosDirectory: URL { directory.appendingPathComponent("scenarios", isDirectory: true) }
+
+    /// The user stories the welcome screen offers, as scenario files.
+    public static var storiesDirectory: URL { directory.appendingPathComponent("stories", isDirectory: true) }
 }

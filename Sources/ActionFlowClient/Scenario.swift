@@ -81,6 +81,44 @@ public enum ScenarioAction: Sendable, Equatable {
     case expect([Expectation])
 }
 
+/// A preset user of the project in use, named in a step's text (`$verified.email`), so that a
+/// scenario follows whichever project it is played against.
+public struct UserPlaceholder: Sendable, Equatable {
+    public enum Kind: String, Sendable, CaseIterable {
+        /// The first user with a verified email who is not disabled.
+        case verified
+        /// The first user with an unverified email who is not disabled.
+        case unverified
+    }
+
+    public enum Field: String, Sendable, CaseIterable {
+        case email, password
+    }
+
+    public var kind: Kind
+    public var field: Field
+
+    /// Every placeholder, as written in a scenario.
+    public static let all: [String] = Kind.allCases.flatMap { kind in Field.allCases.map { "$\(kind.rawValue).\($0.rawValue)" } }
+
+    /// Text starting with `$` is meant as a placeholder, known or misspelt.
+    public static func isPlaceholder(_ text: String) -> Bool { text.hasPrefix("$") }
+
+    public init?(_ text: String) {
+        let parts = text.dropFirst().split(separator: ".", omittingEmptySubsequences: false)
+        guard Self.isPlaceholder(text), parts.count == 2,
+              let kind = Kind(rawValue: String(parts[0])), let field = Field(rawValue: String(parts[1])) else { return nil }
+        self.kind = kind
+        self.field = field
+    }
+
+    /// The user's email or password in `project`; nil when the project has no such user.
+    public func value(in project: ProjectConfiguration) -> String? {
+        let user = project.users.first { !$0.disabled && $0.emailVerified == (kind == .verified) }
+        return user.map { field == .email ? $0.email : $0.password }
+    }
+}
+
 /// What a scenario checks at a point; each is reported in the transcript.
 public enum Expectation: Sendable, Equatable, CustomStringConvertible {
     /// The app is in front, showing this route (`/articles/42`).

@@ -3,7 +3,8 @@ import ActionFlowModel
 import ActionFlowTransport
 import Foundation
 
-/// The scenarios shipped in `Resources/scenarios/`, and running one on the embedded project.
+/// The scenarios shipped in `Resources/scenarios/` and the user stories in `Resources/stories/`,
+/// and running one on the embedded project.
 public enum ScenarioLibrary {
     /// The scenarios the project promises to ship.
     public static let requiredNames = [
@@ -14,22 +15,30 @@ public enum ScenarioLibrary {
         "unauthorized-continue-domain", "legacy-dynamic-links",
     ]
 
-    /// Every `.yaml` file shipped, sorted by name.
-    public static func shippedFiles() -> [URL] {
-        let directory = BundledResources.scenariosDirectory
+    /// Every shipped scenario file, sorted by name.
+    public static func shippedFiles() -> [URL] { yamlFiles(in: BundledResources.scenariosDirectory) }
+
+    /// The welcome screen's user stories, in the order shown (file names start with their number).
+    public static func storyFiles() -> [URL] { yamlFiles(in: BundledResources.storiesDirectory) }
+
+    /// The user stories, read once; a file that cannot be used is left out (the tests read each).
+    public static let stories: [Scenario] = storyFiles().compactMap { try? ScenarioParser.load(contentsOf: $0) }
+
+    private static func yamlFiles(in directory: URL) -> [URL] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
         return names.filter { $0.hasSuffix(".yaml") }.sorted().map { directory.appendingPathComponent($0) }
     }
 
-    /// A path to a scenario file, or the name of a shipped scenario (with or without `.yaml`).
+    /// A path to a scenario file, or the name of a shipped scenario or story (with or without `.yaml`).
     public static func locate(_ nameOrPath: String) throws(ScenarioFileError) -> URL {
         let given = URL(fileURLWithPath: nameOrPath)
         if FileManager.default.fileExists(atPath: given.path) { return given }
         let name = nameOrPath.hasSuffix(".yaml") ? String(nameOrPath.dropLast(5)) : nameOrPath
-        if let shipped = shippedFiles().first(where: { $0.deletingPathExtension().lastPathComponent == name }) {
+        let shippedFiles = shippedFiles() + storyFiles()
+        if let shipped = shippedFiles.first(where: { $0.deletingPathExtension().lastPathComponent == name }) {
             return shipped
         }
-        let known = shippedFiles().map { $0.deletingPathExtension().lastPathComponent }.joined(separator: ", ")
+        let known = shippedFiles.map { $0.deletingPathExtension().lastPathComponent }.joined(separator: ", ")
         throw ScenarioFileError(file: nameOrPath, message: "no such file, and no shipped scenario has this name; shipped: \(known)")
     }
 

@@ -55,7 +55,7 @@ public enum ScenarioParser {
         "open", "signIn", "forgotPassword", "requestPasswordReset", "requestVerification", "requestSignInLink",
         "confirmSignInEmail", "openMailbox", "openMessage", "tapLink", "pasteLink", "newPassword", "continue",
         "install", "update", "backToApp", "reloadUser", "subscribe", "signOut", "advance", "device", "settings",
-        "resetWorld", "retry", "dismissError", "expect",
+        "resetWorld", "retry", "dismissError", "draft", "expect",
     ]
 }
 
@@ -89,6 +89,15 @@ private struct Reader {
             throw error(node, step: step, key: key, "expected text, got \(shown(node))")
         }
         return scalar.string
+    }
+
+    /// Text that may name a preset user of the project played (`$verified.email`).
+    func userText(_ node: Node, key: String, step: Int?) throws(ScenarioFileError) -> String {
+        let text = try string(node, key: key, step: step)
+        guard !UserPlaceholder.isPlaceholder(text) || UserPlaceholder(text) != nil else {
+            throw error(node, step: step, key: key, "unknown placeholder `\(text)`; expected one of \(UserPlaceholder.all.joined(separator: ", "))")
+        }
+        return text
     }
 
     func optionalString(_ node: Node, key: String, step: Int?) throws(ScenarioFileError) -> String? {
@@ -256,6 +265,7 @@ private struct Reader {
             return argument
         }
         func text() throws(ScenarioFileError) -> String { try string(try required(), key: name, step: step) }
+        func userText() throws(ScenarioFileError) -> String { try self.userText(try required(), key: name, step: step) }
         func none(_ action: ScenarioAction) throws(ScenarioFileError) -> ScenarioAction {
             if let argument, argument.null == nil {
                 throw error(argument, step: step, key: name, "takes no value; write it as `- \(name)`")
@@ -271,12 +281,12 @@ private struct Reader {
             guard let email = mapping["email"], let password = mapping["password"] else {
                 throw error(value, step: step, key: name, "needs `email` and `password`, for example \(Self.example(for: name))")
             }
-            return .event(.signInSubmitted(email: try string(email, key: "email", step: step), password: try string(password, key: "password", step: step)))
+            return .event(.signInSubmitted(email: try self.userText(email, key: "email", step: step), password: try self.userText(password, key: "password", step: step)))
         case "forgotPassword": return try none(.event(.forgotPasswordTapped))
-        case "requestPasswordReset": return .event(.passwordResetRequested(email: try text()))
+        case "requestPasswordReset": return .event(.passwordResetRequested(email: try userText()))
         case "requestVerification": return try none(.event(.verificationRequested))
-        case "requestSignInLink": return .event(.signInLinkRequested(email: try text()))
-        case "confirmSignInEmail": return .event(.signInEmailConfirmed(try text()))
+        case "requestSignInLink": return .event(.signInLinkRequested(email: try userText()))
+        case "confirmSignInEmail": return .event(.signInEmailConfirmed(try userText()))
         case "openMailbox": return try none(.event(.mailboxOpened))
         case "openMessage": return .openMessage(try messageReference(argument, node: node, key: name, step: step))
         case "tapLink": return .tapLink(try messageReference(argument, node: node, key: name, step: step))
@@ -298,8 +308,20 @@ private struct Reader {
         case "advance": return .event(.clockAdvanceRequested(seconds: try duration(try required(), key: name, step: step)))
         case "device": return .changeDevice(try devicePatch(try required(), step: step))
         case "settings": return .changeSettings(try settingsPatch(try required(), step: step))
+        case "draft": return try draft(try required(), step: step)
         default: return .expect(try expectations(try required(), step: step))
         }
+    }
+
+    /// `draft: {field: signIn.email, value: TEXT}`: text typed into a phone form field.
+    func draft(_ node: Node, step: Int) throws(ScenarioFileError) -> ScenarioAction {
+        let mapping = try self.mapping(node, key: "draft", step: step)
+        try checkKeys(mapping, allowed: ["field", "value"], context: "draft", step: step)
+        guard let field = mapping["field"], let value = mapping["value"] else {
+            throw error(node, step: step, key: "draft", "needs `field` and `value`, for example \(Self.example(for: "draft"))")
+        }
+        let draftField = try oneOf(field, key: "field", step: step, DraftField.allCases.map { ($0.rawValue, $0) })
+        return .event(.draftEdited(field: draftField.rawValue, text: try self.userText(value, key: "value", step: step)))
     }
 
     func messageReference(_ argument: Node?, node: Node, key: String, step: Int) throws(ScenarioFileError) -> MessageReference {
@@ -372,6 +394,7 @@ private struct Reader {
         case "advance": "`advance: 2h`"
         case "device": "`device: {appInstalled: false}`"
         case "settings": "`settings: {handleCodeInApp: true}`"
+        case "draft": "`draft: {field: signIn.email, value: $verified.email}`"
         case "expect": "`expect: {landsAt: /articles/42}`"
         default: "`\(action): latest`"
         }

@@ -167,7 +167,8 @@ public enum ScenarioRunner {
             }
         }
         switch action {
-        case .event(let event): return .success(.event(event))
+        case .event(let event):
+            return Result { () throws(ResolveError) in .event(try event.fillingUserPlaceholders(from: session.project)) }
         case .openMessage(let reference): return message(reference).map { .event(.messageOpened(id: $0.id)) }
         case .tapLink(let reference): return message(reference).map { .event(.linkTapped(messageID: $0.id)) }
         case .pasteMessageLink(let reference): return message(reference).map { .event(.linkPasted($0.link)) }
@@ -252,6 +253,26 @@ extension ScenarioAction {
 }
 
 extension AppEvent {
+    /// The event with each user placeholder in its text (`$verified.email`) replaced by that
+    /// user's value in `project`.
+    func fillingUserPlaceholders(from project: ProjectConfiguration) throws(ScenarioRunner.ResolveError) -> AppEvent {
+        func fill(_ text: String) throws(ScenarioRunner.ResolveError) -> String {
+            guard let placeholder = UserPlaceholder(text) else { return text }
+            guard let value = placeholder.value(in: project) else {
+                throw ScenarioRunner.ResolveError("\(text): the project has no \(placeholder.kind.rawValue) user who is not disabled")
+            }
+            return value
+        }
+        return switch self {
+        case .signInSubmitted(let email, let password): .signInSubmitted(email: try fill(email), password: try fill(password))
+        case .passwordResetRequested(let email): .passwordResetRequested(email: try fill(email))
+        case .signInLinkRequested(let email): .signInLinkRequested(email: try fill(email))
+        case .signInEmailConfirmed(let email): .signInEmailConfirmed(try fill(email))
+        case .draftEdited(let field, let text): .draftEdited(field: field, text: try fill(text))
+        default: self
+        }
+    }
+
     /// A short name for transcripts and logs (passwords never shown).
     public var summary: String {
         switch self {

@@ -133,3 +133,14 @@ public struct PresenterProgress: Sendable, Equatable, Codable {
 
     public var isFinished: Bool { played >= steps.count }
 }
+
+/// The phone's text fields: what is typed stays in `Session.drafts` until the form's button sends it.
+public enum DraftField: String, Sendable, CaseIterable {
+    case signInEmail = "signIn.email"
+    case signInPassword = "signIn.password"
+    case forgotEmail = "forgot.email"
+    case newPassword = "newPassword"
+    case confirmEmail = "confirm.email"
+    case widgetPassword = "widget.password"
+    case widgetEmail = "widget.email"
+}

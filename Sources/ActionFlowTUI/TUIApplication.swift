@@ -78,6 +78,8 @@ public final class TUIApplication {
     private let replies = ReplyQueue()
     private var effectSink: AsyncStream<Effect>.Continuation?
     private var savedEvents = -1
+    /// A story picked on the welcome screen and the index of its next step.
+    private var story: (scenario: Scenario, next: Int)?
 
     public init(driver: SessionDriver, transportSummary: String, options: Options, scenario: Scenario? = nil, logger: Logger) {
         self.driver = driver
@@ -124,6 +126,7 @@ public final class TUIApplication {
         var endingSignal: Int32?
         loop: while true {
             for reply in replies.take() { send(reply) }
+            playStory(&ui)
             save(&ui)
             // An embedded world names its project as it is now (the Project pane may change it).
             let transport = driver.session.isEmbedded ? "embedded \(driver.session.project.projectId)" : transportSummary
@@ -140,6 +143,9 @@ public final class TUIApplication {
                             terminal.suspend()
                         case .redraw: terminal.invalidate()
                         case .nextScenarioStep: playNextStep(&ui)
+                        case .playStory(let scenario):
+                            story = (scenario, 0)
+                            playStory(&ui)
                         case .setDraft, .toggleExchange: break
                         }
                     }
@@ -174,7 +180,7 @@ public final class TUIApplication {
     /// The presenter's next step: its event, then its result, both in the session.
     private func playNextStep(_ ui: inout UIState) {
         guard let scenario, let presenter = driver.session.presenter, !presenter.isFinished else { return }
-        guard replies.isIdle else {
+        guard replies.isIdle, story == nil else {
             ui.message = "waiting for the server to answer the previous step"
             return
         }
@@ -182,6 +188,26 @@ public final class TUIApplication {
         if let event = step.event { send(event) }
         send(step.played)
         ui.message = step.summary
+    }
+
+    /// Plays the picked story's steps as the presenter would, without presenting them: each as
+    /// soon as the server answered the previous one (at once in an embedded world). An unmet
+    /// expectation or a step that cannot play stops the story and says why.
+    private func playStory(_ ui: inout UIState) {
+        while let (scenario, next) = story, replies.isIdle {
+            guard scenario.steps.indices.contains(next) else {
+                story = nil
+                return
+            }
+            let step = ScenarioRunner.present(scenario, stepAt: next, in: driver.session)
+            guard step.passed else {
+                story = nil
+                ui.message = step.summary
+                return
+            }
+            story = (scenario, next + 1)
+            if let event = step.event { send(event) }
+        }
     }
 
     /// Writes the session file when an event changed the session since the last write.

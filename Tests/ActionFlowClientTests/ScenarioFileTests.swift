@@ -55,6 +55,13 @@ struct ScenarioFileTests {
                 expected: "bad.yaml:4: `mobileLinkStyle`: FIREBASE_DYNAMIC_LINK_DOMAIN needs at least one entry in dynamicLinkDomains"),
         BadFile(yaml: "name: t\nproject: {actionHandlerURL: \"ftp://example.com/action\"}\nsteps:\n  - forgotPassword\n",
                 expected: "bad.yaml:2: `actionHandlerURL`: expected an absolute http(s) URL, got 'ftp://example.com/action'"),
+        BadFile(yaml: header + "  - draft: {field: signIn.phone, value: x}\n", expected: "bad.yaml:4: step 1: `field`: expected one of signIn.email, signIn.password, forgot.email"),
+        BadFile(yaml: header + "  - draft: {field: signIn.email}\n", expected: "bad.yaml:4: step 1: `draft`: needs `field` and `value`, for example `draft: {field: signIn.email, value: $verified.email}`"),
+        BadFile(yaml: header + "  - draft: {field: signIn.email, text: x}\n", expected: "bad.yaml:4: step 1: `text`: unknown key in `draft`; expected one of field, value"),
+        BadFile(yaml: header + "  - draft\n", expected: "bad.yaml:4: step 1: `draft`: needs a value, for example `draft: {field: signIn.email, value: $verified.email}`"),
+        BadFile(yaml: header + "  - signIn: {email: $verifed.email, password: x}\n",
+                expected: "bad.yaml:4: step 1: `email`: unknown placeholder `$verifed.email`; expected one of $verified.email, $verified.password, $unverified.email, $unverified.password"),
+        BadFile(yaml: header + "  - requestPasswordReset: $verified\n", expected: "bad.yaml:4: step 1: `requestPasswordReset`: unknown placeholder `$verified`"),
         BadFile(yaml: "name: \"\\e[31mred\"\nsteps: 5\n", expected: "bad.yaml:2: `steps`: expected a non-empty list of steps"),
     ]
 
@@ -81,6 +88,30 @@ struct ScenarioFileTests {
         #expect(advances == [5400, 90])
         let problem = try #require(error(Self.header + "  - advance: 30m1h\n"))
         #expect(problem.description.hasSuffix("got '30m1h': 'h' comes too late (units go d, h, m, s)"))
+    }
+
+    @Test("a draft step types into a phone field; user placeholders take the values of the project played")
+    func draftsAndPlaceholders() async throws {
+        let yaml = Self.header + """
+          - draft: {field: signIn.email, value: $verified.email}
+          - open: /subscribe
+          - signIn: {email: $unverified.email, password: $unverified.password}
+          - expect: {screen: verifyEmail}
+        """
+        let scenario = try ScenarioParser.parse(yaml, source: "p.yaml")
+        var project = try ProjectConfigLoader.loadDefault()
+        project.users = [
+            PresetUser(email: "dora@example.com", password: "dora-password-1", displayName: "Dora", emailVerified: true, disabled: false),
+            PresetUser(email: "erin@example.com", password: "erin-password-1", displayName: "Erin", emailVerified: false, disabled: false),
+        ]
+        let transcript = await ScenarioLibrary.runEmbedded(scenario, baseProject: project)
+        #expect(transcript.passed, "\(transcript.text())")
+        #expect(transcript.finalSession?.drafts["signIn.email"] == "dora@example.com")
+        #expect(transcript.finalSession?.app.session?.email == "erin@example.com")
+
+        project.users.removeAll { !$0.emailVerified }
+        let missing = await ScenarioLibrary.runEmbedded(scenario, baseProject: project)
+        #expect(missing.failure?.description == "p.yaml:6: step 3: $unverified.email: the project has no unverified user who is not disabled")
     }
 
     @Test("a wrong expectation stops the run with a message naming the step and what the app shows")

@@ -1,3 +1,4 @@
+import ActionFlowClient
 @testable import actionflow
 import ArgumentParser
 import Foundation
@@ -16,6 +17,12 @@ import Testing
 
     @Test func shippedScenarioByNamePasses() async throws {
         try await command(["password-reset-in-app", "--quiet"]).run()
+    }
+
+    @Test("every welcome-screen story plays headless on the default project", arguments: ScenarioLibrary.storyFiles())
+    func storyPasses(_ file: URL) async throws {
+        try await command([file.path, "--quiet"]).run()
+        try await command([file.deletingPathExtension().lastPathComponent, "--quiet"]).run()
     }
 
     @Test func unmetExpectationExitsWithOne() async throws {

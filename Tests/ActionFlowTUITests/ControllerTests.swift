@@ -21,6 +21,41 @@ struct ControllerTests {
         return handle(keys, &copy, &ui, size: size)
     }
 
+    @Test("The welcome screen lists the shipped stories by name, then free exploration")
+    func welcomeListsStories() async throws {
+        let stories = ScenarioLibrary.stories
+        #expect(stories.count == 5)
+        #expect(Welcome.choices.map(\.title) == stories.map(\.name) + ["Free exploration"])
+        let text = render(try await World.start().state(), UIState(colorMode: .full256), large).text
+        for story in stories {
+            #expect(text.contains(story.name), "\(story.name) not on the welcome screen")
+            #expect(text.contains(story.description))
+        }
+    }
+
+    @Test("Picking a story plays its steps and leaves the user in the app; free exploration plays nothing")
+    func pickStory() async throws {
+        var session = try await World.start().state()
+        var ui = UIState(colorMode: .full256)
+        let commands = handle([.character("3")], session, &ui)
+        let story = try #require(ScenarioLibrary.stories.dropFirst(2).first)
+        #expect(commands == [.playStory(story)])
+        #expect(ui.mode == .main && ui.story == story.name)
+        // As the application plays it: each step resolved against the session it reached.
+        for index in story.steps.indices {
+            let step = ScenarioRunner.present(story, stepAt: index, in: session)
+            #expect(step.passed, "\(step.summary)")
+            if let event = step.event { _ = session.reduce(event) }
+        }
+        #expect(session.presenter == nil)
+        #expect(session.app.screen == .verifyEmail)
+        #expect(session.app.session?.email == "bob@example.com")
+
+        ui = UIState(colorMode: .full256)
+        #expect(handle([.character("6")], session, &ui).isEmpty)
+        #expect(ui.mode == .main && ui.story == nil)
+    }
+
     @Test("Tab switches panes; digits pick inspector panes; ← → cycle them")
     func focusAndTabs() async throws {
         let session = try await World.start().state()

@@ -36,7 +36,7 @@ public enum Controller {
         if ScreenLayout(width: width, height: height).isTooSmall {
             return key == .character("q") ? [.quit] : []
         }
-        if ui.mode == .welcome { return handleWelcome(key, session: session, ui: &ui) }
+        if ui.mode == .welcome { return handleWelcome(key, ui: &ui) }
         if ui.editing != nil { return handleEditing(key, session: session, ui: &ui) }
         if case .mouse(let x, let y, let button) = key {
             return handleMouse(x: x, y: y, button: button, session: session, ui: &ui, width: width, height: height)
@@ -65,8 +65,8 @@ public enum Controller {
         }
     }
 
-    private static func handleWelcome(_ key: Key, session: Session, ui: inout UIState) -> [UICommand] {
-        let choices = Welcome.choices(session)
+    private static func handleWelcome(_ key: Key, ui: inout UIState) -> [UICommand] {
+        let choices = Welcome.choices
         switch key {
         case .up, .character("k"): ui.welcomeSelection = max(0, ui.welcomeSelection - 1)
         case .down, .character("j"): ui.welcomeSelection = min(choices.count - 1, ui.welcomeSelection + 1)
@@ -88,8 +88,8 @@ public enum Controller {
         ui.mode = .main
         ui.focus = .phone
         ui.tab = .flow
-        ui.story = choice.commands.isEmpty ? nil : choice.title
-        return apply(choice.commands, ui: &ui)
+        ui.story = choice.story?.name
+        return choice.story.map { [.playStory($0)] } ?? []
     }
 
     /// Applies interface-only commands here and returns the rest for the application.

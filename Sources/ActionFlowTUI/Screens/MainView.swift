@@ -13,7 +13,7 @@ public enum MainView {
         }
         switch ui.mode {
         case .welcome:
-            drawWelcome(&frame, session: session, ui: ui)
+            drawWelcome(&frame, ui: ui)
         case .main:
             drawHeader(&frame, layout: layout, session: session, ui: ui)
             drawPhone(&frame, layout: layout, session: session, ui: ui)
@@ -173,8 +173,8 @@ public enum MainView {
 
     // MARK: Welcome, help, paste
 
-    private static func drawWelcome(_ frame: inout Frame, session: Session, ui: UIState) {
-        let stories = Welcome.choices(session)
+    private static func drawWelcome(_ frame: inout Frame, ui: UIState) {
+        let stories = Welcome.choices
         let width = min(frame.width - 4, 76)
         let intro = TextWrap.lines("Reset a password, verify an email, sign in by link: and land back where you were. Pick a user story or explore.", width: width - 4)
         let height = min(frame.height - 2, 4 + 1 + intro.count + 1 + stories.count * 2)
@@ -251,39 +251,15 @@ public enum MainView {
     }
 }
 
-/// The welcome screen's choices: the user stories of protocol.md and free exploration.
+/// The welcome screen's choices: the shipped user stories (`Resources/stories/`) and free exploration.
 enum Welcome {
     struct Choice {
         var title: String
         var detail: String
-        var commands: [UICommand]
+        /// Played from the session as it is; nil leaves the app as it is.
+        var story: Scenario?
     }
 
-    static func choices(_ session: Session) -> [Choice] {
-        let users = session.project.users.filter { !$0.disabled }
-        let verified = users.first { $0.emailVerified }
-        let unverified = users.first { !$0.emailVerified }
-        func settings(inApp: Bool) -> UICommand {
-            var settings = session.app.settings
-            settings.url = nil
-            settings.handleCodeInApp = inApp
-            return .send(.settingsEdited(settings))
-        }
-        func story1(inApp: Bool) -> [UICommand] {
-            [settings(inApp: inApp), .setDraft(id: "signIn.email", text: verified?.email ?? ""), .send(.openRoute("/articles/42"))]
-        }
-        func story2(inApp: Bool) -> [UICommand] {
-            var commands = [settings(inApp: inApp), .send(.openRoute("/subscribe"))]
-            if let unverified { commands.append(.send(.signInSubmitted(email: unverified.email, password: unverified.password))) }
-            return commands
-        }
-        return [
-            Choice(title: "Forgot password, back to the article · in the app", detail: "story 1: signed out, open /articles/42, reset, resume there", commands: story1(inApp: true)),
-            Choice(title: "Forgot password, back to the article · web widget", detail: "story 1 with handleCodeInApp = false: the hosted page, then Continue", commands: story1(inApp: false)),
-            Choice(title: "Verify email to subscribe · in the app", detail: "story 2: signed in unverified, open /subscribe, verify, resume", commands: story2(inApp: true)),
-            Choice(title: "Verify email to subscribe · web widget", detail: "story 2 with handleCodeInApp = false", commands: story2(inApp: false)),
-            Choice(title: "Email-link sign-in", detail: "signIn mode: a link instead of a password", commands: [settings(inApp: true), .setDraft(id: "signIn.email", text: verified?.email ?? ""), .send(.openRoute("/account"))]),
-            Choice(title: "Free exploration", detail: "the app as it is; every pane editable", commands: []),
-        ]
-    }
+    static let choices: [Choice] = ScenarioLibrary.stories.map { Choice(title: $0.name, detail: $0.description, story: $0) }
+        + [Choice(title: "Free exploration", detail: "the app as it is; every pane editable", story: nil)]
 }

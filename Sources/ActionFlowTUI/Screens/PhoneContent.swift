@@ -42,14 +42,14 @@ enum PhoneContent {
         }
     }
 
-    private static func draft(_ session: Session, _ id: String, fallback: String = "") -> String {
-        session.drafts[id] ?? fallback
+    private static func draft(_ session: Session, _ field: DraftField, fallback: String = "") -> String {
+        session.drafts[field.rawValue] ?? fallback
     }
 
     /// A text field whose value stays in the interface until its form's button sends it.
-    private static func field(_ id: String, _ label: String, _ session: Session, placeholder: String, secret: Bool = false, fallback: String = "") -> Control {
-        Control(id: id, label: label, kind: .text(value: draft(session, id, fallback: fallback), placeholder: placeholder, secret: secret),
-                commit: { [.setDraft(id: id, text: $0)] })
+    private static func field(_ field: DraftField, _ label: String, _ session: Session, placeholder: String, secret: Bool = false, fallback: String = "") -> Control {
+        Control(id: field.rawValue, label: label, kind: .text(value: draft(session, field, fallback: fallback), placeholder: placeholder, secret: secret),
+                commit: { [.setDraft(id: field.rawValue, text: $0)] })
     }
 
     private static func status(_ session: Session) -> [Block] {
@@ -120,21 +120,21 @@ enum PhoneContent {
             blocks.append(.heading("Sign in"))
             blocks.append(.paragraph(session.app.pendingDestination?.path.map { "to continue to \($0)" } ?? "Members sign in here.", .muted))
             blocks.append(.blank)
-            let emailField = field("signIn.email", "Email", session, placeholder: "you@example.com")
+            let emailField = field(.signInEmail, "Email", session, placeholder: "you@example.com")
             blocks.append(.control(emailField))
-            blocks.append(.control(field("signIn.password", "Password", session, placeholder: "password", secret: true)))
-            let typedEmail = draft(session, "signIn.email")
-            let typedPassword = draft(session, "signIn.password")
+            blocks.append(.control(field(.signInPassword, "Password", session, placeholder: "password", secret: true)))
+            let typedEmail = draft(session, .signInEmail)
+            let typedPassword = draft(session, .signInPassword)
             blocks.append(.control(.button("signIn.submit", "Sign in", [.send(.signInSubmitted(email: typedEmail, password: typedPassword))])))
-            blocks.append(.control(.button("signIn.forgot", "Forgot password?", [.setDraft(id: "forgot.email", text: typedEmail), .send(.forgotPasswordTapped)])))
+            blocks.append(.control(.button("signIn.forgot", "Forgot password?", [.setDraft(id: DraftField.forgotEmail.rawValue, text: typedEmail), .send(.forgotPasswordTapped)])))
             blocks.append(.control(.button("signIn.link", "Email me a sign-in link", [.send(.signInLinkRequested(email: typedEmail))])))
             blocks.append(.control(back()))
         case .forgotPassword:
             blocks.append(.heading("Forgot password"))
             blocks.append(.paragraph("We email a link that brings you back to \(session.app.pendingDestination?.path ?? "this app").", .muted))
             blocks.append(.blank)
-            blocks.append(.control(field("forgot.email", "Email", session, placeholder: "you@example.com")))
-            blocks.append(.control(.button("forgot.send", "Send reset email", [.send(.passwordResetRequested(email: draft(session, "forgot.email")))])))
+            blocks.append(.control(field(.forgotEmail, "Email", session, placeholder: "you@example.com")))
+            blocks.append(.control(.button("forgot.send", "Send reset email", [.send(.passwordResetRequested(email: draft(session, .forgotEmail)))])))
             blocks.append(.control(back()))
         case .verifyEmail:
             blocks.append(.heading("Verify your email"))
@@ -147,14 +147,14 @@ enum PhoneContent {
             blocks.append(.heading("Choose a new password"))
             blocks.append(.paragraph("for \(UntrustedText.sanitize(forEmail))", .muted))
             blocks.append(.blank)
-            blocks.append(.control(field("newPassword", "New password", session, placeholder: "6+ characters", secret: true)))
-            blocks.append(.control(.button("newPassword.save", "Save password", [.send(.newPasswordSubmitted(draft(session, "newPassword")))])))
+            blocks.append(.control(field(.newPassword, "New password", session, placeholder: "6+ characters", secret: true)))
+            blocks.append(.control(.button("newPassword.save", "Save password", [.send(.newPasswordSubmitted(draft(session, .newPassword)))])))
         case .confirmEmailForSignIn:
             blocks.append(.heading("Confirm your email"))
             blocks.append(.paragraph("This device does not remember which address asked for the link.", .muted))
             blocks.append(.blank)
-            blocks.append(.control(field("confirm.email", "Email", session, placeholder: "you@example.com")))
-            blocks.append(.control(.button("confirm.submit", "Sign in", [.send(.signInEmailConfirmed(draft(session, "confirm.email")))])))
+            blocks.append(.control(field(.confirmEmail, "Email", session, placeholder: "you@example.com")))
+            blocks.append(.control(.button("confirm.submit", "Sign in", [.send(.signInEmailConfirmed(draft(session, .confirmEmail)))])))
         }
         return PhonePage(key: "app.\(screen.name)", bar: bar, blocks: blocks)
     }
@@ -203,12 +203,12 @@ enum PhoneContent {
             blocks.append(.paragraph("Checking the code…", .warning))
         case .resetForm(let email):
             blocks.append(.paragraph("for \(UntrustedText.sanitize(email))", .muted))
-            blocks.append(.control(field("widget.password", "New password", session, placeholder: "6+ characters", secret: true)))
-            blocks.append(.control(.button("widget.save", "Save", [.send(.newPasswordSubmitted(draft(session, "widget.password")))])))
+            blocks.append(.control(field(.widgetPassword, "New password", session, placeholder: "6+ characters", secret: true)))
+            blocks.append(.control(.button("widget.save", "Save", [.send(.newPasswordSubmitted(draft(session, .widgetPassword)))])))
         case .confirmEmail:
             blocks.append(.paragraph("Confirm the email address this link was sent to.", .muted))
-            blocks.append(.control(field("widget.email", "Email", session, placeholder: "you@example.com")))
-            blocks.append(.control(.button("widget.signIn", "Sign in", [.send(.signInEmailConfirmed(draft(session, "widget.email")))])))
+            blocks.append(.control(field(.widgetEmail, "Email", session, placeholder: "you@example.com")))
+            blocks.append(.control(.button("widget.signIn", "Sign in", [.send(.signInEmailConfirmed(draft(session, .widgetEmail)))])))
         case .saving:
             blocks.append(.paragraph("Saving…", .warning))
         case .done(let message):

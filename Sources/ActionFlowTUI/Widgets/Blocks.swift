@@ -21,6 +21,8 @@ public enum UICommand: Sendable, Equatable {
     case toggleExchange(Int)
     /// Plays the presented scenario's next step.
     case nextScenarioStep
+    /// Plays every step of a story picked on the welcome screen, then leaves the user to it.
+    case playStory(Scenario)
     case quit
     case suspend
     case redraw
