@@ -47,7 +47,7 @@ public struct RemoteEffects: Sendable {
     /// the wall clock.
     private func startTime() async -> Date {
         if transport.capabilities.controlsClock, let now = try? await transport.now() { return now }
-        return Date()
+        return .recordable()
     }
 }
 
@@ -60,6 +60,8 @@ public struct SessionDriver: Sendable {
     public let start: Session
     /// Every event reduced since `start`: user intents, and the replies of a remote world.
     public private(set) var events: [AppEvent] = []
+    /// When each event was reduced; nil when a loaded recording did not say.
+    public private(set) var times: [Date]? = []
     public let remote: RemoteEffects?
 
     public init(session: Session, remote: RemoteEffects?) {
@@ -71,6 +73,7 @@ public struct SessionDriver: Sendable {
         session = recording.current
         start = recording.start
         events = recording.events
+        times = recording.events.isEmpty ? [] : recording.times
         self.remote = remote
     }
 
@@ -88,6 +91,7 @@ public struct SessionDriver: Sendable {
     /// Reduces one event and keeps it; returns the effects a remote world still has to run.
     public mutating func reduce(_ event: AppEvent) -> [Effect] {
         events.append(event)
+        times?.append(.recordable())
         return session.reduce(event)
     }
 }

@@ -5,16 +5,20 @@ import Foundation
 public struct SessionRecording: Sendable, Equatable, Codable {
     public var start: Session
     public var events: [AppEvent]
+    /// When each event was reduced (wall clock), for a replay at the recorded pace; nil when
+    /// not known for every event.
+    public var times: [Date]?
     public var current: Session
 
-    public init(start: Session, events: [AppEvent], current: Session) {
+    public init(start: Session, events: [AppEvent], times: [Date]? = nil, current: Session) {
         self.start = start
         self.events = events
+        self.times = times
         self.current = current
     }
 
     public init(_ driver: SessionDriver) {
-        self.init(start: driver.start, events: driver.events, current: driver.session)
+        self.init(start: driver.start, events: driver.events, times: driver.times, current: driver.session)
     }
 
     /// `embedded` or `rest`: which world the session talks to.
@@ -48,6 +52,7 @@ public enum SessionFile {
         var transport: String
         var start: Session
         var events: [AppEvent]
+        var times: [Date]?
         var current: Session
     }
 
@@ -61,12 +66,12 @@ public enum SessionFile {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         encoder.dateEncodingStrategy = .secondsSince1970
-        return try encoder.encode(Envelope(format: format, version: version, transport: recording.transport, start: recording.start, events: recording.events, current: recording.current))
+        return try encoder.encode(Envelope(format: format, version: version, transport: recording.transport, start: recording.start, events: recording.events, times: recording.times, current: recording.current))
     }
 
-    /// Reads a session file made for `transport` (`embedded` or `rest`). Nil when the file does
-    /// not exist (a new session); every other problem is an error.
-    public static func load(_ path: String, transport: String) throws(SessionFileError) -> SessionRecording? {
+    /// Reads a session file made for `transport` (`embedded` or `rest`; nil takes either). Nil
+    /// when the file does not exist (a new session); every other problem is an error.
+    public static func load(_ path: String, transport: String?) throws(SessionFileError) -> SessionRecording? {
         let url = URL(fileURLWithPath: path)
         let folder = url.deletingLastPathComponent().path
         var isFolder: ObjCBool = false
@@ -84,7 +89,7 @@ public enum SessionFile {
         return try decode(data, path: path, transport: transport)
     }
 
-    public static func decode(_ data: Data, path: String, transport: String) throws(SessionFileError) -> SessionRecording {
+    public static func decode(_ data: Data, path: String, transport: String?) throws(SessionFileError) -> SessionRecording {
         if data.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) {
             throw SessionFileError(path: path, "is empty")
         }
@@ -105,7 +110,7 @@ public enum SessionFile {
         guard fileVersion <= version else {
             throw SessionFileError(path: path, "was written by a newer actionflow (format version \(fileVersion); this one reads up to \(version))")
         }
-        guard header.transport == transport else {
+        if let transport, header.transport != transport {
             throw SessionFileError(path: path, "is a session of the \(header.transport ?? "unknown") transport; this run uses \(transport) (open it with --transport \(header.transport ?? "embedded"))")
         }
         let envelope: Envelope
@@ -114,7 +119,10 @@ public enum SessionFile {
         } catch {
             throw SessionFileError(path: path, "does not hold a valid session (\(describe(error)))")
         }
-        return SessionRecording(start: envelope.start, events: envelope.events, current: envelope.current)
+        guard envelope.times == nil || envelope.times?.count == envelope.events.count else {
+            throw SessionFileError(path: path, "has \(envelope.times?.count ?? 0) event times for \(envelope.events.count) events")
+        }
+        return SessionRecording(start: envelope.start, events: envelope.events, times: envelope.times, current: envelope.current)
     }
 
     /// Checks that a new file can be created next to `path`, before anything is shown.
@@ -183,5 +191,13 @@ public enum SessionFile {
 
     private static func path(_ keys: [any CodingKey]) -> String {
         keys.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined().trimmingCharacters(in: CharacterSet(charactersIn: "."))
+    }
+}
+
+extension Date {
+    /// The wall clock as a session file holds it: whole seconds-since-1970 doubles read back
+    /// bit for bit, where an arbitrary `Date()` would come back a fraction of a microsecond off.
+    static func recordable() -> Date {
+        Date(timeIntervalSince1970: Date().timeIntervalSince1970)
     }
 }

@@ -62,11 +62,14 @@ public final class TUIApplication {
         public var sessionFile: String?
         /// Shown in the status line on the first frame.
         public var notice: String?
-        public init(monochrome: Bool = false, logFile: String? = nil, sessionFile: String? = nil, notice: String? = nil) {
+        /// `g` plays this many times faster than recorded (or than one scenario step a second).
+        public var speed: Double
+        public init(monochrome: Bool = false, logFile: String? = nil, sessionFile: String? = nil, notice: String? = nil, speed: Double = 1) {
             self.monochrome = monochrome
             self.logFile = logFile
             self.sessionFile = sessionFile
             self.notice = notice
+            self.speed = speed
         }
     }
 
@@ -80,6 +83,13 @@ public final class TUIApplication {
     private var savedEvents = -1
     /// A story picked on the welcome screen and the index of its next step.
     private var story: (scenario: Scenario, next: Int)?
+    /// A recording played back (`actionflow replay`): read-only, stepped with n, b and g.
+    private var replay: Replay?
+    private let replayTitle: String
+    /// How many events the session had before each presented step, to step back to.
+    private var presenterMarks: [Int] = []
+    /// When `g` is playing: the time of the next step.
+    private var nextPlayedStep: Date?
 
     public init(driver: SessionDriver, transportSummary: String, options: Options, scenario: Scenario? = nil, logger: Logger) {
         self.driver = driver
@@ -87,10 +97,30 @@ public final class TUIApplication {
         self.options = options
         self.scenario = scenario
         self.logger = logger
+        replayTitle = ""
     }
 
-    /// The session as it is now.
-    public var session: Session { driver.session }
+    /// Plays `recording` back instead of a live session.
+    public init(replaying recording: SessionRecording, title: String, options: Options, logger: Logger) {
+        driver = SessionDriver(session: recording.start, remote: nil)
+        replay = Replay(recording)
+        replayTitle = title
+        transportSummary = "replay · \(recording.transport) session"
+        self.options = options
+        scenario = nil
+        self.logger = logger
+    }
+
+    /// The session on screen: the live one, or the replay's with its progress as a presenter's.
+    public var session: Session {
+        guard let replay else { return driver.session }
+        var shown = replay.session
+        var progress = PresenterProgress(title: replayTitle, steps: replay.recording.events.map(\.summary))
+        progress.played = replay.position
+        progress.lastResult = replay.lastEvent.map { "event \(replay.position): \($0.summary)" }
+        shown.presenter = progress
+        return shown
+    }
 
     /// Runs until the user quits. Returns the termination signal that ended it, if one did.
     public func run() async throws(TerminalUnavailable) -> Int32? {
@@ -114,7 +144,7 @@ public final class TUIApplication {
 
         var ui = UIState(colorMode: terminal.colorMode)
         // A session that has begun opens where it was; a new one on the welcome screen.
-        if !driver.events.isEmpty || driver.session.presenter != nil { ui.mode = .main }
+        if !driver.events.isEmpty || driver.session.presenter != nil || replay != nil { ui.mode = .main }
         if let scenario {
             ui.mode = .main
             if driver.session.presenter == nil {
@@ -127,15 +157,21 @@ public final class TUIApplication {
         loop: while true {
             for reply in replies.take() { send(reply) }
             playStory(&ui)
+            playOnTime(&ui)
             save(&ui)
             // An embedded world names its project as it is now (the Project pane may change it).
-            let transport = driver.session.isEmbedded ? "embedded \(driver.session.project.projectId)" : transportSummary
-            terminal.present(MainView.render(session: driver.session, ui: ui, transport: transport, width: terminal.width, height: terminal.height))
-            switch terminal.nextInput(timeout: 500) {
+            let transport = replay == nil && driver.session.isEmbedded ? "embedded \(driver.session.project.projectId)" : transportSummary
+            terminal.present(MainView.render(session: session, ui: ui, transport: transport, width: terminal.width, height: terminal.height))
+            let timeout = nextPlayedStep.map { Int32(max(1, min(500, $0.timeIntervalSinceNow * 1000))) } ?? 500
+            switch terminal.nextInput(timeout: timeout) {
             case .keys(let keys):
+                // A key stops `g` from playing on; the key itself then acts as usual.
+                nextPlayedStep = nil
                 for key in keys {
-                    for command in Controller.handle(key, session: driver.session, ui: &ui, width: terminal.width, height: terminal.height) {
+                    for command in Controller.handle(key, session: session, ui: &ui, width: terminal.width, height: terminal.height) {
                         switch command {
+                        case .send where replay != nil:
+                            ui.message = "a replay is read-only: n b g q"
                         case .send(let event): send(event)
                         case .quit: break loop
                         case .suspend:
@@ -143,6 +179,8 @@ public final class TUIApplication {
                             terminal.suspend()
                         case .redraw: terminal.invalidate()
                         case .nextScenarioStep: playNextStep(&ui)
+                        case .stepBack: stepBack(&ui)
+                        case .playToEnd: nextPlayedStep = Date()
                         case .playStory(let scenario):
                             story = (scenario, 0)
                             playStory(&ui)
@@ -177,17 +215,60 @@ public final class TUIApplication {
         }
     }
 
-    /// The presenter's next step: its event, then its result, both in the session.
-    private func playNextStep(_ ui: inout UIState) {
-        guard let scenario, let presenter = driver.session.presenter, !presenter.isFinished else { return }
+    /// The presenter's next step: its event, then its result, both in the session. In a replay,
+    /// the next recorded event. Returns whether a step was played.
+    @discardableResult
+    private func playNextStep(_ ui: inout UIState) -> Bool {
+        if replay != nil {
+            guard replay?.forward() == true else { return false }
+            ui.message = session.presenter?.lastResult
+            return true
+        }
+        guard let scenario, let presenter = driver.session.presenter, !presenter.isFinished else { return false }
         guard replies.isIdle, story == nil else {
             ui.message = "waiting for the server to answer the previous step"
-            return
+            return false
         }
+        presenterMarks.append(driver.events.count)
         let step = ScenarioRunner.present(scenario, stepAt: presenter.played, in: driver.session)
         if let event = step.event { send(event) }
         send(step.played)
         ui.message = step.summary
+        return true
+    }
+
+    /// Back one step: the session is rebuilt from its start up to the step before.
+    private func stepBack(_ ui: inout UIState) {
+        nextPlayedStep = nil
+        if replay != nil {
+            ui.message = replay?.back() == true ? (session.presenter?.lastResult ?? "at the start") : "at the start"
+            return
+        }
+        guard driver.remote == nil else {
+            ui.message = "stepping back needs the embedded world: a server does not undo its calls"
+            return
+        }
+        guard let target = presenterMarks.popLast() else {
+            ui.message = "at the start"
+            return
+        }
+        var rebuilt = Replay(SessionRecording(driver))
+        rebuilt.seek(to: target)
+        driver = SessionDriver(SessionRecording(start: driver.start, events: Array(driver.events.prefix(target)),
+                                                times: driver.times.map { Array($0.prefix(target)) }, current: rebuilt.session), remote: nil)
+        ui.message = "back to step \(driver.session.presenter?.played ?? 0)"
+    }
+
+    /// `g`: plays the next step when its time has come, at the recorded pace (a replay) or one
+    /// step a second (a scenario), `speed` times faster; long pauses are cut to 3 seconds.
+    private func playOnTime(_ ui: inout UIState) {
+        guard let due = nextPlayedStep, due <= Date() else { return }
+        guard playNextStep(&ui) else {
+            nextPlayedStep = nil
+            return
+        }
+        let pause = replay.map { $0.recordedPause ?? 0.5 } ?? 1
+        nextPlayedStep = Date().addingTimeInterval(min(3, pause) / max(0.01, options.speed))
     }
 
     /// Plays the picked story's steps as the presenter would, without presenting them: each as
@@ -212,7 +293,7 @@ public final class TUIApplication {
 
     /// Writes the session file when an event changed the session since the last write.
     private func save(_ ui: inout UIState) {
-        guard let path = options.sessionFile, driver.events.count != savedEvents else { return }
+        guard replay == nil, let path = options.sessionFile, driver.events.count != savedEvents else { return }
         do throws(SessionFileError) {
             try SessionFile.save(SessionRecording(driver), to: path)
             savedEvents = driver.events.count

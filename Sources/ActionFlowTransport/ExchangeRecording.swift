@@ -62,19 +62,6 @@ extension ExchangeRecord {
         return (result, seconds(clock.now - started))
     }
 
-    /// Runs a synchronous call and measures it.
-    public static func timed<Response>(_ call: () throws(AuthFailure) -> Response) -> (Result<Response, AuthFailure>, TimeInterval) {
-        let clock = ContinuousClock()
-        let started = clock.now
-        let result: Result<Response, AuthFailure>
-        do {
-            result = .success(try call())
-        } catch {
-            result = .failure(error)
-        }
-        return (result, seconds(clock.now - started))
-    }
-
     private static func seconds(_ elapsed: Swift.Duration) -> TimeInterval {
         Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
     }

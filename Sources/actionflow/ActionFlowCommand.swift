@@ -9,6 +9,7 @@ struct ActionFlowCommand: AsyncParsableCommand {
             InspectCommand.self,
             MatrixCommand.self,
             RunCommand.self,
+            ReplayCommand.self,
             BenchCommand.self,
             ServeCommand.self,
             TUICommand.self,

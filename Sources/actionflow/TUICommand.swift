@@ -2,7 +2,6 @@ import ActionFlowClient
 import ActionFlowModel
 import ActionFlowTUI
 import ArgumentParser
-import CTerminalSupport
 import Foundation
 import Logging
 
@@ -23,11 +22,7 @@ struct TUICommand: AsyncParsableCommand {
 
     @OptionGroup var transportOptions: TransportOptions
 
-    @Flag(help: "Draw without colour (also when NO_COLOR is set).")
-    var monochrome = false
-
-    @Option(help: ArgumentHelp("Where log lines go (never the screen).", valueName: "path"))
-    var logFile: String = FileManager.default.temporaryDirectory.appendingPathComponent("actionflow.log").path
+    @OptionGroup var interface: InterfaceOptions
 
     @Option(help: ArgumentHelp("Open this session file, or create it: the whole session is restored, and saved after every event.", valueName: "file"))
     var session: String?
@@ -55,10 +50,7 @@ struct TUICommand: AsyncParsableCommand {
             throw ExitCode(2)
         }
 
-        let path = logFile
-        LoggingSystem.bootstrap { label in
-            FileLogHandler(label: label, path: path).map { $0 as LogHandler } ?? SwiftLogNoOpLogHandler()
-        }
+        interface.startLogging()
         let logger = Logger(label: "actionflow.tui")
         let app = presented?.initialApp ?? EmbeddedWorld.defaultApp(project: project)
         let driver: SessionDriver
@@ -87,18 +79,7 @@ struct TUICommand: AsyncParsableCommand {
             driver = saved.map { SessionDriver($0, remote: nil) } ?? SessionDriver(session: EmbeddedWorld.session(project: project, app: app), remote: nil)
             summary = "embedded"
         }
-        let options = TUIApplication.Options(monochrome: monochrome, logFile: logFile, sessionFile: session, notice: notice)
-        let application = await TUIApplication(driver: driver, transportSummary: summary, options: options, scenario: presented, logger: logger)
-        let endingSignal: Int32?
-        do {
-            endingSignal = try await application.run()
-        } catch {
-            FileHandle.standardError.write(Data("\(error.description)\n".utf8))
-            throw ExitCode(1)
-        }
-        if let endingSignal {
-            // The terminal is restored; end the way the signal asked.
-            ts_reraise(endingSignal)
-        }
+        let options = TUIApplication.Options(monochrome: interface.monochrome, logFile: interface.logFile, sessionFile: session, notice: notice)
+        try await interface.run(await TUIApplication(driver: driver, transportSummary: summary, options: options, scenario: presented, logger: logger))
     }
 }

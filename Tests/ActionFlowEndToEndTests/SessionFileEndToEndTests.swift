@@ -93,3 +93,43 @@ struct SessionFileEndToEndTests {
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == corrupt, "a failed load never writes over the file")
     }
 }
+
+/// Replays and presenter stepping, in a real terminal.
+@Suite("Replay in a real terminal (tmux)", .serialized)
+struct ReplayEndToEndTests {
+    @Test("replay: n plays the next event, b steps back, g plays to the end at /articles/42; the replay changes nothing")
+    func replayScenario() throws {
+        let tmux = try TmuxSession(arguments: ["replay", "password-reset-in-app", "--speed", "50"])
+        tmux.waitFor("replay password-reset-in-app", "step 0/")
+        try tmux.press("n")
+        tmux.waitFor("step 1/", "event 1: open /articles/42")
+        try tmux.press("n")
+        tmux.waitFor("step 2/")
+        try tmux.press("b")
+        tmux.waitFor("step 1/")
+        try tmux.press("m")
+        tmux.waitFor("a replay is read-only")
+        try tmux.press("g")
+        tmux.waitFor("The Newsletter  /articles/42", "step 8/8", "passwordReset complete: resumed at /articles/42", timeout: 20)
+        try tmux.press("q")
+        #expect(tmux.waitForExit() == 0)
+        tmux.expectTerminalRestored()
+    }
+
+    @Test("presenter: b steps back a scenario step, rebuilding the session")
+    func presenterStepsBack() throws {
+        let tmux = try TmuxSession(arguments: ["--scenario", "password-reset-in-app"])
+        tmux.waitFor("▶ password-reset-in-app", "step 0/")
+        try tmux.press("n")
+        tmux.waitFor("step 1/", "Sign in")
+        try tmux.press("n", "n")
+        tmux.waitFor("step 3/", "INVALID_PASSWORD")
+        try tmux.press("b")
+        tmux.waitFor("step 2/")
+        try tmux.press("b")
+        tmux.waitFor("step 1/")
+        #expect(!tmux.screen().contains("INVALID_PASSWORD"), "the failed sign-in is undone")
+        try tmux.press("q")
+        #expect(tmux.waitForExit() == 0)
+    }
+}

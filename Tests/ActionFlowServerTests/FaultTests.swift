@@ -42,7 +42,8 @@ struct MisbehavingServer {
         _ = try? await running.value
     }
 
-    func transport(timeout: TimeInterval = 2) -> RESTTransport {
+    // Generous: a loaded machine must not turn a healthy answer into a timeout.
+    func transport(timeout: TimeInterval = 10) -> RESTTransport {
         loopbackTransport(port: port, timeout: timeout)
     }
 
@@ -85,7 +86,8 @@ final class RefusingPort: @unchecked Sendable {
 
     deinit { close(descriptor) }
 
-    func transport(timeout: TimeInterval = 2) -> RESTTransport {
+    // Generous: a loaded machine must not turn a healthy answer into a timeout.
+    func transport(timeout: TimeInterval = 10) -> RESTTransport {
         loopbackTransport(port: port, timeout: timeout)
     }
 }

@@ -158,6 +158,8 @@ public enum Controller {
         case .down, .character("j"): move(by: 1, pane: pane.key, count: all.count, ui: &ui, session: session, size: size)
         case .pageUp: scroll(by: -(size.1 / 2), session: session, ui: &ui, size: size)
         case .pageDown: scroll(by: size.1 / 2, session: session, ui: &ui, size: size)
+        case .character("g") where session.presenter != nil: return [.playToEnd]
+        case .character("b") where session.presenter != nil: return [.stepBack]
         case .home, .character("g"): ui.selection[pane.key] = 0; ui.scroll[pane.key] = 0
         case .end, .character("G"): ui.selection[pane.key] = max(0, all.count - 1); ui.scroll[pane.key] = nil
         case .left, .character("h"), .right, .character("l"):

@@ -152,7 +152,7 @@ public enum MainView {
             return [("Enter", "save"), ("Esc", "cancel"), ("←→", "move"), ("Home/End", "jump"), ("Ctrl-U", "clear"), ("Tab/↓", "next")]
         }
         var hints: [(String, String)] = []
-        if presenting { hints.append(("n", "next step")) }
+        if presenting { hints += [("n", "next"), ("b", "back"), ("g", "play")] }
         hints += [("↑↓", "select"), ("Enter", "press"), ("Tab", ui.focus == .phone ? "inspector" : "phone")]
         if ui.focus == .inspector { hints.append(("←→", "tabs")) } else { hints.append(("1-7", "tabs")) }
         hints += [("+", "clock 1h"), ("R", "reset"), ("?", "help"), ("q", "quit")]
@@ -163,7 +163,7 @@ public enum MainView {
         guard !layout.isTooSmall else { return }
         frame.fill(layout.hints, role: .keyHint)
         var x = 1
-        for (key, action) in hints(for: ui) {
+        for (key, action) in hints(for: ui, presenting: presenting) {
             let width = key.displayWidth + action.displayWidth + 3
             if x + width > frame.width { break }
             x = frame.put(key, x: x, y: layout.hints.y, role: .keyName)

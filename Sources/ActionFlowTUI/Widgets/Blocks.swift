@@ -19,8 +19,12 @@ public enum UICommand: Sendable, Equatable {
     case setDraft(id: String, text: String)
     /// Shows or hides one exchange in full in the Network pane.
     case toggleExchange(Int)
-    /// Plays the presented scenario's next step.
+    /// Plays the presented scenario's (or the replay's) next step.
     case nextScenarioStep
+    /// Back one step: the session is rebuilt from its start up to the step before.
+    case stepBack
+    /// Plays every remaining step, paced.
+    case playToEnd
     /// Plays every step of a story picked on the welcome screen, then leaves the user to it.
     case playStory(Scenario)
     case quit

@@ -1,0 +1,61 @@
+import Foundation
+
+/// A recording played back one event at a time, forwards and backwards. Stepping back rebuilds
+/// the session from the start up to the previous event, so any position gives exactly the
+/// session the recording had there.
+public struct Replay: Sendable, Equatable {
+    public let recording: SessionRecording
+    /// How many events have been played.
+    public private(set) var position: Int
+    public private(set) var session: Session
+
+    public init(_ recording: SessionRecording) {
+        self.recording = recording
+        position = 0
+        session = recording.start
+    }
+
+    public var count: Int { recording.events.count }
+    public var isAtEnd: Bool { position >= count }
+
+    /// The event the next step plays.
+    public var nextEvent: AppEvent? { isAtEnd ? nil : recording.events[position] }
+
+    /// The event the last step played.
+    public var lastEvent: AppEvent? { position == 0 ? nil : recording.events[position - 1] }
+
+    /// Plays the next event; false at the end.
+    @discardableResult
+    public mutating func forward() -> Bool {
+        guard let event = nextEvent else { return false }
+        // Replies of a remote world are events of the recording: the effects are not run again.
+        _ = session.reduce(event)
+        position += 1
+        return true
+    }
+
+    /// Back one event; false at the start.
+    @discardableResult
+    public mutating func back() -> Bool {
+        guard position > 0 else { return false }
+        seek(to: position - 1)
+        return true
+    }
+
+    /// The session after the first `target` events, rebuilt from the start.
+    public mutating func seek(to target: Int) {
+        let target = max(0, min(count, target))
+        if target < position {
+            session = recording.start
+            position = 0
+        }
+        while position < target { forward() }
+    }
+
+    /// Seconds between the event just played and the next one, as recorded; nil when the
+    /// recording has no times.
+    public var recordedPause: TimeInterval? {
+        guard let times = recording.times, position > 0, position < times.count else { return nil }
+        return max(0, times[position].timeIntervalSince(times[position - 1]))
+    }
+}

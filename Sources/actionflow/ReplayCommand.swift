@@ -1,0 +1,64 @@
+import ActionFlowBackend
+import ActionFlowClient
+import ActionFlowModel
+import ActionFlowTUI
+import ArgumentParser
+import Foundation
+import Logging
+
+/// `actionflow replay FILE`: a session file's recording, or a scenario run headless, played back
+/// in the interface one event at a time.
+struct ReplayCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "replay",
+        abstract: "Play a session file's recording (or a scenario) back in the interface: n next, b back, g play.",
+        discussion: """
+        FILE is a session file written by --session or run --save, or a scenario (a file or the \\
+        name of a shipped one), which is first played headless on the embedded project. n plays the \\
+        next event, b steps back (the session is rebuilt from the start), g plays to the end at the \\
+        recorded pace (pauses over 3 s are cut), --speed times faster; any key stops it.
+        """
+    )
+
+    @Argument(help: ArgumentHelp("A session file, or a scenario.", valueName: "file"))
+    var file: String
+
+    @Option(help: "How many times faster than recorded g plays.")
+    var speed: Double = 1
+
+    @OptionGroup var project: ProjectFileOption
+
+    @OptionGroup var interface: InterfaceOptions
+
+    func validate() throws {
+        guard speed > 0, speed.isFinite else { throw ValidationError("--speed must be a positive number, not \(speed)") }
+    }
+
+    func run() async throws {
+        let recording: SessionRecording
+        do {
+            recording = try await Self.recording(of: file, project: project)
+        } catch {
+            FileHandle.standardError.write(Data("actionflow replay: \(error)\n".utf8))
+            throw ExitCode(2)
+        }
+        interface.startLogging()
+        let title = "replay " + URL(fileURLWithPath: file).deletingPathExtension().lastPathComponent
+        let options = TUIApplication.Options(monochrome: interface.monochrome, logFile: interface.logFile, speed: speed)
+        try await interface.run(await TUIApplication(replaying: recording, title: title, options: options, logger: Logger(label: "actionflow.replay")))
+    }
+
+    /// A session file's recording; a path that is no session file is read as a scenario.
+    static func recording(of file: String, project: ProjectFileOption) async throws -> SessionRecording {
+        if file.hasSuffix(".json") || (try? SessionFile.load(file, transport: nil)) != nil {
+            guard let recording = try SessionFile.load(file, transport: nil) else {
+                throw SessionFileError(path: file, "does not exist")
+            }
+            return recording
+        }
+        let scenario = try ScenarioParser.load(contentsOf: try ScenarioLibrary.locate(file))
+        let transcript = await ScenarioLibrary.runEmbedded(scenario, baseProject: try project.load())
+        guard let recording = transcript.recording else { throw ScenarioFileError(file: file, message: "the scenario did not run") }
+        return recording
+    }
+}
