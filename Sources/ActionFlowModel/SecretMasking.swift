@@ -94,8 +94,9 @@ public enum SecretMasking {
             output += rest[..<range.upperBound]
             let valueScalars = rest[range.upperBound...].unicodeScalars.prefix(while: isValueCharacter)
             let value = String(String.UnicodeScalarView(valueScalars))
-            output += mask(value)
             rest = Substring(rest[range.upperBound...].unicodeScalars.dropFirst(valueScalars.count))
+            // A value masked before keeps its visible prefix: masking twice changes nothing.
+            output += rest.hasPrefix(marker) ? value : mask(value)
         }
         output += rest
         return output

@@ -18,6 +18,10 @@ import Testing
         let doubled = "https://example.page.link/?link=a%253FoobCode%253DABCDEFGHIJKLMNOP%2526lang%253Den"
         #expect(SecretMasking.maskLinks(in: doubled) == "https://example.page.link/?link=a%253FoobCode%253DABCDEF…(masked)%2526lang%253Den")
         #expect(SecretMasking.maskLinks(in: "no secrets here") == "no secrets here")
+        for text in [plain, wrapped, doubled, "a?oobCode=SHORT&key=k"] {
+            let once = SecretMasking.maskLinks(in: text)
+            #expect(SecretMasking.maskLinks(in: once) == once, "masking twice changes nothing")
+        }
     }
 
     @Test func masksSecretJSONValuesAndLinksInside() throws {
