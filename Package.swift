@@ -74,7 +74,8 @@ let package = Package(
         .testTarget(name: "ActionFlowBackendTests", dependencies: ["ActionFlowBackend", "ActionFlowTransport"]),
         .testTarget(
             name: "ActionFlowClientTests",
-            dependencies: ["ActionFlowClient", "ActionFlowModel", "ActionFlowTransport", "ActionFlowBackend", .product(name: "PropertyBased", package: "swift-property-based")]
+            dependencies: ["ActionFlowClient", "ActionFlowModel", "ActionFlowTransport", "ActionFlowBackend", .product(name: "PropertyBased", package: "swift-property-based")],
+            exclude: ["Interop"]
         ),
         .testTarget(
             name: "ActionFlowServerTests",

@@ -19,7 +19,7 @@ public enum JournalText {
         }
     }
 
-    private static func clean(_ line: String) -> String {
+    static func clean(_ line: String) -> String {
         let safe = UntrustedText.sanitize(line)
         // Only a line with a query (`=`, or `%3D` when encoded) can hold a code or key.
         let mayHoldSecrets = safe.utf8.contains { $0 == UInt8(ascii: "=") || $0 == UInt8(ascii: "%") }

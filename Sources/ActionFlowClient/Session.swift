@@ -58,6 +58,15 @@ public struct Session: Sendable, Equatable, Codable {
         }
     }
 
+    /// Every email the world sent, as far as the app can know: all of the simulated project's,
+    /// or the remote inbox as last listed.
+    public var sentMail: [MailMessage] {
+        switch world {
+        case .embedded(let simulated): simulated.mailbox
+        case .remote(let remote): remote.inbox
+        }
+    }
+
     /// The project's clock: simulated in process, as last read from a remote world.
     public var now: Date? {
         switch world {

@@ -1,0 +1,339 @@
+import ActionFlowModel
+import Foundation
+
+/// A session's flow as a sequence diagram: who asked whom for what, the email, the taps and
+/// where they led, with a note for every routing decision and assumption and for each point the
+/// continue URL passes on its way from the app's request back to the resumed screen.
+///
+/// Built from the journal alone, a pure function of the session. `items` is the structure (for
+/// tests and other renderers); `mermaid` is the same diagram as Mermaid `sequenceDiagram` text.
+/// Every label is sanitized and has its secrets masked when built, and is escaped for Mermaid
+/// only when written.
+public struct SequenceDiagram: Sendable, Equatable {
+    public enum Participant: String, Sendable, Hashable, CaseIterable {
+        case user = "User"
+        case app = "App"
+        case auth = "Auth"
+        case mailbox = "Mailbox"
+        case webWidget = "Widget"
+        case store = "Store"
+        case browser = "Browser"
+        case scanner = "Scanner"
+
+        /// The identifier in the Mermaid text.
+        public var id: String { rawValue }
+    }
+
+    public struct Lifeline: Sendable, Equatable {
+        public var participant: Participant
+        /// The name shown at the top of the lifeline.
+        public var label: String
+    }
+
+    public struct Message: Sendable, Equatable {
+        public enum Kind: Sendable, Equatable {
+            /// A request or an action: a solid arrow (`->>`).
+            case request
+            /// A reply: a dotted arrow (`-->>`).
+            case reply
+        }
+
+        public var from: Participant
+        public var to: Participant
+        public var kind: Kind
+        public var text: String
+    }
+
+    public struct Note: Sendable, Equatable {
+        /// One or two participants the note spans.
+        public var over: [Participant]
+        public var lines: [String]
+    }
+
+    public enum Item: Sendable, Equatable {
+        case message(Message)
+        case note(Note)
+        /// The route a tapped link took begins (`alt`) ...
+        case routeBegins(String)
+        /// ... and ends (`end`).
+        case routeEnds
+    }
+
+    public var lifelines: [Lifeline]
+    public var items: [Item]
+
+    public var messages: [Message] {
+        items.compactMap { if case .message(let message) = $0 { message } else { nil } }
+    }
+
+    public var notes: [Note] {
+        items.compactMap { if case .note(let note) = $0 { note } else { nil } }
+    }
+
+    public init(_ session: Session) {
+        var builder = SequenceDiagramBuilder(session: session)
+        for entry in session.journal {
+            builder.add(entry.fact)
+        }
+        items = builder.items
+        lifelines = Participant.allCases
+            .filter { $0 != .scanner || builder.scannerActed }
+            .map { Lifeline(participant: $0, label: Self.label(of: $0, in: session)) }
+    }
+
+    static func label(of participant: Participant, in session: Session) -> String {
+        let safe = JournalText.clean
+        switch participant {
+        case .user: return "User"
+        case .app: return safe("App on \(session.app.device.osName)")
+        case .auth: return safe("Firebase Auth (\(session.project.projectId))")
+        case .mailbox: return "Mailbox"
+        case .webWidget: return "Web widget (hosted action page)"
+        case .store:
+            switch session.app.device.platform {
+            case .iOS: return "App Store"
+            case .android: return "Play Store"
+            case .desktop: return "App store"
+            }
+        case .browser: return "Browser"
+        case .scanner: return "Mail scanner"
+        }
+    }
+
+    /// The diagram as Mermaid `sequenceDiagram` text, one statement per line.
+    public var mermaid: String {
+        var lines = ["sequenceDiagram"]
+        for lifeline in lifelines {
+            lines.append("    participant \(lifeline.participant.id) as \(MermaidText.escape(lifeline.label))")
+        }
+        var indent = "    "
+        for item in items {
+            switch item {
+            case .message(let message):
+                let arrow = message.kind == .request ? "->>" : "-->>"
+                lines.append("\(indent)\(message.from.id)\(arrow)\(message.to.id): \(MermaidText.escape(message.text))")
+            case .note(let note):
+                let over = note.over.map(\.id).joined(separator: ",")
+                lines.append("\(indent)Note over \(over): \(MermaidText.escape(lines: note.lines))")
+            case .routeBegins(let label):
+                lines.append("\(indent)alt \(MermaidText.escape(label))")
+                indent += "    "
+            case .routeEnds:
+                indent = String(indent.dropLast(4))
+                lines.append("\(indent)end")
+            }
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+}
+
+/// Turns journal facts into diagram items, one fact at a time.
+private struct SequenceDiagramBuilder {
+    typealias Participant = SequenceDiagram.Participant
+
+    let session: Session
+    var items: [SequenceDiagram.Item] = []
+    var scannerActed = false
+    /// The web widget is on screen after a tap, so the next route comes from its Continue button.
+    var widgetShowing = false
+
+    init(session: Session) {
+        self.session = session
+    }
+
+    mutating func request(_ from: Participant, _ to: Participant, _ text: String) {
+        items.append(.message(.init(from: from, to: to, kind: .request, text: JournalText.clean(text))))
+    }
+
+    mutating func reply(_ from: Participant, _ to: Participant, _ text: String) {
+        items.append(.message(.init(from: from, to: to, kind: .reply, text: JournalText.clean(text))))
+    }
+
+    /// A note with the fact's narration: the same words as the Flow pane, already clean.
+    mutating func narrate(_ fact: JournalFact, over participants: Participant...) {
+        let lines = JournalText.lines(fact)
+        guard !lines.isEmpty else { return }
+        items.append(.note(.init(over: participants, lines: lines)))
+    }
+
+    mutating func note(_ lines: [String], over participants: [Participant]) {
+        items.append(.note(.init(over: participants, lines: lines.map(JournalText.clean))))
+    }
+
+    mutating func add(_ fact: JournalFact) {
+        switch fact {
+        case .unknownRoute(let path, _):
+            request(.user, .app, "open \(path)")
+            narrate(fact, over: .app)
+        case .arrived(.open(let screen), _):
+            request(.user, .app, "open \(screen.name)")
+        case .gated(.open(let screen), _, _):
+            request(.user, .app, "open \(screen.name)")
+            narrate(fact, over: .app)
+        case .noRoute, .gated, .arrived, .flowCompleted, .subscribed, .callFailed, .serviceFailed,
+             .settingsEdited, .deviceEdited, .continueURLBaseEdited, .localeEdited:
+            narrate(fact, over: .app)
+        case .forgotPassword:
+            request(.user, .app, "forgot password")
+            narrate(fact, over: .app)
+        case .backToApp:
+            request(.user, .app, "back to the app")
+        case .signedOut:
+            request(.user, .app, "sign out")
+        case .refused(.noContinueURL):
+            narrate(fact, over: .webWidget)
+        case .refused:
+            narrate(fact, over: .app)
+        case .request(let call, let caller, let purpose):
+            addRequest(call, by: caller, purpose)
+        case .exchange(let id, let operation, let caller, let status, let error):
+            reply(.auth, participant(caller), replyText(id: id, operation, status: status, error: error))
+        case .reply(.checkYourEmail):
+            reply(.app, .user, "check your email")
+        case .reply:
+            narrate(fact, over: .app)
+        case .webWidget(.asksForEmail):
+            request(.webWidget, .user, "which email was the link sent to?")
+        case .webWidget:
+            narrate(fact, over: .webWidget)
+        case .scanner:
+            scannerActed = true
+            narrate(fact, over: .scanner)
+        case .mailboxOpened:
+            widgetShowing = false
+            request(.user, .mailbox, "open the mailbox")
+        case .mailboxListed(let new, let total):
+            reply(.mailbox, .user, "\(new) new, \(total) in all")
+        case .mailSent(let id, let to, let type):
+            let subject = session.sentMail.first { $0.id == id }.map { ": \"\($0.subject)\"" } ?? ""
+            request(.auth, .mailbox, "\(type.rawValue) email to \(to)\(subject)")
+        case .messageOpened(let subject, _):
+            widgetShowing = false
+            request(.user, .mailbox, "open \"\(subject)\"")
+        case .linkPasted(let link):
+            request(.user, .app, "paste the link \(link)")
+        case .routed(_, let route):
+            addRoute(route)
+        case .storePage:
+            narrate(fact, over: .store)
+        case .storeCompleted(let page):
+            request(.store, .app, "\(page.purpose == .install ? "installed" : "updated"): the app opens with the link")
+        case .browserOpened:
+            narrate(fact, over: .browser)
+        case .askForSignInEmail:
+            narrate(fact, over: .app)
+            request(.app, .user, "which email did you sign in with?")
+        case .projectEdited, .clockAdvanced, .worldReset:
+            narrate(fact, over: .auth)
+        case .retryRequested:
+            request(.user, .app, "retry")
+        case .errorDismissed:
+            request(.user, .app, "dismiss the error")
+        case .clockAdvanceRequested, .worldResetRequested:
+            // The outcome (clock advanced, world reset, or a failure) is drawn instead.
+            break
+        }
+    }
+
+    /// The user's action that set the call off, when there is one, then the call itself.
+    private mutating func addRequest(_ call: AuthCall, by caller: Caller, _ purpose: CallPurpose) {
+        let from = participant(caller)
+        switch purpose {
+        case .signInForm:
+            request(.user, .app, "sign in as \(call.email ?? "(none)")")
+        case .emailConfirmed:
+            request(.user, from, "my email is \(call.email ?? "(none)")")
+        case .newPasswordForm:
+            request(.user, from, "submit a new password")
+        case .reloadTapped:
+            request(.user, .app, "reload")
+        case .sendEmail:
+            if case .sendOobCode(let sent, _) = call { request(.user, .app, "send me a \(sent.requestType.rawValue) email") }
+        case .handleLink, .webWidgetLoaded, .reloadAfterApplying, .scannerPreOpened:
+            narrate(.request(call, by: caller, purpose: purpose), over: from)
+        case .signInWithNewPassword, .loadSignedInUser:
+            break
+        }
+        if caller == .mailScanner { scannerActed = true }
+        request(from, .auth, Self.requestText(call))
+        if case .sendOobCode(let sent, _) = call, let continueURL = sent.continueUrl {
+            note(["continueUrl \(continueURL) travels in the email link and brings the user back"], over: [.app, .auth])
+        }
+    }
+
+    /// `alt` around the tap and the router's reasons: each step and each assumption.
+    private mutating func addRoute(_ route: TapRoute) {
+        let destination: Participant = switch route.destination {
+        case .app: .app
+        case .store: .store
+        case .webWidget: .webWidget
+        case .browser: .browser
+        }
+        let fromWidget = widgetShowing
+        widgetShowing = destination == .webWidget
+        items.append(.routeBegins(JournalText.clean("the link opens in: \(route.destination.summary)")))
+        request(.user, destination, fromWidget ? "press Continue on the web widget" : "tap the link in the email")
+        let span: [Participant] = [.user, destination]
+        note(route.steps, over: span)
+        for assumption in route.assumptions {
+            note([assumption], over: span)
+        }
+        items.append(.routeEnds)
+    }
+
+    private func participant(_ caller: Caller) -> Participant {
+        switch caller {
+        case .app: .app
+        case .webWidget: .webWidget
+        case .mailScanner: .scanner
+        }
+    }
+
+
+    /// The operation and the fields that decide the flow; secrets masked.
+    static func requestText(_ call: AuthCall) -> String {
+        func secret(_ value: String?, _ name: String) -> String? {
+            value.map { "\(name) \(SecretMasking.mask($0, named: name))" }
+        }
+        let operation = call.operation.rawValue
+        let fields: [String?]
+        switch call {
+        case .signInWithPassword(let request):
+            fields = ["email \(request.email)", secret(request.password, "password")]
+        case .sendOobCode(let request, let locale):
+            fields = [request.requestType.rawValue, request.email.map { "email \($0)" }, Narration.describe(request),
+                      locale.map { "X-Firebase-Locale \($0)" }]
+        case .resetPassword(let request):
+            fields = [secret(request.oobCode, "oobCode"), secret(request.newPassword, "newPassword")]
+        case .update(let request):
+            fields = [secret(request.oobCode, "oobCode"), secret(request.idToken, "idToken")]
+        case .lookup(let request):
+            fields = [secret(request.idToken, "idToken")]
+        case .signInWithEmailLink(let request):
+            fields = ["email \(request.email)", secret(request.oobCode, "oobCode")]
+        }
+        return ([operation] + fields.compactMap { $0 }).joined(separator: " ")
+    }
+
+    /// The status, the error or the reply's telling fields (from the masked exchange record,
+    /// while it is among the latest kept).
+    func replyText(id: Int, _ operation: IdentityToolkitOperation, status: Int?, error: String?) -> String {
+        let head = "\(status.map(String.init) ?? "no reply") \(operation.rawValue)"
+        if let error { return "\(head): \(error)" }
+        guard let body = session.exchanges.first(where: { $0.id == id })?.responseBody else { return head }
+        let fields = Self.replyFields(body)
+        return fields.isEmpty ? head : "\(head): \(fields.joined(separator: ", "))"
+    }
+
+    static func replyFields(_ body: String) -> [String] {
+        guard let object = try? JSONSerialization.jsonObject(with: Data(body.utf8)) as? [String: Any] else { return [] }
+        // A lookup answers with a list of users: the first is the one asked about.
+        let user = (object["users"] as? [[String: Any]])?.first ?? [:]
+        let fields = object.merging(user) { first, _ in first }
+        return ["email", "requestType", "emailVerified", "idToken"].compactMap { name in
+            guard let value = fields[name] else { return nil }
+            let text = (value as? Bool).map { String($0) } ?? "\(value)"
+            return "\(name) \(SecretMasking.mask(text, named: name))"
+        }
+    }
+}
