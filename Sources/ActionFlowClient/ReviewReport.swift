@@ -1,0 +1,186 @@
+import ActionFlowModel
+import Foundation
+
+/// A Markdown report of a session for a design review: the settings sent, the email, the link
+/// taken apart, the route with its assumptions, findings, every exchange, the sequence diagram
+/// and the outcome. Every value from the session is sanitized, masked and escaped.
+public struct ReviewReport: Sendable {
+    public var title: String
+    public var session: Session
+
+    public init(title: String, session: Session) {
+        self.title = title
+        self.session = session
+    }
+
+    /// The section headings, in order.
+    public static let sections = [
+        "Outcome", "Settings sent", "The email", "Link anatomy", "Route taken", "Findings", "Exchanges", "Sequence diagram",
+    ]
+
+    public var markdown: String {
+        let bodies = [outcome, settingsSent, email, linkAnatomy, routeTaken, findings, exchanges, diagram]
+        var out = ["# Review: \(MarkdownText.inline(title))", ""]
+        for (heading, body) in zip(Self.sections, bodies) {
+            out += ["## \(heading)", ""] + body + [""]
+        }
+        return out.joined(separator: "\n")
+    }
+
+    // MARK: Sections
+
+    var outcome: [String] {
+        let app = session.app
+        var lines = [
+            "- Device: \(MarkdownText.inline(app.device.osName)), showing the \(app.location.name)",
+            "- Screen: \(MarkdownText.code(app.screen.name))",
+        ]
+        if let user = app.session {
+            lines.append("- Signed in: \(MarkdownText.code(user.email ?? user.localId)) (email verified, as cached: \(user.emailVerified))")
+        } else {
+            lines.append("- Signed in: no")
+        }
+        if let flow = app.flow {
+            lines.append("- Flow: \(flow.kind.rawValue), step \(flow.step.rawValue)")
+            lines.append("- Continue URL sent: \(flow.continueURL.map(MarkdownText.code) ?? "none")")
+        } else {
+            lines.append("- Flow: none")
+        }
+        let completions = session.journal.compactMap { entry -> String? in
+            guard case .flowCompleted = entry.fact else { return nil }
+            return entry.lines.first.map { "- \(MarkdownText.inline($0))" }
+        }
+        return lines + completions
+    }
+
+    var settingsSent: [String] {
+        let requests = sendOobCodeRequests
+        guard !requests.isEmpty else { return ["No email was requested."] }
+        var lines: [String] = []
+        for (number, (request, locale)) in requests.enumerated() {
+            if requests.count > 1 { lines += ["Request \(number + 1):", ""] }
+            lines += ["| field | value |", "|---|---|"]
+            for (name, value) in Self.fields(of: request, locale: locale) {
+                lines.append("| \(name) | \(MarkdownText.code(value)) |")
+            }
+            lines.append("")
+        }
+        return Array(lines.dropLast())
+    }
+
+    var email: [String] {
+        guard !session.sentMail.isEmpty else { return ["No email was sent."] }
+        return session.sentMail.flatMap { message in
+            [
+                "- Subject: \(MarkdownText.inline(message.subject))",
+                "- To: \(MarkdownText.code(message.to))",
+                "- Type: \(message.requestType.rawValue), language \(MarkdownText.code(message.locale)), sent \(Narration.timestamp(message.sentAt))",
+                "- Link: \(MarkdownText.code(message.link))",
+                "",
+            ]
+        }.dropLast()
+    }
+
+    var linkAnatomy: [String] {
+        guard let anatomy else { return ["No link was opened or sent."] }
+        var lines = [
+            "Mode \(MarkdownText.code(anatomy.mode ?? "(none)")) (\(anatomy.operation.rawValue)); continue URL \(anatomy.continueUrl.map(MarkdownText.code) ?? "none")"
+                + (anatomy.continueUrlAuthorized.map { $0 ? ", on the authorized domains" : ", **not** on the authorized domains" } ?? "") + ".",
+            "",
+        ]
+        let continueLayers = anatomy.continueLink?.layers ?? []
+        for (number, layer) in (anatomy.layers + continueLayers.filter { !anatomy.layers.contains($0) }).enumerated() {
+            lines.append("\(number + 1). \(layer.kind.title) on \(MarkdownText.code(layer.host.isEmpty ? "(no host)" : layer.host))")
+            for parameter in layer.parameters {
+                lines.append("    - \(MarkdownText.code(parameter.name)): \(MarkdownText.code(SecretMasking.mask(parameter.value, named: parameter.name)))")
+            }
+        }
+        return lines
+    }
+
+    var routeTaken: [String] {
+        let routes = session.journal.compactMap { entry -> TapRoute? in
+            if case .routed(_, let route) = entry.fact { route } else { nil }
+        }
+        guard !routes.isEmpty else { return ["No link was tapped."] }
+        return routes.enumerated().flatMap { number, route in
+            ["\(number + 1). Opens in: **\(MarkdownText.inline(route.destination.summary))**"]
+                + route.steps.map { "    - \(MarkdownText.inline($0))" }
+                + route.assumptions.map { "    - *\(MarkdownText.inline($0))*" }
+        }
+    }
+
+    var findings: [String] {
+        var all: [Finding] = []
+        if let request = sendOobCodeRequests.last?.request {
+            all += SettingsFindings.findings(for: session.app.sentSettings ?? session.app.settings, requestType: request.requestType, project: session.project)
+        }
+        all += anatomy?.findings ?? []
+        var seen: Set<String> = []
+        let unique = all.filter { seen.insert($0.code).inserted }
+        guard !unique.isEmpty else { return ["None."] }
+        return unique.map { "- **\($0.severity.rawValue)** \(MarkdownText.code($0.code)): \(MarkdownText.inline($0.message))" }
+    }
+
+    var exchanges: [String] {
+        guard !session.exchanges.isEmpty else { return ["No backend call was made."] }
+        var lines: [String] = []
+        if session.exchangeCount > session.exchanges.count {
+            lines += ["The latest \(session.exchanges.count) of \(session.exchangeCount) calls.", ""]
+        }
+        for exchange in session.exchanges {
+            let outcome = exchange.status.map { "HTTP \($0)" } ?? "no response"
+            lines += ["### \(exchange.id). \(MarkdownText.inline(exchange.request)): \(outcome)", ""]
+            for (name, value) in exchange.requestHeaders.sorted(by: { $0.key < $1.key }) {
+                lines += ["Header \(MarkdownText.code(name)): \(MarkdownText.code(value))", ""]
+            }
+            lines += ["Request:", "", MarkdownText.fenced(exchange.requestBody, language: "json"), ""]
+            if let failure = exchange.failure {
+                lines += ["Failure: \(MarkdownText.inline(Narration.describe(failure)))", ""]
+            }
+            if let body = exchange.responseBody {
+                lines += ["Response:", "", MarkdownText.fenced(body, language: "json"), ""]
+            }
+        }
+        return Array(lines.dropLast())
+    }
+
+    var diagram: [String] {
+        [MarkdownText.fenced(SequenceDiagram(session).mermaid.trimmingCharacters(in: .newlines), language: "mermaid")]
+    }
+
+    // MARK: Sources
+
+    private var sendOobCodeRequests: [(request: SendOobCodeRequest, locale: String?)] {
+        session.journal.compactMap { entry in
+            if case .request(.sendOobCode(let request, let locale), _, _) = entry.fact { (request, locale) } else { nil }
+        }
+    }
+
+
+    /// The link last tapped or pasted, or else the latest email's.
+    private var anatomy: LinkAnatomy? {
+        if let anatomy = session.app.lastLink?.anatomy { return anatomy }
+        return session.sentMail.last.flatMap { try? LinkInspector.inspect($0.link, authorizedDomains: session.project.authorizedDomains) }
+    }
+
+    /// A `sendOobCode` request's fields as they go on the wire, with the locale header.
+    static func fields(of request: SendOobCodeRequest, locale: String?) -> [(String, String)] {
+        let fields: [(String, String?)] = [
+            ("requestType", request.requestType.rawValue),
+            ("email", request.email),
+            ("continueUrl", request.continueUrl),
+            // Sent only when true: absent means false.
+            ("canHandleCodeInApp", String(request.canHandleCodeInApp ?? false)),
+            ("iOSBundleId", request.iOSBundleId),
+            ("iOSAppStoreId", request.iOSAppStoreId),
+            ("androidPackageName", request.androidPackageName),
+            ("androidInstallApp", request.androidInstallApp.map(String.init)),
+            ("androidMinimumVersion", request.androidMinimumVersion),
+            ("linkDomain", request.linkDomain),
+            ("dynamicLinkDomain", request.dynamicLinkDomain),
+            ("X-Firebase-Locale (header)", locale),
+        ]
+        return fields.compactMap { name, value in value.map { (name, $0) } }
+    }
+}
