@@ -10,6 +10,7 @@ struct ActionFlowCommand: AsyncParsableCommand {
             MatrixCommand.self,
             RunCommand.self,
             ReplayCommand.self,
+            ExportCommand.self,
             BenchCommand.self,
             ServeCommand.self,
             TUICommand.self,
