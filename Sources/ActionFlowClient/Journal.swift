@@ -2,7 +2,7 @@ import ActionFlowModel
 import Foundation
 
 /// One fact of a session, at the project's time. The reducer appends entries; narration,
-/// transcripts and (later) diagrams and reports are rendered from them.
+/// transcripts, sequence diagrams and review reports are rendered from them.
 public struct JournalEntry: Sendable, Equatable, Codable {
     /// The project's clock when it happened (nil when a remote world's time is unknown).
     public var at: Date?
