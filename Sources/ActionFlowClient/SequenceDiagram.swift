@@ -72,7 +72,8 @@ public struct SequenceDiagram: Sendable, Equatable {
 
     public init(_ session: Session) {
         var builder = SequenceDiagramBuilder(session: session)
-        for entry in session.journal {
+        for (index, entry) in session.journal.enumerated() {
+            builder.position = index
             builder.add(entry.fact)
         }
         items = builder.items
@@ -136,9 +137,20 @@ private struct SequenceDiagramBuilder {
     var scannerActed = false
     /// The web widget is on screen after a tap, so the next route comes from its Continue button.
     var widgetShowing = false
+    /// The journal index of the fact being added.
+    var position = 0
+    /// A remote world's inbox is the one listed after its last restart; earlier listings were of
+    /// a mailbox since emptied.
+    let remoteInboxSince: Int?
 
     init(session: Session) {
         self.session = session
+        remoteInboxSince = session.isEmbedded ? nil : (session.journal.lastIndex {
+            switch $0.fact {
+            case .worldReset, .projectEdited: true
+            default: false
+            }
+        } ?? 0)
     }
 
     mutating func request(_ from: Participant, _ to: Participant, _ text: String) {
@@ -203,10 +215,11 @@ private struct SequenceDiagramBuilder {
             widgetShowing = false
             request(.user, .mailbox, "open the mailbox")
         case .mailboxListed(let new, let total):
+            addMailSeenByListing(new: new, total: total)
             reply(.mailbox, .user, "\(new) new, \(total) in all")
         case .mailSent(let id, let to, let type):
-            let subject = session.sentMail.first { $0.id == id }.map { ": \"\($0.subject)\"" } ?? ""
-            request(.auth, .mailbox, "\(type.rawValue) email to \(to)\(subject)")
+            let message = session.sentMail.first { $0.id == id }
+            request(.auth, .mailbox, "\(type.rawValue) email to \(to)\(message.map { ": \"\($0.subject)\"" } ?? "")")
         case .messageOpened(let subject, _):
             widgetShowing = false
             request(.user, .mailbox, "open \"\(subject)\"")
@@ -258,6 +271,20 @@ private struct SequenceDiagramBuilder {
         request(from, .auth, Self.requestText(call))
         if case .sendOobCode(let sent, _) = call, let continueURL = sent.continueUrl {
             note(["continueUrl \(continueURL) travels in the email link and brings the user back"], over: [.app, .auth])
+        }
+    }
+
+    /// A remote world sends mail out of sight: each email is drawn when the mailbox lists it.
+    private mutating func addMailSeenByListing(new: Int, total: Int) {
+        guard let since = remoteInboxSince, new > 0 else { return }
+        let inbox = session.sentMail
+        for index in (total - new)..<total {
+            if position >= since, inbox.indices.contains(index) {
+                let message = inbox[index]
+                request(.auth, .mailbox, "\(message.requestType.rawValue) email to \(message.to): \"\(message.subject)\"")
+            } else {
+                request(.auth, .mailbox, "an email (no longer in the inbox)")
+            }
         }
     }
 

@@ -26,6 +26,8 @@ struct JournalTally {
                 scannerActed = scannerActed || caller == .mailScanner
             case .exchange: replies += 1
             case .mailSent: mails += 1
+            // A remote world's mail is seen when the mailbox lists it.
+            case .mailboxListed(let new, _) where !session.isEmbedded: mails += new
             case .routed: routes += 1
             case .scanner: scannerActed = true
             default: break

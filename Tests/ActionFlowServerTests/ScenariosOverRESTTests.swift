@@ -42,6 +42,11 @@ struct ScenariosOverRESTTests {
         #expect(embedded.passed, "embedded: \(embedded.failure.map(String.init(describing:)) ?? "")")
         #expect(overREST.passed, "rest: \(overREST.failure.map(String.init(describing:)) ?? "")")
         #expect(overREST.lines == embedded.lines)
+        // The same emails in the sequence diagram: over REST each is drawn when the mailbox lists it.
+        func emails(_ transcript: ScenarioTranscript) -> [String]? {
+            transcript.finalSession.map { SequenceDiagram($0).messages.filter { $0.from == .auth && $0.to == .mailbox }.map(\.text) }
+        }
+        #expect(emails(overREST) == emails(embedded))
     }
 
     @Test("one long-running serve plays every shipped scenario in turn, each on the scenario's own project")
