@@ -3,12 +3,14 @@ import ActionFlowModel
 /// Untrusted text made safe for a Markdown document: sanitized, secrets in links masked, and
 /// nothing in it can open a link, an image, HTML, a table cell or a code block of its own.
 public enum MarkdownText {
-    /// Plain text in a paragraph or list item: Markdown's punctuation is backslash-escaped.
+    /// Plain text in a paragraph or list item: the punctuation that makes markup is
+    /// backslash-escaped. With `[` and `]` escaped no link or image can start, so parentheses
+    /// stay as they are and the report reads as plain text.
     public static func inline(_ text: String) -> String {
         var escaped = ""
         for character in JournalText.clean(text) {
             switch character {
-            case "\\", "`", "*", "_", "[", "]", "<", ">", "|", "~", "#", "!", "(", ")", "{", "}":
+            case "\\", "`", "*", "_", "[", "]", "<", ">", "|", "~", "#":
                 escaped += "\\\(character)"
             case "&":
                 escaped += "&amp;"

@@ -5,7 +5,8 @@ import Testing
 
 @Suite struct MarkdownTextTests {
     @Test func inlineTextCannotOpenLinksHTMLOrCells() {
-        #expect(MarkdownText.inline("[x](javascript:alert(1)) <b>|*_#") == ##"\[x\]\(javascript:alert\(1\)\) \<b\>\|\*\_\#"##)
+        #expect(MarkdownText.inline("[x](javascript:alert(1)) <b>|*_#") == ##"\[x\](javascript:alert(1)) \<b\>\|\*\_\#"##)
+        #expect(MarkdownText.inline("![img](x)") == ##"!\[img\](x)"##)
         #expect(MarkdownText.inline("a & b") == "a &amp; b")
         #expect(MarkdownText.inline("line\nbreak") == "line␊break")
     }
