@@ -174,6 +174,7 @@ struct ColorModeTests {
         let dumb = TerminalUnavailable.check(environment: ["TERM": "dumb"], stdinIsTTY: true, stdoutIsTTY: true)
         #expect(dumb?.description.contains("TERM is 'dumb'") == true)
         #expect(dumb?.description.contains("actionflow run SCENARIO") == true)
+        #expect(dumb?.description.contains("actionflow export FILE") == true)
         #expect(TerminalUnavailable.check(environment: ["TERM": "xterm"], stdinIsTTY: false, stdoutIsTTY: true) != nil)
         #expect(TerminalUnavailable.check(environment: ["TERM": "xterm-256color"], stdinIsTTY: true, stdoutIsTTY: true) == nil)
     }

@@ -7,7 +7,8 @@ public struct TerminalUnavailable: Error, CustomStringConvertible, Sendable {
     public var reason: String
     public var description: String {
         "actionflow: \(reason)\nThe interactive interface needs a terminal. Without one, use the headless commands: "
-            + "`actionflow inspect LINK`, `actionflow matrix`, `actionflow run SCENARIO` (see `actionflow --help`)."
+            + "`actionflow inspect LINK`, `actionflow matrix`, `actionflow run SCENARIO`, "
+            + "`actionflow export FILE --format mermaid|markdown` (see `actionflow --help`)."
     }
 
     /// Checks what can be checked before touching the terminal: a tty on both ends and a usable TERM.
