@@ -202,6 +202,9 @@ private struct SequenceDiagramBuilder {
             reply(.auth, participant(caller), replyText(id: id, operation, status: status, error: error))
         case .reply(.checkYourEmail):
             reply(.app, .user, "check your email")
+        case .reply(.oobCodeSent(_, _, enumerationProtected: false)), .reply(.signedInWithPassword), .reply(.lookupSignedIn):
+            // The reply arrow just drawn already says it.
+            break
         case .reply:
             narrate(fact, over: .app)
         case .webWidget(.asksForEmail):
