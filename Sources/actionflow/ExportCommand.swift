@@ -32,15 +32,8 @@ struct ExportCommand: AsyncParsableCommand {
 
     @OptionGroup var project: ProjectFileOption
 
-    /// What was exported: the session, a title for it, and an unmet expectation if any.
-    struct Source {
-        var title: String
-        var session: Session
-        var failure: ScenarioFailure?
-    }
-
     func run() async throws {
-        let source: Source
+        let source: SessionSource
         let chosen: Format
         do {
             guard let known = Format(rawValue: format) else {
@@ -48,14 +41,14 @@ struct ExportCommand: AsyncParsableCommand {
             }
             chosen = known
             if let output { try Self.checkWritable(output) }
-            source = try await load()
+            source = try await SessionSource.load(file, project: project)
         } catch {
             FileHandle.standardError.write(Data("actionflow export: \(error)\n".utf8))
             throw ExitCode(2)
         }
         let text = switch chosen {
-        case .mermaid: SequenceDiagram(source.session).mermaid
-        case .markdown: ReviewReport(title: source.title, session: source.session).markdown
+        case .mermaid: SequenceDiagram(source.recording.current).mermaid
+        case .markdown: ReviewReport(title: source.title, session: source.recording.current).markdown
         }
         if let output {
             do {
@@ -71,33 +64,6 @@ struct ExportCommand: AsyncParsableCommand {
             FileHandle.standardError.write(Data("actionflow export: the scenario stopped early, exported where it stopped: \(failure)\n".utf8))
             throw failure.isSetup ? ExitCode(2) : ExitCode.failure
         }
-    }
-
-    /// A session file when FILE is JSON, otherwise a scenario played on the embedded project.
-    func load() async throws -> Source {
-        if Self.looksLikeSessionFile(file) {
-            guard let recording = try SessionFile.load(file, transport: nil) else {
-                throw ExportError("\(file): no such file")
-            }
-            return Source(title: URL(fileURLWithPath: file).lastPathComponent, session: recording.current, failure: nil)
-        }
-        let scenario = try ScenarioParser.load(contentsOf: try ScenarioLibrary.locate(file))
-        let baseProject = try project.load()
-        _ = try scenario.project.validated(appliedTo: baseProject, source: scenario.source)
-        let transcript = await ScenarioLibrary.runEmbedded(scenario, baseProject: baseProject)
-        guard let session = transcript.finalSession else {
-            throw transcript.failure ?? ScenarioFailure(source: scenario.source, step: 0, line: nil, message: "the scenario did not run")
-        }
-        return Source(title: scenario.name, session: session, failure: transcript.failure)
-    }
-
-    /// A `.json` path, or a file whose first character is `{`.
-    static func looksLikeSessionFile(_ path: String) -> Bool {
-        if path.lowercased().hasSuffix(".json") { return true }
-        guard let handle = FileHandle(forReadingAtPath: path) else { return false }
-        defer { try? handle.close() }
-        let start = (try? handle.read(upToCount: 64)) ?? Data()
-        return start.first { !$0.isWhitespace } == UInt8(ascii: "{")
     }
 
     /// Refused before a scenario runs, so that its result is not lost afterwards.
@@ -119,8 +85,4 @@ struct ExportCommand: AsyncParsableCommand {
 struct ExportError: Error, CustomStringConvertible {
     var description: String
     init(_ description: String) { self.description = description }
-}
-
-private extension UInt8 {
-    var isWhitespace: Bool { self == 0x20 || self == 0x0A || self == 0x0D || self == 0x09 }
 }

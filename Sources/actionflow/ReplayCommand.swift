@@ -37,7 +37,7 @@ struct ReplayCommand: AsyncParsableCommand {
     func run() async throws {
         let recording: SessionRecording
         do {
-            recording = try await Self.recording(of: file, project: project)
+            recording = try await SessionSource.load(file, project: project).recording
         } catch {
             FileHandle.standardError.write(Data("actionflow replay: \(error)\n".utf8))
             throw ExitCode(2)
@@ -46,19 +46,5 @@ struct ReplayCommand: AsyncParsableCommand {
         let title = "replay " + URL(fileURLWithPath: file).deletingPathExtension().lastPathComponent
         let options = TUIApplication.Options(monochrome: interface.monochrome, logFile: interface.logFile, speed: speed)
         try await interface.run(await TUIApplication(replaying: recording, title: title, options: options, logger: Logger(label: "actionflow.replay")))
-    }
-
-    /// A session file's recording; a path that is no session file is read as a scenario.
-    static func recording(of file: String, project: ProjectFileOption) async throws -> SessionRecording {
-        if file.hasSuffix(".json") || (try? SessionFile.load(file, transport: nil)) != nil {
-            guard let recording = try SessionFile.load(file, transport: nil) else {
-                throw SessionFileError(path: file, "does not exist")
-            }
-            return recording
-        }
-        let scenario = try ScenarioParser.load(contentsOf: try ScenarioLibrary.locate(file))
-        let transcript = await ScenarioLibrary.runEmbedded(scenario, baseProject: try project.load())
-        guard let recording = transcript.recording else { throw ScenarioFileError(file: file, message: "the scenario did not run") }
-        return recording
     }
 }

@@ -1,0 +1,42 @@
+import ActionFlowClient
+import Foundation
+
+/// FILE as `replay` and `export` take it: a session file, or a scenario played headless first
+/// on the embedded project.
+struct SessionSource {
+    var recording: SessionRecording
+    /// The scenario's name, or the session file's name.
+    var title: String
+    /// The scenario's unmet expectation, where the recording stops; nil for a session file.
+    var failure: ScenarioFailure?
+
+    static func load(_ file: String, project: ProjectFileOption) async throws -> SessionSource {
+        if isSessionFile(file) {
+            guard let recording = try SessionFile.load(file, transport: nil) else {
+                throw SessionFileError(path: file, "does not exist")
+            }
+            return SessionSource(recording: recording, title: URL(fileURLWithPath: file).lastPathComponent, failure: nil)
+        }
+        let scenario = try ScenarioParser.load(contentsOf: try ScenarioLibrary.locate(file))
+        let baseProject = try project.load()
+        _ = try scenario.project.validated(appliedTo: baseProject, source: scenario.source)
+        let transcript = await ScenarioLibrary.runEmbedded(scenario, baseProject: baseProject)
+        guard let recording = transcript.recording else {
+            throw transcript.failure ?? ScenarioFailure(source: scenario.source, step: 0, line: nil, message: "the scenario did not run")
+        }
+        return SessionSource(recording: recording, title: scenario.name, failure: transcript.failure)
+    }
+
+    /// A `.json` path, or a file whose first character is `{`.
+    static func isSessionFile(_ path: String) -> Bool {
+        if path.lowercased().hasSuffix(".json") { return true }
+        guard let handle = FileHandle(forReadingAtPath: path) else { return false }
+        defer { try? handle.close() }
+        let start = (try? handle.read(upToCount: 64)) ?? Data()
+        return start.first { !$0.isWhitespace } == UInt8(ascii: "{")
+    }
+}
+
+private extension UInt8 {
+    var isWhitespace: Bool { self == 0x20 || self == 0x0A || self == 0x0D || self == 0x09 }
+}
