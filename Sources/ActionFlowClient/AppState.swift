@@ -36,6 +36,8 @@ public struct AppState: Sendable, Equatable, Codable {
     public var emailForSignIn: String?
     /// The newsletter subscription, kept by the app itself.
     public var subscribed: Bool
+    /// The link the app last cold-started from, having been killed before the tap.
+    public var coldStartLink: String?
 
     public init(device: Device, settings: ActionCodeSettings, continueURLBase: String = "https://www.example.com", locale: String? = nil) {
         screen = .articles
@@ -55,6 +57,7 @@ public struct AppState: Sendable, Equatable, Codable {
         banner = nil
         emailForSignIn = nil
         subscribed = false
+        coldStartLink = nil
     }
 
     /// The platform whose SDK the app uses: decides `clientType`.

@@ -174,6 +174,8 @@ public enum JournalFact: Sendable, Equatable, Codable {
     case browserOpened(String)
     /// The app handles an email-link sign-in but does not remember the email.
     case askForSignInEmail(continueURL: String?)
+    /// The app was killed before the tap and started from this link, forgetting what it held.
+    case appColdStarted(link: String, forgotDestination: AppScreen?, forgotEmailForSignIn: String?, forgotFlow: FlowKind?)
 
     // Edits and the world
     case settingsEdited(from: ActionCodeSettings, to: ActionCodeSettings)

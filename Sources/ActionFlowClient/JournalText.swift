@@ -80,13 +80,20 @@ public enum JournalText {
             return ["\(page.store.title): \(page.purpose == .install ? "installed" : "updated to")\(page.version.map { " v\($0)" } ?? ""); the app opens with the link"]
         case .browserOpened(let url):
             return ["browser opens \(safe(url)); the app does not get the link"]
+        case .appColdStarted(_, let destination, let email, let flow):
+            var forgotten: [String] = []
+            if let destination { forgotten.append("where the user was going (\(destination.name))") }
+            if let email { forgotten.append("the email for sign-in (\(safe(email)))") }
+            if let flow { forgotten.append("the \(flow.rawValue) in progress") }
+            let lost = forgotten.isEmpty ? "nothing was in memory" : "it forgets " + forgotten.joined(separator: ", ")
+            return ["the app was killed before the tap: it cold-starts from the link (\(lost)); the link's continue URL is the only state that survives"]
         case .askForSignInEmail(let continueURL):
             return ["app handles mode signIn (\(continueNote(continueURL))) but does not remember the email (opened on another device?): ask for it"]
         case .settingsEdited(let old, let new):
             return ["settings: \(Narration.changes(from: old, to: new))"]
         case .deviceEdited(let device):
             let version = device.installedVersion.map { " v\($0)" } ?? ""
-            return ["device: \(safe(device.osName)), app \(device.appInstalled ? "installed\(version)" : "not installed"), links \(device.linksVerified ? "verified" : "not verified"), mail \(device.mailClient.rawValue)\(device.mailScanner ? ", mail scanner" : "")"]
+            return ["device: \(safe(device.osName)), app \(device.appInstalled ? "installed\(version)" : "not installed"), links \(device.linksVerified ? "verified" : "not verified"), mail \(device.mailClient.rawValue)\(device.mailScanner ? ", mail scanner" : "")\(device.appKilledBeforeTap ? ", app killed before the next tap" : "")"]
         case .projectEdited(let project):
             return ["project \(safe(project.projectId)): \(project.mobileLinkStyle.rawValue), authorized domains \(project.authorizedDomains.map(safe).joined(separator: ", ")); the world restarts with it"]
         case .continueURLBaseEdited(let base):

@@ -44,6 +44,7 @@ extension Session {
             app.device.appInstalled = true
             if let version = page.version { app.device.installedVersion = version }
             log(.storeCompleted(page))
+            coldStartIfKilled(with: page.thenOpens)
             return appReceives(page.thenOpens)
 
         case .mailboxRefreshed(let messages):
@@ -74,6 +75,7 @@ extension Session {
         switch route.destination {
         case .app(let url):
             app.lastLink = LinkVisit(link: link, outcome: "app", anatomy: anatomy, route: route)
+            coldStartIfKilled(with: url)
             return appReceives(url, anatomy: anatomy)
         case .store(let visit):
             app.lastLink = LinkVisit(link: link, outcome: visit.store.title, anatomy: anatomy, route: route)
@@ -89,6 +91,21 @@ extension Session {
             log(.browserOpened(url))
             return []
         }
+    }
+
+    /// The app was killed before the tap: it starts from `url` alone. What it kept in memory is
+    /// gone (where the user was going, the email for sign-in, the flow in progress); what it
+    /// kept on disk stays (the signed-in user, as the SDKs persist it). The knob is spent: the
+    /// app runs from now on.
+    mutating func coldStartIfKilled(with url: String) {
+        guard app.device.appKilledBeforeTap else { return }
+        app.device.appKilledBeforeTap = false
+        log(.appColdStarted(link: url, forgotDestination: app.pendingDestination, forgotEmailForSignIn: app.emailForSignIn, forgotFlow: app.flow?.kind))
+        app.pendingDestination = nil
+        app.emailForSignIn = nil
+        app.flow = nil
+        app.screen = .articles
+        app.coldStartLink = url
     }
 
     /// The app is opened with a URL: a link with a code to handle, or a continue URL to resume at.

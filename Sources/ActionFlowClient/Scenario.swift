@@ -174,8 +174,16 @@ public struct DevicePatch: Sendable, Equatable {
     public var linksVerified: Bool?
     public var mailClient: Device.MailClient?
     public var mailScanner: Bool?
+    public var appKilledBeforeTap: Bool?
 
     public init() {}
+
+    /// `killApp`: the app's process is gone before the next tap.
+    public static var appKilled: DevicePatch {
+        var patch = DevicePatch()
+        patch.appKilledBeforeTap = true
+        return patch
+    }
 
     public func applied(to device: Device) -> Device {
         var device = device
@@ -186,6 +194,7 @@ public struct DevicePatch: Sendable, Equatable {
         if let linksVerified { device.linksVerified = linksVerified }
         if let mailClient { device.mailClient = mailClient }
         if let mailScanner { device.mailScanner = mailScanner }
+        if let appKilledBeforeTap { device.appKilledBeforeTap = appKilledBeforeTap }
         return device
     }
 }

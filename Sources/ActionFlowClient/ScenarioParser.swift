@@ -55,7 +55,7 @@ public enum ScenarioParser {
         "open", "signIn", "forgotPassword", "requestPasswordReset", "requestVerification", "requestSignInLink",
         "confirmSignInEmail", "openMailbox", "openMessage", "tapLink", "pasteLink", "newPassword", "continue",
         "install", "update", "backToApp", "reloadUser", "subscribe", "signOut", "advance", "device", "settings",
-        "resetWorld", "retry", "dismissError", "draft", "expect",
+        "resetWorld", "retry", "dismissError", "draft", "killApp", "expect",
     ]
 }
 
@@ -166,7 +166,7 @@ private struct Reader {
 
     func devicePatch(_ node: Node, step: Int?, allowPreset: Bool = false) throws(ScenarioFileError) -> DevicePatch {
         let mapping = try self.mapping(node, key: "device", step: step)
-        let keys = ["platform", "osName", "appInstalled", "installedVersion", "linksVerified", "mailClient", "mailScanner"]
+        let keys = ["platform", "osName", "appInstalled", "installedVersion", "linksVerified", "mailClient", "mailScanner", "appKilledBeforeTap"]
         try checkKeys(mapping, allowed: (allowPreset ? ["preset"] : []) + keys, context: "device", step: step)
         var patch = DevicePatch()
         if let value = mapping["platform"] {
@@ -182,6 +182,7 @@ private struct Reader {
             patch.mailClient = try oneOf(value, key: "mailClient", step: step, Device.MailClient.allCases.map { ($0.rawValue, $0) })
         }
         if let value = mapping["mailScanner"] { patch.mailScanner = try bool(value, key: "mailScanner", step: step) }
+        if let value = mapping["appKilledBeforeTap"] { patch.appKilledBeforeTap = try bool(value, key: "appKilledBeforeTap", step: step) }
         return patch
     }
 
@@ -303,6 +304,7 @@ private struct Reader {
         case "subscribe": return try none(.event(.subscribeTapped))
         case "signOut": return try none(.event(.signOutTapped))
         case "resetWorld": return try none(.event(.worldResetRequested))
+        case "killApp": return try none(.changeDevice(.appKilled))
         case "retry": return try none(.event(.retryTapped))
         case "dismissError": return try none(.event(.errorDismissed))
         case "advance": return .event(.clockAdvanceRequested(seconds: try duration(try required(), key: name, step: step)))

@@ -245,7 +245,7 @@ extension ScenarioAction {
         case .openMessage(let reference): "openMessage \(reference)"
         case .tapLink(let reference): "tapLink \(reference)"
         case .pasteMessageLink(let reference): "pasteLink \(reference)"
-        case .changeDevice: "device change"
+        case .changeDevice(let patch): patch == .appKilled ? "killApp" : "device change"
         case .changeSettings: "settings change"
         case .expect(let expectations): "expect " + expectations.map(\.description).joined(separator: ", ")
         }

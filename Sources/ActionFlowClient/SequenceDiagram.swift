@@ -239,6 +239,8 @@ private struct SequenceDiagramBuilder {
         case .askForSignInEmail:
             narrate(fact, over: .app)
             request(.app, .user, "which email did you sign in with?")
+        case .appColdStarted:
+            narrate(fact, over: .app)
         case .projectEdited, .clockAdvanced, .worldReset:
             narrate(fact, over: .auth)
         case .retryRequested:

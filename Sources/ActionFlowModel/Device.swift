@@ -23,8 +23,11 @@ public struct Device: Sendable, Hashable, Codable {
     public var mailClient: MailClient
     /// A mail security scanner pre-opens every link, consuming single-use codes.
     public var mailScanner: Bool
+    /// The app's process is gone when the next link arrives (the system killed it, or the user
+    /// swiped it away): it cold-starts from the link with nothing in memory.
+    public var appKilledBeforeTap: Bool
 
-    public init(platform: Platform, osName: String, appInstalled: Bool, installedVersion: Int?, linksVerified: Bool, mailClient: MailClient, mailScanner: Bool) {
+    public init(platform: Platform, osName: String, appInstalled: Bool, installedVersion: Int?, linksVerified: Bool, mailClient: MailClient, mailScanner: Bool, appKilledBeforeTap: Bool = false) {
         self.platform = platform
         self.osName = osName
         self.appInstalled = appInstalled
@@ -32,6 +35,7 @@ public struct Device: Sendable, Hashable, Codable {
         self.linksVerified = linksVerified
         self.mailClient = mailClient
         self.mailScanner = mailScanner
+        self.appKilledBeforeTap = appKilledBeforeTap
     }
 
     public static let iPhone = Device(platform: .iOS, osName: "iOS 18", appInstalled: true, installedVersion: 11, linksVerified: true, mailClient: .native, mailScanner: false)

@@ -178,4 +178,38 @@ struct SessionDriverTests {
             #expect(lines == Array(full.suffix(limit)))
         }
     }
+
+    @Test("an app killed before the tap cold-starts from the link: memory is gone, the cached user and the continue URL remain")
+    func appKilledBeforeTheTap() throws {
+        let project = try ProjectConfigLoader.loadDefault()
+        var session = Session.embedded(project: project, app: inApp)
+        _ = session.reduce(.openRoute("/articles/42"))
+        _ = session.reduce(.forgotPasswordTapped)
+        _ = session.reduce(.passwordResetRequested(email: bob))
+        var killed = session.app.device
+        killed.appKilledBeforeTap = true
+        _ = session.reduce(.deviceEdited(killed))
+        let link = try #require(session.inbox.last?.link)
+        _ = session.reduce(.linkTapped(messageID: session.inbox.last?.id ?? "none"))
+        let coldStart = session.journal.compactMap { entry -> (AppScreen?, String?, FlowKind?)? in
+            if case .appColdStarted(_, let destination, let email, let flow) = entry.fact { return (destination, email, flow) }
+            return nil
+        }
+        #expect(coldStart.count == 1)
+        #expect(coldStart.first?.0 == .article(id: "42"))
+        #expect(coldStart.first?.2 == .passwordReset)
+        #expect(!session.app.device.appKilledBeforeTap, "the knob is spent: the app runs now")
+        #expect(session.app.coldStartLink != nil && session.app.coldStartLink != link, "the app received the link's payload")
+        #expect(session.app.screen == .newPassword(email: bob))
+        #expect(session.app.pendingDestination == .article(id: "42"), "restored from the continue URL alone")
+
+        var pasted = Session.embedded(project: project, app: inApp)
+        _ = pasted.reduce(.passwordResetRequested(email: bob))
+        killed = pasted.app.device
+        killed.appKilledBeforeTap = true
+        _ = pasted.reduce(.deviceEdited(killed))
+        _ = pasted.reduce(.linkPasted(pasted.inbox.last?.link ?? ""))
+        #expect(pasted.app.device.appKilledBeforeTap, "a link pasted into the app finds it running")
+        #expect(!pasted.journal.contains { if case .appColdStarted = $0.fact { true } else { false } })
+    }
 }

@@ -63,6 +63,10 @@ enum InspectorContent {
             blocks.append(.heading("No email action in progress"))
             blocks.append(.paragraph("Open a members-only article signed out, or Subscribe unverified, to start one.", .muted))
         }
+        if let link = session.app.coldStartLink {
+            // Where the resumed screen came from when the app had nothing else.
+            blocks.append(.pair(" cold start", SecretMasking.maskLinks(in: UntrustedText.sanitize(link)), .link, nameWidth: 10))
+        }
         return blocks
     }
 
@@ -209,6 +213,9 @@ enum InspectorContent {
         blocks.append(.control(Control(id: "device.scanner", label: "Mail scanner", kind: .toggle(device.mailScanner),
                                        note: device.mailScanner ? Note("pre-opens every link: single-use codes may be spent", .warning) : nil,
                                        activate: { _ in edit { $0.mailScanner.toggle() } })))
+        blocks.append(.control(Control(id: "device.killed", label: "Killed before tap", kind: .toggle(device.appKilledBeforeTap),
+                                       note: device.appKilledBeforeTap ? Note("the next link cold-starts the app: only its continue URL survives", .warning) : nil,
+                                       activate: { _ in edit { $0.appKilledBeforeTap.toggle() } })))
         return blocks
     }
 
