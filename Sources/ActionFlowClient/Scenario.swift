@@ -145,6 +145,8 @@ public enum Expectation: Sendable, Equatable, CustomStringConvertible {
     case linkOpensIn(String)
     /// The store page asks to `install` or `upgrade`.
     case store(StorePage.Purpose)
+    /// The settings last sent, or the last link, has this finding (`continue-url.personal-data`).
+    case finding(String)
 
     public var description: String {
         switch self {
@@ -160,6 +162,7 @@ public enum Expectation: Sendable, Equatable, CustomStringConvertible {
         case .narrates(let text): "narrates \"\(text)\""
         case .linkOpensIn(let place): "linkOpensIn \(place)"
         case .store(let purpose): "store \(purpose.rawValue)"
+        case .finding(let code): "finding \(code)"
         }
     }
 }

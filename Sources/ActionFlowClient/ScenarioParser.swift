@@ -335,7 +335,7 @@ private struct Reader {
         return .position(position)
     }
 
-    static let expectationKeys = ["landsAt", "screen", "fails", "noError", "emailVerified", "mailbox", "signedIn", "subscribed", "flowStep", "narrates", "linkOpensIn", "store"]
+    static let expectationKeys = ["landsAt", "screen", "fails", "noError", "emailVerified", "mailbox", "signedIn", "subscribed", "flowStep", "narrates", "linkOpensIn", "store", "finding"]
 
     func expectations(_ node: Node, step: Int) throws(ScenarioFileError) -> [Expectation] {
         let mapping = try self.mapping(node, key: "expect", step: step)
@@ -378,6 +378,7 @@ private struct Reader {
                 let choices: [(String, FlowStep?)] = [("none", nil)] + FlowStep.allCases.map { ($0.rawValue, $0) }
                 expectations.append(.flowStep(try oneOf(value, key: key, step: step, choices)))
             case "narrates": expectations.append(.narrates(try string(value, key: key, step: step)))
+            case "finding": expectations.append(.finding(try string(value, key: key, step: step)))
             case "linkOpensIn":
                 expectations.append(.linkOpensIn(try oneOf(value, key: key, step: step, ["app", "web widget", "browser", "Play Store", "App Store"].map { ($0, $0) })))
             default:

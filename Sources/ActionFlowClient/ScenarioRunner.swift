@@ -217,10 +217,23 @@ public enum ScenarioRunner {
             return (recent.contains { $0.contains(text) }, "no narration line since the previous expectation contains it")
         case .linkOpensIn(let place):
             return (state.lastLink?.outcome == place, "the last link went to \(state.lastLink?.outcome ?? "nowhere (no link opened)")")
+        case .finding(let code):
+            let found = findings(in: session)
+            return (found.contains { $0.code == code }, found.isEmpty ? "there are no findings" : "the findings are \(found.map(\.code).joined(separator: ", "))")
         case .store(let purpose):
             guard case .store(let page) = state.location else { return (false, showing) }
             return (page.purpose == purpose, "the store page asks to \(page.purpose.rawValue)")
         }
+    }
+
+    /// What the Settings and Link panes report: findings on the settings last sent and on the
+    /// last link opened.
+    static func findings(in session: Session) -> [Finding] {
+        var found = session.app.lastLink?.anatomy?.findings ?? []
+        if let sent = session.app.sentSettings {
+            found += SettingsFindings.findings(for: sent, requestType: (session.app.flow?.kind ?? .passwordReset).requestType, project: session.project)
+        }
+        return found
     }
 
     static func shownError(_ state: AppState) -> AuthErrorCode? {
