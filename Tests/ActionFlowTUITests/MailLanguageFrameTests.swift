@@ -43,3 +43,29 @@ struct MailLanguageFrameTests {
         }
     }
 }
+
+@Suite("Settings pane: the app's languageCode")
+struct LanguageCodeFieldTests {
+    private func languageCodeField(_ session: Session) throws -> Control {
+        let blocks = InspectorContent.blocks(.settings, session, mainUI(focus: .inspector, tab: .settings))
+        let controls = blocks.compactMap { block -> Control? in
+            if case .control(let control) = block { return control }
+            return nil
+        }
+        return try #require(controls.first { $0.id == "settings.locale" })
+    }
+
+    @Test("Sent as X-Firebase-Locale; empty sends none; a locale without templates is flagged while typed")
+    func languageCode() async throws {
+        let world = try await World.start()
+        let field = try languageCodeField(await world.state())
+        #expect(field.commit("he-IL") == [.send(.localeEdited("he-IL"))])
+        #expect(field.commit("  ") == [.send(.localeEdited(nil))])
+        #expect(field.validate("iw") == nil)
+        #expect(field.validate("vi_VN") == nil)
+        #expect(field.validate("pt-BR")?.text == "no email templates: falls back to English (en)")
+        let edited = try languageCodeField(await world.send(.localeEdited("pt-BR")))
+        #expect(edited.kind == .text(value: "pt-BR", placeholder: "(none: project default en)", secret: false))
+        #expect(edited.note?.text == "no email templates: falls back to English (en)")
+    }
+}
