@@ -14,11 +14,24 @@ public enum MailTemplates {
 
     public static var languages: Set<String> { Set(table.keys) }
 
-    /// The template language for a locale such as `fr`, `fr-FR`, `de_DE` or `JA`; nil when none fits.
+    /// The template language for a locale such as `fr`, `fr-FR`, `de_DE`, `JA` or `iw`; nil when none fits.
     public static func language(for locale: String) -> String? {
         let primary = locale.split(whereSeparator: { $0 == "-" || $0 == "_" }).first.map { $0.lowercased() } ?? ""
-        return table[primary] == nil ? nil : primary
+        let code = retiredCodes[primary] ?? primary
+        return table[code] == nil ? nil : code
     }
+
+    /// The English name of a template language, for narration (`fr` is French).
+    public static func name(of language: String) -> String {
+        names[language] ?? language
+    }
+
+    /// ISO 639 codes that were renamed and that older Java and Android locales still send.
+    private static let retiredCodes = ["iw": "he"]
+
+    private static let names = [
+        "en": "English", "fr": "French", "de": "German", "es": "Spanish", "ja": "Japanese", "he": "Hebrew", "vi": "Vietnamese",
+    ]
 
     public static func template(_ type: OobRequestType, language: String) -> Template? {
         table[language]?[type]
@@ -143,6 +156,40 @@ public enum MailTemplates {
             .recoverEmail: Template(
                 subject: "%APP_NAME% のログイン用メールアドレスが変更されました",
                 body: "%EMAIL% 様\n\n%APP_NAME% のログイン用メールアドレスが %NEW_EMAIL% に変更されました。\n\nこの変更に心当たりがない場合は、次のリンクからメールアドレスを元に戻してください。\n\n%LINK%\n\n%APP_NAME% チーム"),
+        ],
+        "he": [
+            .passwordReset: Template(
+                subject: "איפוס הסיסמה שלך ל-%APP_NAME%",
+                body: "שלום,\n\nיש ללחוץ על הקישור הזה כדי לאפס את הסיסמה שלך ל-%APP_NAME% עבור החשבון %EMAIL%.\n\n%LINK%\n\nאם לא ביקשת לאפס את הסיסמה, אפשר להתעלם מהאימייל הזה.\n\nתודה,\n\nצוות %APP_NAME%"),
+            .verifyEmail: Template(
+                subject: "אימות כתובת האימייל שלך ב-%APP_NAME%",
+                body: "שלום,\n\nיש ללחוץ על הקישור הזה כדי לאמת את כתובת האימייל שלך.\n\n%LINK%\n\nאם לא ביקשת לאמת את הכתובת הזו, אפשר להתעלם מהאימייל הזה.\n\nתודה,\n\nצוות %APP_NAME%"),
+            .emailSignIn: Template(
+                subject: "בקשה להתחבר ל-%APP_NAME% עם %EMAIL%",
+                body: "שלום,\n\nקיבלנו בקשה להתחבר ל-%APP_NAME% באמצעות כתובת האימייל הזו. כדי להתחבר עם החשבון %EMAIL%, יש ללחוץ על הקישור הזה:\n\n%LINK%\n\nאם לא ביקשת את הקישור הזה, אפשר פשוט להתעלם מהאימייל הזה.\n\nתודה,\n\nצוות %APP_NAME%"),
+            .verifyAndChangeEmail: Template(
+                subject: "אימות כתובת האימייל החדשה שלך ב-%APP_NAME%",
+                body: "שלום,\n\nיש ללחוץ על הקישור הזה כדי לשנות את כתובת האימייל להתחברות לחשבון שלך ב-%APP_NAME% מ-%EMAIL% ל-%NEW_EMAIL%.\n\n%LINK%\n\nאם לא ביקשת לשנות את כתובת האימייל, אפשר להתעלם מהאימייל הזה.\n\nתודה,\n\nצוות %APP_NAME%"),
+            .recoverEmail: Template(
+                subject: "כתובת האימייל להתחברות ל-%APP_NAME% שונתה",
+                body: "שלום,\n\nכתובת האימייל שלך להתחברות ל-%APP_NAME% שונתה ל-%NEW_EMAIL%.\n\nאם לא ביקשת לשנות את כתובת האימייל, יש ללחוץ על הקישור הזה כדי לשחזר את כתובת האימייל להתחברות.\n\n%LINK%\n\nתודה,\n\nצוות %APP_NAME%"),
+        ],
+        "vi": [
+            .passwordReset: Template(
+                subject: "Đặt lại mật khẩu của bạn cho %APP_NAME%",
+                body: "Xin chào,\n\nHãy nhấp vào đường liên kết này để đặt lại mật khẩu %APP_NAME% cho tài khoản %EMAIL% của bạn.\n\n%LINK%\n\nNếu bạn không yêu cầu đặt lại mật khẩu, bạn có thể bỏ qua email này.\n\nCảm ơn bạn,\n\nNhóm %APP_NAME%"),
+            .verifyEmail: Template(
+                subject: "Xác minh email của bạn cho %APP_NAME%",
+                body: "Xin chào,\n\nHãy nhấp vào đường liên kết này để xác minh địa chỉ email của bạn.\n\n%LINK%\n\nNếu bạn không yêu cầu xác minh địa chỉ này, bạn có thể bỏ qua email này.\n\nCảm ơn bạn,\n\nNhóm %APP_NAME%"),
+            .emailSignIn: Template(
+                subject: "Yêu cầu đăng nhập vào %APP_NAME% bằng %EMAIL%",
+                body: "Xin chào,\n\nChúng tôi đã nhận được yêu cầu đăng nhập vào %APP_NAME% bằng địa chỉ email này. Nếu bạn muốn đăng nhập bằng tài khoản %EMAIL%, hãy nhấp vào đường liên kết này:\n\n%LINK%\n\nNếu bạn không yêu cầu đường liên kết này, bạn có thể yên tâm bỏ qua email này.\n\nCảm ơn bạn,\n\nNhóm %APP_NAME%"),
+            .verifyAndChangeEmail: Template(
+                subject: "Xác minh email mới của bạn cho %APP_NAME%",
+                body: "Xin chào,\n\nHãy nhấp vào đường liên kết này để đổi email đăng nhập của tài khoản %APP_NAME% từ %EMAIL% thành %NEW_EMAIL%.\n\n%LINK%\n\nNếu bạn không yêu cầu đổi email, bạn có thể bỏ qua email này.\n\nCảm ơn bạn,\n\nNhóm %APP_NAME%"),
+            .recoverEmail: Template(
+                subject: "Email đăng nhập %APP_NAME% của bạn đã được thay đổi",
+                body: "Xin chào,\n\nEmail đăng nhập %APP_NAME% của bạn đã được đổi thành %NEW_EMAIL%.\n\nNếu bạn không yêu cầu đổi email, hãy nhấp vào đường liên kết này để khôi phục email đăng nhập.\n\n%LINK%\n\nCảm ơn bạn,\n\nNhóm %APP_NAME%"),
         ],
     ]
 }

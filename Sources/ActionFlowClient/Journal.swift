@@ -88,6 +88,8 @@ public enum Refusal: Sendable, Equatable, Codable {
 /// What the app, the web widget or the scanner learned from a reply.
 public enum ReplyFact: Sendable, Equatable, Codable {
     case oobCodeSent(OobRequestType, email: String?, enumerationProtected: Bool)
+    /// The `X-Firebase-Locale` sent has no email templates: the email is in `language`, the project's default.
+    case mailLanguageFallback(locale: String, language: String)
     /// The app goes back to sign-in after asking for a reset: "check your email".
     case checkYourEmail
     case passwordChanged

@@ -1,3 +1,4 @@
+import ActionFlowBackend
 import ActionFlowModel
 import Foundation
 
@@ -198,6 +199,8 @@ public enum JournalText {
         case .oobCodeSent(let type, let email, let protected):
             let protection = protected ? " (email enumeration protection: an unknown address gets the same answer and no email)" : ""
             return "sendOobCode \(type.rawValue) → sent to \(safe(email))\(protection)"
+        case .mailLanguageFallback(let locale, let language):
+            return "no email templates for X-Firebase-Locale \(safe(locale)): the email falls back to \(MailTemplates.name(of: language)) (\(safe(language))), the project's default language"
         case .checkYourEmail:
             return "app: \"check your email\", back to sign-in"
         case .passwordChanged:

@@ -1,3 +1,4 @@
+import ActionFlowBackend
 import ActionFlowModel
 import Foundation
 
@@ -10,8 +11,8 @@ extension Session {
             return signedIn(response, via: reply.call)
         case .lookup(let request, let response):
             return reloaded(response, token: request.idToken)
-        case .sendOobCode(let request, _, _):
-            return emailSent(request)
+        case .sendOobCode(let request, let locale, _):
+            return emailSent(request, locale: locale)
         case .resetPassword(let request, let response):
             return passwordResetAnswered(request, response)
         case .update(_, let response):
@@ -121,12 +122,15 @@ extension Session {
         return start(.call(call, by: .app))
     }
 
-    mutating func emailSent(_ request: SendOobCodeRequest) -> [Effect] {
+    mutating func emailSent(_ request: SendOobCodeRequest, locale: String?) -> [Effect] {
         let email = request.email ?? app.session?.email
         app.flow = FlowProgress(kind: FlowKind(request.requestType), step: .emailSent, email: email, continueURL: request.continueUrl)
         if request.requestType == .emailSignIn { app.emailForSignIn = request.email }
         let protected = project.emailEnumerationProtection && request.requestType == .passwordReset
         log(.reply(.oobCodeSent(request.requestType, email: email, enumerationProtected: protected)))
+        if let locale, MailTemplates.language(for: locale) == nil {
+            log(.reply(.mailLanguageFallback(locale: locale, language: project.defaultLocale)))
+        }
         if request.requestType == .passwordReset, app.screen == .forgotPassword {
             app.screen = .signIn
             log(.reply(.checkYourEmail))

@@ -132,7 +132,7 @@ import Testing
         ("mobileLinkStyle: FIREBASE_DYNAMIC_LINK_DOMAIN\ndynamicLinkDomains: []\n",
          "project.yaml line 1: mobileLinkStyle: FIREBASE_DYNAMIC_LINK_DOMAIN needs at least one entry in dynamicLinkDomains"),
         ("defaultLocale: xx\n",
-         "project.yaml line 1: defaultLocale: no email templates for 'xx' (available: de, en, es, fr, ja)"),
+         "project.yaml line 1: defaultLocale: no email templates for 'xx' (available: de, en, es, fr, he, ja, vi)"),
         ("clockStart: tomorrow\n",
          "project.yaml line 1: clockStart: expected a time such as 2026-01-15T09:00:00Z, got 'tomorrow'"),
         ("actionHandlerUrl: ftp://example.com/action\n",

@@ -31,7 +31,7 @@ import Testing
             "actionHandlerUrl: expected an absolute http(s) URL, got 'mailto:a@example.com'",
             "codeLifetimes.verifyEmail: expected a whole number of seconds that fits, got 1.5",
             "rateLimit.window: expected a duration above 0, got -60",
-            "defaultLocale: no email templates for 'xx' (available: de, en, es, fr, ja)",
+            "defaultLocale: no email templates for 'xx' (available: de, en, es, fr, he, ja, vi)",
             "users[3].password: passwords need at least 6 characters (the server's WEAK_PASSWORD rule), got 5",
             "users[3].email: 'ALICE@example.com' is already used by users[0]",
         ])

@@ -1,3 +1,4 @@
+import ActionFlowBackend
 import ActionFlowClient
 import ActionFlowModel
 import Foundation
@@ -157,6 +158,7 @@ enum InspectorContent {
         let base = session.app.continueURLBase
         blocks.append(.control(Control(id: "settings.base", label: "app web origin", kind: .text(value: base, placeholder: "https://www.example.com", secret: false),
                                        commit: { [.send(.continueURLBaseEdited($0))] })))
+        blocks.append(.control(localeField(session)))
         blocks.append(.blank)
         blocks.append(.heading("Findings"))
         if findings.isEmpty { blocks.append(.paragraph("None: these settings look sound.", .success)) }
@@ -165,6 +167,23 @@ enum InspectorContent {
             blocks.append(.paragraph(note.text, note.role))
         }
         return blocks
+    }
+
+    /// The app's `languageCode`, sent as `X-Firebase-Locale`; empty sends none.
+    private static func localeField(_ session: Session) -> Control {
+        let fallback = session.project.defaultLocale
+        @Sendable func note(_ locale: String) -> Note? {
+            guard !locale.isEmpty, MailTemplates.language(for: locale) == nil else { return nil }
+            return Note("no email templates: falls back to \(MailTemplates.name(of: fallback)) (\(fallback))", .warning)
+        }
+        let locale = session.app.locale ?? ""
+        return Control(id: "settings.locale", label: "languageCode", kind: .text(value: locale, placeholder: "(none: project default \(fallback))", secret: false),
+                       note: note(locale),
+                       commit: { text in
+                           let trimmed = text.trimmingCharacters(in: .whitespaces)
+                           return [.send(.localeEdited(trimmed.isEmpty ? nil : trimmed))]
+                       },
+                       validate: note)
     }
 
     // MARK: Device

@@ -160,20 +160,20 @@ public struct BlockLayout {
             guard top + item.height > rect.y, top < rect.maxY else { continue }
             switch item.block {
             case .heading(let text):
-                for (i, line) in TextWrap.lines(text, width: rect.width).enumerated() {
-                    frame.put(line, x: rect.x, y: top + i, role: .title, clip: rect)
+                for (i, line) in BidiLine.displayLines(text, width: rect.width).enumerated() {
+                    frame.put(line.text, x: rect.x + line.indent, y: top + i, role: .title, clip: rect)
                 }
             case .paragraph(let text, let role):
-                for (i, line) in TextWrap.lines(text, width: rect.width).enumerated() {
-                    frame.put(line, x: rect.x, y: top + i, role: role, clip: rect)
+                for (i, line) in BidiLine.displayLines(text, width: rect.width).enumerated() {
+                    frame.put(line.text, x: rect.x + line.indent, y: top + i, role: role, clip: rect)
                 }
             case .line(let spans):
                 frame.put(spans, x: rect.x, y: top, clip: rect)
             case .item(let marker, let text, let role):
                 let indent = marker.displayWidth
                 frame.put(marker, x: rect.x, y: top, role: .muted, clip: rect)
-                for (i, line) in TextWrap.lines(text, width: max(1, rect.width - indent)).enumerated() {
-                    frame.put(line, x: rect.x + indent, y: top + i, role: role, clip: rect)
+                for (i, line) in BidiLine.displayLines(text, width: max(1, rect.width - indent)).enumerated() {
+                    frame.put(line.text, x: rect.x + indent + line.indent, y: top + i, role: role, clip: rect)
                 }
             case .verbatim(let text, let role, let indent):
                 for (i, line) in TextWrap.hardLines(text, width: max(1, rect.width - indent)).enumerated() {
@@ -181,7 +181,7 @@ public struct BlockLayout {
                 }
             case .pair(let name, let value, let role, let nameWidth):
                 frame.put(name.padded(toColumns: nameWidth), x: rect.x, y: top, role: .muted, clip: rect)
-                frame.put(value.truncated(toColumns: rect.width - nameWidth - 1), x: rect.x + nameWidth + 1, y: top, role: role, clip: rect)
+                frame.put(value.truncated(toColumns: rect.width - nameWidth - 1).inVisualOrder, x: rect.x + nameWidth + 1, y: top, role: role, clip: rect)
             case .control(let control):
                 let isSelected = focused && item.controlIndex == selected
                 let edit = editing?.id == control.id ? editing?.editor : nil
@@ -215,7 +215,7 @@ public struct BlockLayout {
     private func drawControl(_ control: Control, into frame: inout Frame, rect: Rect, y: Int, labelWidth: Int, selected: Bool, editor: TextEditor?) -> (x: Int, y: Int)? {
         switch control.kind {
         case .button:
-            let label = "[ \(control.label.truncated(toColumns: max(1, rect.width - 6))) ]"
+            let label = "[ \(control.label.truncated(toColumns: max(1, rect.width - 6)).inVisualOrder) ]"
             frame.put(label, x: rect.x, y: y, role: selected ? .focusedButton : .button, clip: rect)
             if selected { frame.put("◀", x: rect.x + label.displayWidth + 1, y: y, role: .accent, clip: rect) }
             return nil
