@@ -87,7 +87,11 @@ let package = Package(
             exclude: ["Interop"]
         ),
         // The headless commands, run in-process.
-        .testTarget(name: "ActionFlowCommandTests", dependencies: ["actionflow", "ActionFlowClient", "ActionFlowModel", "ActionFlowTransport", "ActionFlowServer"]),
+        .testTarget(
+            name: "ActionFlowCommandTests",
+            dependencies: ["actionflow", "ActionFlowClient", "ActionFlowModel", "ActionFlowTransport", "ActionFlowServer", "ActionFlowTUI"],
+            exclude: ["Interop"]
+        ),
         .testTarget(name: "ActionFlowEndToEndTests"),
         .testTarget(name: "ActionFlowTUITests", dependencies: ["ActionFlowTUI", "ActionFlowClient", "ActionFlowModel", "ActionFlowBackend"], exclude: ["Golden"]),
     ],

@@ -113,13 +113,7 @@ public final class TUIApplication {
 
     /// The session on screen: the live one, or the replay's with its progress as a presenter's.
     public var session: Session {
-        guard let replay else { return driver.session }
-        var shown = replay.session
-        var progress = PresenterProgress(title: replayTitle, steps: replay.recording.events.map(\.summary))
-        progress.played = replay.position
-        progress.lastResult = replay.lastEvent.map { "event \(replay.position): \($0.summary)" }
-        shown.presenter = progress
-        return shown
+        replay?.shownSession(title: replayTitle) ?? driver.session
     }
 
     /// Runs until the user quits. Returns the termination signal that ended it, if one did.

@@ -1,14 +1,15 @@
 import ActionFlowClient
 import ActionFlowModel
+import ActionFlowTUI
 import ArgumentParser
 import Foundation
 
-/// `actionflow export FILE --format mermaid|markdown`: a session as a sequence diagram or a
-/// review report, for design docs.
+/// `actionflow export FILE --format mermaid|markdown|cast`: a session as a sequence diagram, a
+/// review report, or a terminal recording of the interface playing it, for design reviews.
 struct ExportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "export",
-        abstract: "Export a session or a scenario as a Mermaid sequence diagram or a Markdown review report.",
+        abstract: "Export a session or a scenario as a Mermaid sequence diagram, a Markdown review report or an asciicast recording.",
         discussion: """
         FILE is a session file (JSON, as written by --session or run --save) or a scenario \
         (a path or the name of a shipped scenario), which is played headless first. Exit status: \
@@ -17,39 +18,39 @@ struct ExportCommand: AsyncParsableCommand {
         """
     )
 
-    enum Format: String, CaseIterable {
-        case mermaid, markdown
-    }
+    typealias Format = SessionExport.Format
 
     @Argument(help: ArgumentHelp("A session file, a scenario file, or the name of a shipped scenario.", valueName: "file"))
     var file: String
 
-    @Option(help: ArgumentHelp("mermaid (a sequenceDiagram) or markdown (a review report with the diagram).", valueName: "format"))
+    @Option(help: ArgumentHelp("mermaid (a sequenceDiagram), markdown (a review report with the diagram) or cast (an asciicast v2 recording of the interface).", valueName: "format"))
     var format: String
 
     @Option(help: ArgumentHelp("Write here instead of standard output.", valueName: "path"))
     var output: String?
+
+    @Option(help: ArgumentHelp("The terminal size of a cast, in columns and rows.", valueName: "colsxrows"))
+    var size: String = "100x30"
 
     @OptionGroup var project: ProjectFileOption
 
     func run() async throws {
         let source: SessionSource
         let chosen: Format
+        let terminalSize: (columns: Int, rows: Int)
         do {
             guard let known = Format(rawValue: format) else {
                 throw ExportError("unknown format '\(UntrustedText.sanitize(format))'; use \(Format.allCases.map(\.rawValue).joined(separator: " or "))")
             }
             chosen = known
+            terminalSize = try Self.parseSize(size)
             if let output { try Self.checkWritable(output) }
             source = try await SessionSource.load(file, project: project)
         } catch {
             FileHandle.standardError.write(Data("actionflow export: \(error)\n".utf8))
             throw ExitCode(2)
         }
-        let text = switch chosen {
-        case .mermaid: SequenceDiagram(source.recording.current).mermaid
-        case .markdown: ReviewReport(title: source.title, session: source.recording.current).markdown
-        }
+        let text = SessionExport.text(chosen, recording: source.recording, title: source.title, columns: terminalSize.columns, rows: terminalSize.rows)
         if let output {
             do {
                 try Data(text.utf8).write(to: URL(fileURLWithPath: output), options: .atomic)
@@ -64,6 +65,16 @@ struct ExportCommand: AsyncParsableCommand {
             FileHandle.standardError.write(Data("actionflow export: the scenario stopped early, exported where it stopped: \(failure)\n".utf8))
             throw failure.isSetup ? ExitCode(2) : ExitCode.failure
         }
+    }
+
+    /// `COLSxROWS`, at least as large as the interface draws anything in.
+    static func parseSize(_ text: String) throws -> (columns: Int, rows: Int) {
+        let parts = text.lowercased().split(separator: "x", omittingEmptySubsequences: false)
+        guard parts.count == 2, let columns = Int(parts[0]), let rows = Int(parts[1]),
+              (1...1000).contains(columns), (1...1000).contains(rows) else {
+            throw ExportError("--size must be COLSxROWS, such as 100x30, not '\(UntrustedText.sanitize(text))'")
+        }
+        return (columns, rows)
     }
 
     /// Refused before a scenario runs, so that its result is not lost afterwards.

@@ -51,7 +51,8 @@ import Testing
         try "{ cut short".write(toFile: notJSON, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(atPath: notJSON) }
         let refused: [[String]] = [
-            ["password-reset-in-app", "--format", "cast"],
+            ["password-reset-in-app", "--format", "cast", "--size", "100"],
+            ["password-reset-in-app", "--format", "cast", "--size", "0x30"],
             ["password-reset-in-app", "--format", "svg"],
             ["no-such-scenario", "--format", "mermaid"],
             [temporaryPath("missing.json"), "--format", "mermaid"],

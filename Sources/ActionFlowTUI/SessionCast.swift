@@ -1,0 +1,113 @@
+import ActionFlowClient
+import Foundation
+
+extension Replay {
+    /// The session as the interface shows a replay: the replayed session with its progress
+    /// as a presenter's, so the narration names the current step.
+    public func shownSession(title: String) -> Session {
+        var shown = session
+        var progress = PresenterProgress(title: title, steps: recording.events.map(\.summary))
+        progress.played = position
+        progress.lastResult = lastEvent.map { "event \(position): \($0.summary)" }
+        shown.presenter = progress
+        return shown
+    }
+}
+
+/// A recording played in the interface, headless, as an asciicast v2 file: a header line, then
+/// one `[seconds, "o", bytes]` event per frame, each a full redraw of the screen.
+public struct SessionCast: Sendable {
+    public let recording: SessionRecording
+    public let title: String
+    public let width: Int
+    public let height: Int
+
+    /// Between steps when the recording has no times, as `replay` plays them.
+    public static let stepWithoutTimes: TimeInterval = 0.5
+    /// Longer recorded pauses are cut to this, as `replay` does.
+    public static let longestPause: TimeInterval = 3
+
+    public init(recording: SessionRecording, title: String, width: Int, height: Int) {
+        self.recording = recording
+        self.title = title
+        self.width = width
+        self.height = height
+    }
+
+    /// The frames the interface shows, from the recording's start, with the second each appears.
+    public var frames: [(time: TimeInterval, frame: Frame)] {
+        var replay = Replay(recording)
+        var ui = UIState(colorMode: .full256)
+        ui.mode = .main
+        var time: TimeInterval = 0
+        var result = [(time: time, frame: render(replay, ui: ui))]
+        while !replay.isAtEnd {
+            time += min(Self.longestPause, replay.recordedPause ?? Self.stepWithoutTimes)
+            replay.forward()
+            result.append((time: time, frame: render(replay, ui: ui)))
+        }
+        return result
+    }
+
+    private func render(_ replay: Replay, ui: UIState) -> Frame {
+        MainView.render(session: replay.shownSession(title: title), ui: ui, transport: "replay · \(recording.transport) session", width: width, height: height)
+    }
+
+    /// The whole file: the header, then the events, one JSON value per line.
+    public var asciicast: String {
+        var header: [String: Any] = ["version": 2, "width": width, "height": height, "title": title]
+        if let start = recording.times?.first { header["timestamp"] = Int(start.timeIntervalSince1970) }
+        var lines = [Self.json(header)]
+        for (index, (time, frame)) in frames.enumerated() {
+            let setup = index == 0 ? "\u{1B}[?25l" : ""
+            lines.append("[\(String(format: "%.6f", time)), \"o\", \(Self.json(setup + Self.drawing(frame)))]")
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// The bytes that draw `frame` on a cleared screen: each row from its first column, with
+    /// an SGR sequence wherever the style changes. Continuation cells are skipped, since the
+    /// wide character before them already covers their column.
+    public static func drawing(_ frame: Frame) -> String {
+        var out = "\u{1B}[0m\u{1B}[H\u{1B}[2J"
+        for y in 0..<frame.height {
+            out += "\u{1B}[\(y + 1);1H"
+            var current = CellStyle.plain
+            for x in 0..<frame.width {
+                let cell = frame[x, y]
+                if cell.isContinuation { continue }
+                if cell.style != current {
+                    out += sgr(cell.style)
+                    current = cell.style
+                }
+                out += cell.text
+            }
+            if current != .plain { out += "\u{1B}[0m" }
+        }
+        return out
+    }
+
+    static func sgr(_ style: CellStyle) -> String {
+        var codes = ["0"]
+        if style.bold { codes.append("1") }
+        if style.dim { codes.append("2") }
+        if style.underline { codes.append("4") }
+        if style.reverse { codes.append("7") }
+        switch style.foreground {
+        case .default: break
+        case .ansi(let n): codes.append("\(30 + Int(n % 8))")
+        case .indexed(let n): codes.append("38;5;\(n)")
+        }
+        switch style.background {
+        case .default: break
+        case .ansi(let n): codes.append("\(40 + Int(n % 8))")
+        case .indexed(let n): codes.append("48;5;\(n)")
+        }
+        return "\u{1B}[" + codes.joined(separator: ";") + "m"
+    }
+
+    private static func json(_ value: Any) -> String {
+        let data = (try? JSONSerialization.data(withJSONObject: value, options: [.sortedKeys, .fragmentsAllowed, .withoutEscapingSlashes])) ?? Data("null".utf8)
+        return String(decoding: data, as: UTF8.self)
+    }
+}

@@ -1,0 +1,66 @@
+import ActionFlowClient
+import Foundation
+
+/// A session's recording in the formats a design review uses: a Mermaid sequence diagram, a
+/// Markdown review report, and an asciicast of the interface playing it.
+public enum SessionExport {
+    public enum Format: String, CaseIterable, Sendable {
+        case mermaid, markdown, cast
+
+        public var fileExtension: String {
+            switch self {
+            case .mermaid: "mmd"
+            case .markdown: "md"
+            case .cast: "cast"
+            }
+        }
+    }
+
+    /// The file's text. `columns` and `rows` size the cast's terminal.
+    public static func text(_ format: Format, recording: SessionRecording, title: String, columns: Int, rows: Int) -> String {
+        switch format {
+        case .mermaid: SequenceDiagram(recording.current).mermaid
+        case .markdown: ReviewReport(title: title, session: recording.current).markdown
+        case .cast: SessionCast(recording: recording, title: title, width: columns, height: rows).asciicast
+        }
+    }
+
+    /// Writes every format into `folder` as `NAME-N.EXT`, N the first number no format's file
+    /// uses yet, so that a second export never overwrites the first. Returns the paths written.
+    public static func writeAll(recording: SessionRecording, title: String, into folder: String, columns: Int, rows: Int) throws(SessionExportError) -> [String] {
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {
+            throw SessionExportError("the folder \(folder) does not exist")
+        }
+        guard access(folder, W_OK) == 0 else { throw SessionExportError("no write permission in \(folder)") }
+        let base = fileNameBase(title)
+        let folderURL = URL(fileURLWithPath: folder)
+        var counter = 1
+        func paths(_ counter: Int) -> [(Format, URL)] {
+            Format.allCases.map { ($0, folderURL.appendingPathComponent("\(base)-\(counter).\($0.fileExtension)")) }
+        }
+        while paths(counter).contains(where: { FileManager.default.fileExists(atPath: $0.1.path) }) { counter += 1 }
+        var written: [String] = []
+        for (format, url) in paths(counter) {
+            do {
+                try Data(text(format, recording: recording, title: title, columns: columns, rows: rows).utf8).write(to: url, options: .atomic)
+            } catch {
+                throw SessionExportError("cannot write \(url.path): \(error.localizedDescription)")
+            }
+            written.append(url.path)
+        }
+        return written
+    }
+
+    /// The title as a file name: letters, digits, `.`, `_` and `-`; anything else becomes `-`.
+    static func fileNameBase(_ title: String) -> String {
+        let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-")
+        let cleaned = String(title.map { allowed.contains($0) ? $0 : "-" }).trimmingCharacters(in: CharacterSet(charactersIn: ".-"))
+        return cleaned.isEmpty ? "session" : String(cleaned.prefix(80))
+    }
+}
+
+public struct SessionExportError: Error, Sendable, CustomStringConvertible {
+    public var description: String
+    public init(_ description: String) { self.description = description }
+}

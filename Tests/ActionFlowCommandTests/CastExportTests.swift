@@ -1,0 +1,120 @@
+import ActionFlowClient
+import ActionFlowTUI
+@testable import actionflow
+import Foundation
+import Testing
+
+/// Casts read by tools written elsewhere: `asciinema cat` (PyPI asciinema 2.4) must accept the
+/// file, and its output, drawn by the pyte terminal emulator, must end on the interface's final
+/// frame. `.ci/run` prepares the virtual environment; the test creates it when it is missing.
+@Suite("export --format cast, read by asciinema and pyte", .serialized)
+struct CastExportTests {
+    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let venv = packageRoot.appendingPathComponent(".build/asciinema-venv")
+    static let screenScript = packageRoot.appendingPathComponent("Tests/ActionFlowCommandTests/Interop/cast_screen.py")
+
+    struct ProcessResult {
+        var status: Int32
+        var output: Data
+        var errors: String
+    }
+
+    /// Runs a program with its input and outputs in temporary files, so that no pipe can fill.
+    static func run(_ executable: String, _ arguments: [String], input: Data = Data()) throws -> ProcessResult {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("cast-run-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let paths = ["in", "out", "err"].map { folder.appendingPathComponent($0) }
+        try input.write(to: paths[0])
+        try Data().write(to: paths[1])
+        try Data().write(to: paths[2])
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        process.standardInput = try FileHandle(forReadingFrom: paths[0])
+        process.standardOutput = try FileHandle(forWritingTo: paths[1])
+        process.standardError = try FileHandle(forWritingTo: paths[2])
+        try process.run()
+        process.waitUntilExit()
+        return ProcessResult(status: process.terminationStatus, output: try Data(contentsOf: paths[1]), errors: String(decoding: try Data(contentsOf: paths[2]), as: UTF8.self))
+    }
+
+    /// The virtual environment's python with asciinema and pyte, created when missing.
+    static func python() throws -> String {
+        let python = venv.appendingPathComponent("bin/python").path
+        if FileManager.default.isExecutableFile(atPath: python), try run(python, ["-c", "import asciinema, pyte"]).status == 0 {
+            return python
+        }
+        let created = try run("/usr/bin/env", ["python3", "-m", "venv", venv.path])
+        try #require(created.status == 0, "python3 -m venv failed: \(created.errors)")
+        let installed = try run(venv.appendingPathComponent("bin/pip").path, ["install", "--quiet", "asciinema==2.4.*", "pyte"])
+        try #require(installed.status == 0, "pip install asciinema pyte failed: \(installed.errors)")
+        return python
+    }
+
+    /// What the interface shows once the recording has played to its end.
+    static func finalScreen(_ recording: SessionRecording, title: String, width: Int, height: Int) -> String {
+        var replay = Replay(recording)
+        replay.seek(to: replay.count)
+        var ui = UIState(colorMode: .full256)
+        ui.mode = .main
+        return MainView.render(session: replay.shownSession(title: title), ui: ui, transport: "replay · \(recording.transport) session", width: width, height: height).text
+    }
+
+    func exportAndRead(_ file: String, size: (Int, Int)) async throws -> (cast: String, screen: String, recording: SessionRecording, title: String) {
+        let castPath = FileManager.default.temporaryDirectory.appendingPathComponent("cast-\(UUID().uuidString).cast").path
+        defer { try? FileManager.default.removeItem(atPath: castPath) }
+        let command = try #require(try ActionFlowCommand.parseAsRoot(["export", file, "--format", "cast", "--size", "\(size.0)x\(size.1)", "--output", castPath]) as? ExportCommand)
+        try await command.run()
+        let python = try Self.python()
+        let asciinema = Self.venv.appendingPathComponent("bin/asciinema").path
+        let played = try Self.run(asciinema, ["cat", castPath])
+        try #require(played.status == 0, "asciinema cat failed: \(played.errors)")
+        let drawn = try Self.run(python, [Self.screenScript.path, "\(size.0)", "\(size.1)"], input: played.output)
+        try #require(drawn.status == 0, "pyte failed: \(drawn.errors)")
+        let source = try await SessionSource.load(file, project: ProjectFileOption.parse([]))
+        return (try String(contentsOfFile: castPath, encoding: .utf8), String(decoding: drawn.output, as: UTF8.self), source.recording, source.title)
+    }
+
+    @Test("a shipped scenario: asciinema reads the cast, and its last screen is the interface's final frame", arguments: [(100, 30), (160, 48)])
+    func scenarioCast(columns: Int, rows: Int) async throws {
+        let result = try await exportAndRead("password-reset-in-app", size: (columns, rows))
+        var replay = Replay(result.recording)
+        replay.seek(to: replay.count)
+        #expect(replay.session == result.recording.current)
+        let expected = Self.finalScreen(result.recording, title: result.title, width: columns, height: rows)
+        let expectedLines = expected.split(separator: "\n", omittingEmptySubsequences: false)
+        let drawnLines = result.screen.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(drawnLines.count == rows)
+        for (index, (drawn, wanted)) in zip(drawnLines, expectedLines).enumerated() {
+            #expect(drawn == wanted, "row \(index + 1)")
+        }
+        let lines = result.cast.split(separator: "\n")
+        let header = try #require(try JSONSerialization.jsonObject(with: Data(lines[0].utf8)) as? [String: Any])
+        #expect(header["version"] as? Int == 2)
+        #expect(header["width"] as? Int == columns)
+        #expect(header["height"] as? Int == rows)
+        #expect(header["title"] as? String == "password-reset-in-app")
+        // The start, then one frame per recorded event.
+        #expect(lines.count == 2 + result.recording.events.count)
+    }
+
+    @Test("event times never go back, and no pause is longer than 3 seconds")
+    func timing() async throws {
+        let session = FileManager.default.temporaryDirectory.appendingPathComponent("cast-\(UUID().uuidString).json").path
+        defer { try? FileManager.default.removeItem(atPath: session) }
+        let run = try #require(try ActionFlowCommand.parseAsRoot(["run", "verify-email-web-widget", "--quiet", "--save", session]) as? RunCommand)
+        try await run.run()
+        let result = try await exportAndRead(session, size: (100, 30))
+        #expect(result.screen == Self.finalScreen(result.recording, title: result.title, width: 100, height: 30))
+        let times = try result.cast.split(separator: "\n").dropFirst().map { line in
+            let event = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [Any])
+            #expect(event[1] as? String == "o")
+            return try #require(event[0] as? Double)
+        }
+        #expect(times.first == 0)
+        for (earlier, later) in zip(times, times.dropFirst()) {
+            #expect(later >= earlier && later - earlier <= SessionCast.longestPause + 0.000_001)
+        }
+    }
+}
