@@ -64,7 +64,10 @@ public final class TUIApplication {
         public var notice: String?
         /// `g` plays this many times faster than recorded (or than one scenario step a second).
         public var speed: Double
-        public init(monochrome: Bool = false, logFile: String? = nil, sessionFile: String? = nil, notice: String? = nil, speed: Double = 1) {
+        /// Where `e` writes the exports.
+        public var exportDirectory: String
+        public init(monochrome: Bool = false, logFile: String? = nil, sessionFile: String? = nil, notice: String? = nil, speed: Double = 1, exportDirectory: String = ".") {
+            self.exportDirectory = exportDirectory
             self.monochrome = monochrome
             self.logFile = logFile
             self.sessionFile = sessionFile
@@ -178,6 +181,7 @@ public final class TUIApplication {
                         case .playStory(let scenario):
                             story = (scenario, 0)
                             playStory(&ui)
+                        case .exportSession: exportSession(&ui, columns: terminal.width, rows: terminal.height)
                         case .setDraft, .toggleExchange: break
                         }
                     }
@@ -282,6 +286,28 @@ public final class TUIApplication {
             }
             story = (scenario, next + 1)
             if let event = step.event { send(event) }
+        }
+    }
+
+    /// The session on screen in every export format, the paths (or why not) in the status line.
+    private func exportSession(_ ui: inout UIState, columns: Int, rows: Int) {
+        let recording: SessionRecording
+        if let replay {
+            // Up to the event on screen, so the export matches what the presenter shows.
+            recording = SessionRecording(start: replay.recording.start, events: Array(replay.recording.events.prefix(replay.position)),
+                                         times: replay.recording.times.map { Array($0.prefix(replay.position)) }, current: replay.session)
+        } else {
+            recording = SessionRecording(driver)
+        }
+        let title = scenario?.name ?? (replay != nil ? replayTitle : nil)
+            ?? options.sessionFile.map { URL(fileURLWithPath: $0).deletingPathExtension().lastPathComponent } ?? "session"
+        do throws(SessionExportError) {
+            let paths = try SessionExport.writeAll(recording: recording, title: title, into: options.exportDirectory, columns: columns, rows: rows)
+            ui.message = "exported: " + paths.joined(separator: "  ")
+            logger.info("exported", metadata: ["paths": "\(paths)"])
+        } catch {
+            ui.message = "not exported: \(error)"
+            logger.error("not exported", metadata: ["reason": "\(error)"])
         }
     }
 

@@ -12,7 +12,7 @@ struct TUICommand: AsyncParsableCommand {
         abstract: "Open the full-screen interface (the default when no command is given).",
         discussion: """
         Keys: Tab switches between the phone and the inspector, arrows or h/j/k/l move, Enter \
-        presses, 1-7 pick an inspector pane, ? shows every key, q quits. With --scenario FILE \
+        presses, 1-7 pick an inspector pane, e exports the session into --export-dir, ? shows every key, q quits. With --scenario FILE \
         the scenario is played one step per press of n, with narration, for a presenter.
         """
     )
@@ -23,6 +23,9 @@ struct TUICommand: AsyncParsableCommand {
     @OptionGroup var transportOptions: TransportOptions
 
     @OptionGroup var interface: InterfaceOptions
+
+    @Option(help: ArgumentHelp("Where e writes the session as a diagram, a report and a cast.", valueName: "folder"))
+    var exportDir: String = "."
 
     @Option(help: ArgumentHelp("Open this session file, or create it: the whole session is restored, and saved after every event.", valueName: "file"))
     var session: String?
@@ -79,7 +82,7 @@ struct TUICommand: AsyncParsableCommand {
             driver = saved.map { SessionDriver($0, remote: nil) } ?? SessionDriver(session: EmbeddedWorld.session(project: project, app: app), remote: nil)
             summary = "embedded"
         }
-        let options = TUIApplication.Options(monochrome: interface.monochrome, logFile: interface.logFile, sessionFile: session, notice: notice)
+        let options = TUIApplication.Options(monochrome: interface.monochrome, logFile: interface.logFile, sessionFile: session, notice: notice, exportDirectory: exportDir)
         try await interface.run(await TUIApplication(driver: driver, transportSummary: summary, options: options, scenario: presented, logger: logger))
     }
 }

@@ -193,6 +193,7 @@ public enum Controller {
         case .character("r"): return session.app.banner?.retry == nil ? [] : [.send(.retryTapped)]
         case .character("x"): return session.app.banner == nil ? [] : [.send(.errorDismissed)]
         case .character("w"): ui.mode = .welcome
+        case .character("e"): return [.exportSession]
         case .character("n"): return session.presenter == nil ? [] : [.nextScenarioStep]
         default: break
         }

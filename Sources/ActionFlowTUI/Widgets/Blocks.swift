@@ -27,6 +27,8 @@ public enum UICommand: Sendable, Equatable {
     case playToEnd
     /// Plays every step of a story picked on the welcome screen, then leaves the user to it.
     case playStory(Scenario)
+    /// Writes the session as a diagram, a report and a cast into the export folder.
+    case exportSession
     case quit
     case suspend
     case redraw
