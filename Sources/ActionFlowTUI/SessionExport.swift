@@ -34,20 +34,20 @@ public enum SessionExport {
         }
         guard access(folder, W_OK) == 0 else { throw SessionExportError("no write permission in \(folder)") }
         let base = fileNameBase(title)
-        let folderURL = URL(fileURLWithPath: folder)
         var counter = 1
-        func paths(_ counter: Int) -> [(Format, URL)] {
-            Format.allCases.map { ($0, folderURL.appendingPathComponent("\(base)-\(counter).\($0.fileExtension)")) }
+        // Paths as the folder was given, so that the status line stays short.
+        func paths(_ counter: Int) -> [(Format, String)] {
+            Format.allCases.map { ($0, (folder as NSString).appendingPathComponent("\(base)-\(counter).\($0.fileExtension)")) }
         }
-        while paths(counter).contains(where: { FileManager.default.fileExists(atPath: $0.1.path) }) { counter += 1 }
+        while paths(counter).contains(where: { FileManager.default.fileExists(atPath: $0.1) }) { counter += 1 }
         var written: [String] = []
-        for (format, url) in paths(counter) {
+        for (format, path) in paths(counter) {
             do {
-                try Data(text(format, recording: recording, title: title, columns: columns, rows: rows).utf8).write(to: url, options: .atomic)
+                try Data(text(format, recording: recording, title: title, columns: columns, rows: rows).utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
             } catch {
-                throw SessionExportError("cannot write \(url.path): \(error.localizedDescription)")
+                throw SessionExportError("cannot write \(path): \(error.localizedDescription)")
             }
-            written.append(url.path)
+            written.append(path)
         }
         return written
     }

@@ -303,7 +303,10 @@ public final class TUIApplication {
             ?? options.sessionFile.map { URL(fileURLWithPath: $0).deletingPathExtension().lastPathComponent } ?? "session"
         do throws(SessionExportError) {
             let paths = try SessionExport.writeAll(recording: recording, title: title, into: options.exportDirectory, columns: columns, rows: rows)
-            ui.message = "exported: " + paths.joined(separator: "  ")
+            // One stem and the extensions: three full paths would not fit the status line.
+            let stem = (paths[0] as NSString).deletingPathExtension
+            let extensions = paths.map { ($0 as NSString).pathExtension }.joined(separator: ",")
+            ui.message = "exported \(stem).{\(extensions)}"
             logger.info("exported", metadata: ["paths": "\(paths)"])
         } catch {
             ui.message = "not exported: \(error)"

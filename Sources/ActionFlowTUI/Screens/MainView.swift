@@ -132,6 +132,9 @@ public enum MainView {
             spans.append(Span(" signed out ", .statusBar))
         }
         if let message = ui.message {
+            // A long message (the paths of an export) needs the room more than the clock does.
+            let used = spans.reduce(0) { $0 + $1.text.displayWidth }
+            if session.now != nil, used + message.displayWidth + 3 > frame.width { spans.removeSubrange(2...3) }
             spans.append(Span("│", .statusBar))
             spans.append(Span(" \(message) ", .statusBar))
         }
