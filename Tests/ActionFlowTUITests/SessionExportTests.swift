@@ -73,4 +73,17 @@ struct SessionExportTests {
         #expect(frames.map { $0.time } == [0, 0.5, 1, 1.5])
         #expect(SessionCast.drawing(frames[0].frame).hasPrefix("\u{1B}[0m\u{1B}[H\u{1B}[2J\u{1B}[1;1H"))
     }
+
+    @Test("the status line gives up the clock, not the end of the paths, when an export's message is long")
+    func statusLine() async throws {
+        let session = try await World.start().state()
+        var ui = mainUI()
+        ui.message = "exported out/password-reset-in-app-12.{mmd,md,cast}"
+        let lines = render(session, ui, (100, 30)).text.split(separator: "\n")
+        let status = String(lines[lines.count - 2])
+        #expect(status.contains("exported out/password-reset-in-app-12.{mmd,md,cast}"))
+        #expect(!status.contains("⏱"))
+        ui.message = "world reset"
+        #expect(render(session, ui, (100, 30)).text.contains("⏱"))
+    }
 }
