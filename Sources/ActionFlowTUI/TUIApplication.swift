@@ -168,7 +168,7 @@ public final class TUIApplication {
                     for command in Controller.handle(key, session: session, ui: &ui, width: terminal.width, height: terminal.height) {
                         switch command {
                         case .send where replay != nil:
-                            ui.message = "a replay is read-only: n b g q"
+                            ui.message = "a replay is read-only: n b g e q"
                         case .send(let event): send(event)
                         case .quit: break loop
                         case .suspend:
