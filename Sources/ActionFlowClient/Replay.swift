@@ -52,6 +52,16 @@ public struct Replay: Sendable, Equatable {
         while position < target { forward() }
     }
 
+    /// Longer recorded pauses are cut to this when playing at the recorded pace.
+    public static let longestPause: TimeInterval = 3
+    /// The pace between steps when the recording has no times.
+    public static let stepWithoutTimes: TimeInterval = 0.5
+
+    /// How long to wait before the next event when playing at the recorded pace.
+    public var pauseBeforeNext: TimeInterval {
+        min(Self.longestPause, recordedPause ?? Self.stepWithoutTimes)
+    }
+
     /// Seconds between the event just played and the next one, as recorded; nil when the
     /// recording has no times.
     public var recordedPause: TimeInterval? {

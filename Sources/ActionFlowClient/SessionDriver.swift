@@ -18,7 +18,7 @@ public struct RemoteEffects: Sendable {
         do throws(AuthFailure) {
             switch effect {
             case .call(let call, let caller):
-                let startedAt = await startTime()
+                let startedAt = await transport.exchangeStartTime()
                 let (result, duration) = await ExchangeRecord.timed { () async throws(AuthFailure) -> AuthReply in
                     try await call.perform(on: transport)
                 }
@@ -41,13 +41,6 @@ public struct RemoteEffects: Sendable {
         } catch {
             return [.serviceFailed(effect, error)]
         }
-    }
-
-    /// The project's time where the server has a simulated clock (so transcripts repeat), else
-    /// the wall clock.
-    private func startTime() async -> Date {
-        if transport.capabilities.controlsClock, let now = try? await transport.now() { return now }
-        return .recordable()
     }
 }
 

@@ -193,11 +193,3 @@ public enum SessionFile {
         keys.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined().trimmingCharacters(in: CharacterSet(charactersIn: "."))
     }
 }
-
-extension Date {
-    /// The wall clock as a session file holds it: whole seconds-since-1970 doubles read back
-    /// bit for bit, where an arbitrary `Date()` would come back a fraction of a microsecond off.
-    static func recordable() -> Date {
-        Date(timeIntervalSince1970: Date().timeIntervalSince1970)
-    }
-}

@@ -12,6 +12,9 @@ extension Replay {
         shown.presenter = progress
         return shown
     }
+
+    /// What the status line names instead of a transport: nothing is called while replaying.
+    public var transportLabel: String { "replay · \(recording.transport) session" }
 }
 
 /// A recording played in the interface, headless, as an asciicast v2 file: a header line, then
@@ -21,11 +24,6 @@ public struct SessionCast: Sendable {
     public let title: String
     public let width: Int
     public let height: Int
-
-    /// Between steps when the recording has no times, as `replay` plays them.
-    public static let stepWithoutTimes: TimeInterval = 0.5
-    /// Longer recorded pauses are cut to this, as `replay` does.
-    public static let longestPause: TimeInterval = 3
 
     public init(recording: SessionRecording, title: String, width: Int, height: Int) {
         self.recording = recording
@@ -42,7 +40,7 @@ public struct SessionCast: Sendable {
         var time: TimeInterval = 0
         var result = [(time: time, frame: render(replay, ui: ui))]
         while !replay.isAtEnd {
-            time += min(Self.longestPause, replay.recordedPause ?? Self.stepWithoutTimes)
+            time += replay.pauseBeforeNext
             replay.forward()
             result.append((time: time, frame: render(replay, ui: ui)))
         }
@@ -50,7 +48,7 @@ public struct SessionCast: Sendable {
     }
 
     private func render(_ replay: Replay, ui: UIState) -> Frame {
-        MainView.render(session: replay.shownSession(title: title), ui: ui, transport: "replay · \(recording.transport) session", width: width, height: height)
+        MainView.render(session: replay.shownSession(title: title), ui: ui, transport: replay.transportLabel, width: width, height: height)
     }
 
     /// The whole file: the header, then the events, one JSON value per line.

@@ -106,9 +106,10 @@ public final class TUIApplication {
     /// Plays `recording` back instead of a live session.
     public init(replaying recording: SessionRecording, title: String, options: Options, logger: Logger) {
         driver = SessionDriver(session: recording.start, remote: nil)
-        replay = Replay(recording)
+        let replay = Replay(recording)
+        self.replay = replay
         replayTitle = title
-        transportSummary = "replay · \(recording.transport) session"
+        transportSummary = replay.transportLabel
         self.options = options
         scenario = nil
         self.logger = logger
@@ -265,8 +266,9 @@ public final class TUIApplication {
             nextPlayedStep = nil
             return
         }
-        let pause = replay.map { $0.recordedPause ?? 0.5 } ?? 1
-        nextPlayedStep = Date().addingTimeInterval(min(3, pause) / max(0.01, options.speed))
+        // A scenario has no recorded pace: one step a second.
+        let pause = replay?.pauseBeforeNext ?? 1
+        nextPlayedStep = Date().addingTimeInterval(pause / max(0.01, options.speed))
     }
 
     /// Plays the picked story's steps as the presenter would, without presenting them: each as

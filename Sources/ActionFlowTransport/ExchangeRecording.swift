@@ -66,3 +66,20 @@ extension ExchangeRecord {
         Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
     }
 }
+
+extension AuthTransport {
+    /// When an exchange starts: the project's time where the server has a simulated clock (so
+    /// transcripts repeat), else the wall clock.
+    public func exchangeStartTime() async -> Date {
+        if capabilities.controlsClock, let now = try? await now() { return now }
+        return .recordable()
+    }
+}
+
+extension Date {
+    /// The wall clock as a session file holds it: whole seconds-since-1970 doubles read back
+    /// bit for bit, where an arbitrary `Date()` would come back a fraction of a microsecond off.
+    public static func recordable() -> Date {
+        Date(timeIntervalSince1970: Date().timeIntervalSince1970)
+    }
+}

@@ -110,19 +110,12 @@ public final class RecordingTransport: AuthTransport, @unchecked Sendable {
         _ operation: IdentityToolkitOperation, _ request: Request, locale: String? = nil,
         _ call: () async throws(AuthFailure) -> Response
     ) async throws(AuthFailure) -> Response {
-        let startedAt = await startTime()
+        let startedAt = await base.exchangeStartTime()
         let (result, duration) = await ExchangeRecord.timed(call)
         append { id in
             ExchangeRecord(id: id, operation, request: request, locale: locale, apiKey: apiKey, result: result, startedAt: startedAt, duration: duration)
         }
         return try result.get()
-    }
-
-    /// The project's time where the transport has a simulated clock (so transcripts repeat),
-    /// else the wall clock.
-    private func startTime() async -> Date {
-        if base.capabilities.controlsClock, let now = try? await base.now() { return now }
-        return Date()
     }
 
     private func append(_ make: (Int) -> ExchangeRecord) {

@@ -114,7 +114,7 @@ struct CastExportTests {
         }
         #expect(times.first == 0)
         for (earlier, later) in zip(times, times.dropFirst()) {
-            #expect(later >= earlier && later - earlier <= SessionCast.longestPause + 0.000_001)
+            #expect(later >= earlier && later - earlier <= Replay.longestPause + 0.000_001)
         }
     }
 }

@@ -12,20 +12,6 @@ struct SessionFileEndToEndTests {
         return url
     }
 
-    /// From the inbox to the end of story 1: tap the reset link, choose a password, land on the article.
-    func finishResetFromInbox(_ tmux: TmuxSession) throws {
-        try tmux.press("m")
-        tmux.waitFor("Inbox", "Reset your password")
-        try tmux.press("Enter")
-        tmux.waitFor("Tap the link")
-        try tmux.press("Enter")
-        tmux.waitFor("Choose a new password", "enteringNewPassword")
-        try tmux.press("Enter")
-        try tmux.type("correct-horse-battery")
-        try tmux.press("Enter", "Enter")
-        tmux.waitFor("How continue URLs carry state", "The Newsletter  /articles/42", "Password reset · completed")
-    }
-
     @Test("killed with SIGKILL after the email was sent, the reopened session has it, and its link completes the flow at /articles/42")
     func survivesKill() throws {
         let path = try folder().appendingPathComponent("demo.json").path
@@ -48,7 +34,7 @@ struct SessionFileEndToEndTests {
         }
         let reopened = try TmuxSession(arguments: ["--session", path])
         reopened.waitFor("emailSent", "sendOobCode PASSWORD_RESET", "Sign in")
-        try finishResetFromInbox(reopened)
+        try reopened.finishResetFromInbox()
         try reopened.press("q")
         #expect(reopened.waitForExit() == 0)
         reopened.expectTerminalRestored()
@@ -73,7 +59,7 @@ struct SessionFileEndToEndTests {
         #expect(FileManager.default.fileExists(atPath: path))
         let tmux = try TmuxSession(arguments: ["--session", path])
         tmux.waitFor("Sign in", "emailSent", "mailbox: 1 new, 1 in all")
-        try finishResetFromInbox(tmux)
+        try tmux.finishResetFromInbox()
         try tmux.press("q")
         #expect(tmux.waitForExit() == 0)
     }

@@ -138,6 +138,11 @@ final class TmuxSession {
     /// Waits until every text is on screen; on timeout records the screen as it was.
     @discardableResult
     func waitFor(_ texts: String..., timeout: Double = 10, sourceLocation: SourceLocation = #_sourceLocation) -> Bool {
+        waitFor(texts, timeout: timeout, sourceLocation: sourceLocation)
+    }
+
+    @discardableResult
+    func waitFor(_ texts: [String], timeout: Double = 10, sourceLocation: SourceLocation = #_sourceLocation) -> Bool {
         let deadline = Date().addingTimeInterval(timeout)
         var shown = ""
         while Date() < deadline {
@@ -170,5 +175,22 @@ final class TmuxSession {
         let before = modes(file("before"))
         let after = modes(file("after"))
         #expect(before != nil && before == after, "stty -a differs:\nbefore:\n\(before ?? "-")\nafter:\n\(after ?? "-")", sourceLocation: sourceLocation)
+    }
+}
+
+extension TmuxSession {
+    /// Story 1 from the inbox on: tap the reset link, choose a password, land on the article;
+    /// `also` names more text the final screen shows.
+    func finishResetFromInbox(also: [String] = [], sourceLocation: SourceLocation = #_sourceLocation) throws {
+        try press("m")
+        waitFor("Inbox", "Reset your password", sourceLocation: sourceLocation)
+        try press("Enter")
+        waitFor("Tap the link", sourceLocation: sourceLocation)
+        try press("Enter")
+        waitFor("Choose a new password", "enteringNewPassword", sourceLocation: sourceLocation)
+        try press("Enter")
+        try type("correct-horse-battery")
+        try press("Enter", "Enter")
+        waitFor(["How continue URLs carry state", "The Newsletter  /articles/42", "Password reset · completed"] + also, sourceLocation: sourceLocation)
     }
 }
