@@ -102,7 +102,7 @@ public enum JournalText {
         case .localeEdited(let locale):
             return [locale.map { "emails requested with X-Firebase-Locale \($0)" } ?? "emails requested without X-Firebase-Locale: the project's default language"]
         case .clockAdvanceRequested(let seconds):
-            return ["advance the project clock by \(Narration.duration(seconds))"]
+            return ["advance the project clock by \(SimulatedDuration.describe(seconds))"]
         case .clockAdvanced(let now):
             return ["project clock now \(Narration.timestamp(now))"]
         case .worldResetRequested:

@@ -88,8 +88,4 @@ enum Narration {
     static func timestamp(_ date: Date) -> String {
         date.formatted(.iso8601)
     }
-
-    static func duration(_ seconds: TimeInterval) -> String {
-        SimulatedDuration.describe(seconds)
-    }
 }

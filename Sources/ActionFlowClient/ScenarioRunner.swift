@@ -312,7 +312,7 @@ extension AppEvent {
         case .projectEdited: "project change"
         case .continueURLBaseEdited(let base): "continueURLBase \(base)"
         case .localeEdited(let locale): "locale \(locale ?? "none")"
-        case .clockAdvanceRequested(let seconds): "advance \(Narration.duration(seconds))"
+        case .clockAdvanceRequested(let seconds): "advance \(SimulatedDuration.describe(seconds))"
         case .worldResetRequested: "resetWorld"
         case .retryTapped: "retry"
         case .errorDismissed: "dismissError"

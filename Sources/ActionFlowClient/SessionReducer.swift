@@ -53,9 +53,7 @@ extension Session {
             if !passed { presenter?.failed = true }
             if checked { presenter?.journalMark = journal.count }
             return []
-        case .exchangeRecorded(var record, let operation, let caller):
-            exchangeCount += 1
-            record.id = exchangeCount
+        case .exchangeRecorded(let record, let operation, let caller):
             appendExchange(record, operation, by: caller)
             return []
         case .callSucceeded(let call, let caller, let reply):
@@ -99,7 +97,11 @@ extension Session {
         return [effect]
     }
 
-    private mutating func appendExchange(_ record: ExchangeRecord, _ operation: IdentityToolkitOperation, by caller: Caller) {
+    /// Numbers the exchange (from 1 in each world), keeps it in the window and journals it.
+    private mutating func appendExchange(_ unnumbered: ExchangeRecord, _ operation: IdentityToolkitOperation, by caller: Caller) {
+        exchangeCount += 1
+        var record = unnumbered
+        record.id = exchangeCount
         exchanges.append(record)
         if exchanges.count > Self.exchangeWindow { exchanges.removeFirst(exchanges.count - Self.exchangeWindow) }
         let error: String? = switch record.failure {
@@ -126,9 +128,9 @@ extension Session {
             } catch {
                 result = .failure(error)
             }
-            exchangeCount += 1
             // An in-process call takes no time worth showing; a zero keeps replays identical.
-            let record = call.exchangeRecord(id: exchangeCount, apiKey: simulated.configuration.apiKey, result: result, startedAt: startedAt, duration: 0)
+            let record = call.exchangeRecord(id: 0, apiKey: simulated.configuration.apiKey, result: result, startedAt: startedAt, duration: 0)
+            // The journal entries below read the clock from the world as the call left it.
             world = .embedded(simulated)
             appendExchange(record, call.operation, by: caller)
             for message in simulated.mailbox.dropFirst(mailBefore) {
