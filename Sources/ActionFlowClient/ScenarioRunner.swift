@@ -89,6 +89,8 @@ public enum ScenarioRunner {
         var driver = SessionDriver(session: session, remote: remote)
         var journalMark = driver.session.journal.count
         var recentMark = journalMark
+        // Narration lines are numbered through the transcript.
+        var narrated = 0
         for step in scenario.steps {
             transcript.lines.append(.step(number: step.number, summary: step.action.summary))
             switch resolve(step.action, in: driver.session) {
@@ -113,7 +115,8 @@ public enum ScenarioRunner {
             case .success(.event(let event)):
                 await driver.send(event)
                 for line in driver.session.journal[journalMark...].flatMap(\.lines) {
-                    transcript.lines.append(.narration(number: transcript.narration.count + 1, text: line))
+                    narrated += 1
+                    transcript.lines.append(.narration(number: narrated, text: line))
                 }
                 journalMark = driver.session.journal.count
             }
