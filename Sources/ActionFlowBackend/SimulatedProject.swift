@@ -27,26 +27,32 @@ public struct IssuedOobCode: Sendable, Hashable, Codable {
 }
 
 /// The simulated Firebase project: accounts, sessions, codes, mailbox and clock, with the
-/// Identity Toolkit operations' semantics and error codes (protocol.md section 3).
+/// Identity Toolkit operations' semantics and error codes (protocol.md section 3), in one of two
+/// behaviours (`ServeBehaviour`): `production` (the default, and the embedded transport's) or
+/// exactly the Auth Emulator's (`SimulatedProject+Emulator.swift`).
 ///
 /// A value type: every operation is a `mutating` method, so callers decide how to share it
 /// (`EmbeddedTransport` keeps one behind a lock). Nothing here reads the wall clock or a
-/// random source: the same calls on two fresh projects give the same ids, codes and mails.
+/// random source: the same calls on two fresh projects give the same ids, codes and mails. A
+/// server tells the project the wall-clock time with `observe(wallClock:linkOrigin:)`; ID
+/// tokens then carry times valid against it (see `tokenTimes`).
 public struct SimulatedProject: Sendable, Equatable, Codable {
     public static let minimumPasswordLength = 6
-    /// Seconds an ID token claims to live (`expiresIn`). Not enforced: the transport has no
-    /// token refresh, which the SDKs would do silently.
+    /// Seconds an ID token lives (`expiresIn`, and `exp - iat` unless the clocks disagree).
     public static let idTokenLifetime = 3600
+    /// The emulator's placeholder project number (`project_id` of a token refresh).
+    public static let projectNumber = "12345"
 
     public let configuration: ProjectConfiguration
     public private(set) var clock: SimulatedClock
     public private(set) var mailbox: [MailMessage] = []
-    /// Every code issued, oldest first (the emulator's `oobCodes` listing).
+    /// Every code issued, oldest first.
     public private(set) var issuedCodes: [IssuedOobCode] = []
 
     struct Account: Sendable, Hashable, Codable {
         var localId: String
-        var email: String
+        /// Nil for anonymous accounts.
+        var email: String?
         var password: String?
         var displayName: String?
         var emailVerified: Bool
@@ -59,25 +65,57 @@ public struct SimulatedProject: Sendable, Equatable, Codable {
         /// Bumped when sessions are revoked; a token remembers the generation it was issued in,
         /// so revocation works even within one clock second.
         var sessionGeneration: Int
+        var photoUrl: String?
+        /// The address before the first change (what RECOVER_EMAIL restores).
+        var initialEmail: String?
+        var emailLinkSignin: Bool?
+        var lastRefreshAt: Date?
+        var anonymous: Bool?
+        /// `validSince` in seconds on the ID tokens' clock (see `tokenTimes`), compared with a
+        /// token's `iat`; nil means `validSince` itself.
+        var tokenValidSince: Int?
     }
 
     struct Session: Sendable, Hashable, Codable {
         var localId: String
         var generation: Int
+        var provider: String?
+        /// The token's `iat`.
+        var issuedAt: Int?
     }
 
-    private var accounts: [String: Account] = [:]
-    private var localIdByEmail: [String: String] = [:]
-    private var sessions: [String: Session] = [:]
-    private var codeIndex: [String: Int] = [:]
-    /// Send times per lowercased address, for the rate limit.
-    private var sendTimes: [String: [Date]] = [:]
-    private var generator: SeededGenerator
+    struct RefreshRecord: Sendable, Hashable, Codable {
+        var localId: String
+        var provider: String
+    }
 
-    public init(configuration: ProjectConfiguration) {
+    var accounts: [String: Account] = [:]
+    var localIdByEmail: [String: String] = [:]
+    var sessions: [String: Session] = [:]
+    var codeIndex: [String: Int] = [:]
+    /// Send times per lowercased address, for the rate limit.
+    var sendTimes: [String: [Date]] = [:]
+    var generator: SeededGenerator
+    // Added after the session format's version 1: optional, so older session files still open.
+    var storedBehaviour: ServeBehaviour?
+    var storedOptions: EmulatorOptions?
+    /// Set for a tenant's project.
+    public private(set) var tenant: TenantSettings?
+    /// The host's clock at the latest request (serve only).
+    var wallClock: Date?
+    /// `http://HOST:PORT` of the server, for the emulator's links.
+    var linkOrigin: String?
+    var refreshTokens: [String: RefreshRecord]?
+
+    public init(configuration: ProjectConfiguration, behaviour: ServeBehaviour = .production, tenant: TenantSettings? = nil) {
         self.configuration = configuration
         clock = SimulatedClock(start: configuration.clockStart)
-        generator = SeededGenerator(seedText: "\(configuration.projectId)|\(configuration.clockStart.timeIntervalSince1970)")
+        let tenantSeed = tenant.map { "|tenant:\($0.tenantId)" } ?? ""
+        generator = SeededGenerator(seedText: "\(configuration.projectId)|\(configuration.clockStart.timeIntervalSince1970)\(tenantSeed)")
+        storedBehaviour = behaviour == .production ? nil : behaviour
+        self.tenant = tenant
+        // The emulator starts empty, and so does a tenant.
+        guard behaviour == .production, tenant == nil else { return }
         for preset in configuration.users {
             let localId = generator.alphanumericString(count: 28)
             let account = Account(
@@ -89,6 +127,31 @@ public struct SimulatedProject: Sendable, Equatable, Codable {
         }
     }
 
+    public var behaviour: ServeBehaviour { storedBehaviour ?? .production }
+    var isEmulator: Bool { behaviour == .emulator }
+
+    /// The emulator's switches; enumeration protection starts as the configuration says
+    /// (`production`) or off (`emulator`, as the emulator starts).
+    public var options: EmulatorOptions {
+        storedOptions ?? EmulatorOptions(allowDuplicateEmails: false, enableImprovedEmailPrivacy: isEmulator ? false : configuration.emailEnumerationProtection)
+    }
+
+    /// `PATCH .../config`: only the fields given change.
+    public mutating func updateOptions(allowDuplicateEmails: Bool?, enableImprovedEmailPrivacy: Bool?) {
+        var updated = options
+        if let allowDuplicateEmails { updated.allowDuplicateEmails = allowDuplicateEmails }
+        if let enableImprovedEmailPrivacy { updated.enableImprovedEmailPrivacy = enableImprovedEmailPrivacy }
+        storedOptions = updated
+    }
+
+    /// A tenant's switches change (v2 tenant PATCH).
+    public mutating func updateTenant(_ settings: TenantSettings) {
+        tenant = settings
+    }
+
+    /// Enumeration protection as it stands now.
+    var protected: Bool { options.enableImprovedEmailPrivacy }
+
     // MARK: Clock and world
 
     public var now: Date { clock.now }
@@ -99,9 +162,36 @@ public struct SimulatedProject: Sendable, Equatable, Codable {
         return clock.now
     }
 
+    /// A server's reading of the wall clock and its own address, before each request. In
+    /// `emulator` behaviour the project runs on the wall clock (the simulated clock follows it,
+    /// never going back); in both, ID tokens are valid against it.
+    public mutating func observe(wallClock: Date, linkOrigin: String?) {
+        self.wallClock = wallClock
+        if let linkOrigin { self.linkOrigin = linkOrigin }
+        if isEmulator, wallClock > clock.now {
+            try? clock.advance(by: wallClock.timeIntervalSince(clock.now))
+        }
+    }
+
     /// Back to the configuration's start: preset users, no sessions or codes, empty mailbox.
+    /// The behaviour, tenant and link origin stay.
     public mutating func reset() {
-        self = SimulatedProject(configuration: configuration)
+        var fresh = SimulatedProject(configuration: configuration, behaviour: behaviour, tenant: tenant)
+        fresh.adoptHostReadings(from: self)
+        self = fresh
+    }
+
+    /// Takes over what the host told `other` (its address and wall clock).
+    public mutating func adoptHostReadings(from other: SimulatedProject) {
+        linkOrigin = other.linkOrigin
+        if let wallClock = other.wallClock { observe(wallClock: wallClock, linkOrigin: nil) }
+    }
+
+    /// The emulator's `DELETE .../accounts`: every account goes; codes, the mailbox and the
+    /// clock stay (a pending sign-in link may still create its account).
+    public mutating func deleteAllAccounts() {
+        accounts.removeAll()
+        localIdByEmail.removeAll()
     }
 
     /// The settings a code was requested with (the Hosting link router needs them).
@@ -113,73 +203,165 @@ public struct SimulatedProject: Sendable, Equatable, Codable {
         codeIndex[code].map { issuedCodes[$0] }
     }
 
+    /// Codes not used yet, oldest first (the emulator's `oobCodes` listing: it deletes a code
+    /// when it is used).
+    public var pendingCodes: [IssuedOobCode] {
+        issuedCodes.filter { $0.consumedAt == nil }
+    }
+
+    /// The emulator forgets codes: `DELETE .../oobCodes` (serve's mailbox keeps the emails).
+    public mutating func deleteAllCodes() {
+        let now = clock.now
+        for index in issuedCodes.indices where issuedCodes[index].consumedAt == nil {
+            issuedCodes[index].consumedAt = now
+        }
+    }
+
     /// An account as `accounts:lookup` shows it, for admin views.
     public func user(email: String) -> UserRecord? {
-        localIdByEmail[email.lowercased()].flatMap { accounts[$0] }.map(userRecord)
+        account(email: email).map(userRecord)
+    }
+
+    /// Every account, by `localId` (the emulator's `accounts:query` order).
+    public var allUsers: [UserRecord] {
+        accounts.values.sorted { $0.localId < $1.localId }.map(userRecord)
     }
 
     // MARK: Sign up and sign in
 
     public mutating func signUp(_ request: SignUpRequest) throws(AuthFailure) -> SignInResponse {
-        let email = try validEmail(request.email)
-        guard let password = request.password, !password.isEmpty else { throw AuthFailure.server(.missingPassword, detail: nil) }
-        try checkStrength(password)
-        guard localIdByEmail[email.lowercased()] == nil else {
-            throw AuthFailure.server(.emailExists, detail: "The email address is already in use by another account.")
-        }
-        let account = Account(
-            localId: generator.alphanumericString(count: 28), email: email, password: password,
-            displayName: request.displayName, emailVerified: request.emailVerified ?? false, disabled: false,
-            createdAt: clock.now, lastLoginAt: clock.now, passwordUpdatedAt: clock.now, validSince: clock.now, sessionGeneration: 0
-        )
-        insert(account)
-        return signInResponse(account, kind: "identitytoolkit#SignupNewUserResponse", isNewUser: true)
+        try signUp(request, caller: .client)
     }
 
+    /// A client creates an email account, or an anonymous one when it sends no email, password
+    /// or `idToken`; with an `idToken` it upgrades that user (an anonymous one, say). Admins
+    /// may choose the `localId`, leave out the password, and get no tokens back.
+    public mutating func signUp(_ request: SignUpRequest, caller: AuthCaller) throws(AuthFailure) -> SignInResponse {
+        if isEmulator { return try emulatorSignUp(request, caller: caller) }
+        try checkAuthEnabled()
+        let admin = caller == .admin
+        if admin, let localId = Self.nonEmpty(request.localId) {
+            guard Self.nonEmpty(request.idToken) == nil else { throw AuthFailure.server(.unexpectedParameter, detail: "User ID") }
+            guard accounts[localId] == nil else { throw AuthFailure.server(.duplicateLocalId, detail: nil) }
+        } else if !admin, request.localId != nil {
+            throw AuthFailure.server(.unexpectedParameter, detail: "User ID")
+        }
+        let anonymous = !admin && Self.nonEmpty(request.email) == nil && request.password == nil && Self.nonEmpty(request.idToken) == nil
+        if anonymous {
+            guard tenant?.enableAnonymousUser ?? true else { throw AuthFailure.server(.adminOnlyOperation, detail: nil) }
+            let account = newAccount(localId: nil, email: nil, password: nil, displayName: nil, anonymous: true)
+            insert(account)
+            return signInResponse(account, kind: "identitytoolkit#SignupNewUserResponse", provider: "anonymous", isNewUser: true)
+        }
+        var email: String?
+        if admin {
+            if let given = request.email { email = try validEmail(given) }
+        } else {
+            email = try validEmail(request.email)
+        }
+        let password = Self.nonEmpty(request.password)
+        if !admin {
+            guard password != nil else { throw AuthFailure.server(.missingPassword, detail: nil) }
+            guard tenant?.allowPasswordSignup ?? true else { throw AuthFailure.server(.operationNotAllowed, detail: nil) }
+        }
+        if let password { try checkStrength(password) }
+        var upgraded: Account?
+        if let idToken = Self.nonEmpty(request.idToken) {
+            upgraded = try tokenAccount(idToken).account
+        }
+        if let email, let existing = account(email: email), existing.localId != upgraded?.localId {
+            throw AuthFailure.server(.emailExists, detail: "The email address is already in use by another account.")
+        }
+        var account = upgraded ?? newAccount(localId: Self.nonEmpty(request.localId), email: nil, password: nil, displayName: nil, anonymous: false)
+        if let email { setEmail(&account, email) }
+        if let password {
+            account.password = password
+            account.passwordUpdatedAt = clock.now
+            if upgraded != nil { stampValidSince(&account) }
+        }
+        account.anonymous = nil
+        if let name = request.displayName { account.displayName = name }
+        if let photo = request.photoUrl { account.photoUrl = photo }
+        if admin {
+            account.emailVerified = request.emailVerified ?? false
+            if request.disabled == true { account.disabled = true }
+        } else if upgraded == nil {
+            account.emailVerified = request.emailVerified ?? false
+        }
+        account.lastLoginAt = clock.now
+        insert(account)
+        if admin {
+            return SignInResponse(kind: "identitytoolkit#SignupNewUserResponse", localId: account.localId, email: account.email, displayName: account.displayName, idToken: nil, refreshToken: nil, expiresIn: nil)
+        }
+        return signInResponse(account, kind: "identitytoolkit#SignupNewUserResponse", provider: "password", isNewUser: upgraded == nil)
+    }
+
+    /// The account is disabled: checked before the password (as the emulator does), so a
+    /// disabled user learns that whatever they typed.
     public mutating func signInWithPassword(_ request: SignInWithPasswordRequest) throws(AuthFailure) -> SignInResponse {
+        if isEmulator { return try emulatorSignInWithPassword(request) }
+        try checkAuthEnabled()
+        guard tenant?.allowPasswordSignup ?? true else { throw AuthFailure.server(.passwordLoginDisabled, detail: nil) }
         let email = try validEmail(request.email)
         guard !request.password.isEmpty else { throw AuthFailure.server(.missingPassword, detail: nil) }
-        let protected = configuration.emailEnumerationProtection
+        let protected = self.protected
         guard var account = account(email: email) else {
             throw protected ? AuthFailure.server(.invalidLoginCredentials, detail: nil)
                 : AuthFailure.server(.emailNotFound, detail: "There is no user record corresponding to this identifier. The user may have been deleted.")
         }
-        guard account.password == request.password else {
+        guard !account.disabled else { throw Self.userDisabled }
+        guard account.password != nil, account.password == request.password else {
             throw protected ? AuthFailure.server(.invalidLoginCredentials, detail: nil)
                 : AuthFailure.server(.invalidPassword, detail: "The password is invalid or the user does not have a password.")
         }
-        guard !account.disabled else { throw Self.userDisabled }
         account.lastLoginAt = clock.now
         accounts[account.localId] = account
-        return signInResponse(account, kind: "identitytoolkit#VerifyPasswordResponse", registered: true)
+        return signInResponse(account, kind: "identitytoolkit#VerifyPasswordResponse", provider: "password", registered: true)
     }
 
     // MARK: Lookup
 
     /// By `idToken` (clients) or by `email` / `localId` (admin callers: the embedded project trusts them).
     public func lookup(_ request: LookupRequest) throws(AuthFailure) -> LookupResponse {
+        try lookup(request, caller: .client)
+    }
+
+    public func lookup(_ request: LookupRequest, caller: AuthCaller) throws(AuthFailure) -> LookupResponse {
+        try checkAuthEnabled()
+        if isEmulator && caller == .admin {
+            return LookupResponse(users: lookupByIds(request))
+        }
         if let idToken = request.idToken {
-            let account = try sessionAccount(idToken)
+            let account = try tokenAccount(idToken).account
             return LookupResponse(users: [userRecord(account)])
         }
         let emails = request.email ?? []
         let localIds = request.localId ?? []
         guard !emails.isEmpty || !localIds.isEmpty else { throw AuthFailure.server(.missingIDToken, detail: nil) }
+        return LookupResponse(users: lookupByIds(request))
+    }
+
+    private func lookupByIds(_ request: LookupRequest) -> [UserRecord]? {
         var found: [UserRecord] = []
-        for localId in localIds {
-            if let account = accounts[localId] { found.append(userRecord(account)) }
+        for localId in request.localId ?? [] {
+            if let account = accounts[localId], !found.contains(where: { $0.localId == account.localId }) { found.append(userRecord(account)) }
         }
-        for email in emails {
+        for email in request.email ?? [] {
             if let account = account(email: email), !found.contains(where: { $0.localId == account.localId }) {
                 found.append(userRecord(account))
             }
         }
-        return LookupResponse(users: found.isEmpty ? nil : found)
+        // No `users` at all when nothing matched, as the emulator answers (firebase-admin needs it).
+        return found.isEmpty ? nil : found
     }
 
     // MARK: sendOobCode
 
-    /// Validates in this order, first failure wins:
+    public mutating func sendOobCode(_ request: SendOobCodeRequest, locale: String?) throws(AuthFailure) -> SendOobCodeResponse {
+        try sendOobCode(request, locale: locale, caller: request.returnOobLink == true ? .admin : .client)
+    }
+
+    /// Production behaviour validates in this order, first failure wins:
     /// 1. request type can be sent (INVALID_REQ_TYPE for RECOVER_EMAIL and the like);
     /// 2. who: `email` for PASSWORD_RESET and EMAIL_SIGNIN (MISSING_EMAIL, INVALID_EMAIL), `idToken`
     ///    for VERIFY_EMAIL and VERIFY_AND_CHANGE_EMAIL (MISSING_ID_TOKEN, INVALID_ID_TOKEN,
@@ -192,13 +374,18 @@ public struct SimulatedProject: Sendable, Equatable, Codable {
     ///    silently and nothing is sent);
     /// 7. rate limit per address: RESET_PASSWORD_EXCEED_LIMIT for resets, else TOO_MANY_ATTEMPTS_TRY_LATER.
     /// Then the code is issued and mailed in the locale's language (or returned, not mailed, with `returnOobLink`).
-    public mutating func sendOobCode(_ request: SendOobCodeRequest, locale: String?) throws(AuthFailure) -> SendOobCodeResponse {
+    /// The emulator behaviour follows the emulator instead (`emulatorSendOobCode`).
+    public mutating func sendOobCode(_ request: SendOobCodeRequest, locale: String?, caller: AuthCaller) throws(AuthFailure) -> SendOobCodeResponse {
+        if isEmulator { return try emulatorSendOobCode(request, locale: locale, caller: caller) }
+        try checkAuthEnabled()
         // The SDKs never send empty strings; treat any that arrive as absent, in checks and links alike.
-        let request = Self.withoutEmptyFields(request)
+        var request = Self.withoutEmptyFields(request)
+        if let tenant { request.tenantId = tenant.tenantId }
         let type = request.requestType
         guard [.passwordReset, .verifyEmail, .emailSignIn, .verifyAndChangeEmail].contains(type) else {
             throw AuthFailure.server(.invalidRequestType, detail: "\(type.rawValue) cannot be requested with sendOobCode")
         }
+        if type == .emailSignIn, tenant?.enableEmailLinkSignin == false { throw AuthFailure.server(.operationNotAllowed, detail: nil) }
         let admin = request.returnOobLink == true
         let recipient = try recipient(of: request, admin: admin)
         try checkContinueURL(request)
@@ -206,7 +393,7 @@ public struct SimulatedProject: Sendable, Equatable, Codable {
         let linkDomain = try configuration.mobileLinkDomain(for: request)
 
         // The account: with enumeration protection, unknown and disabled addresses "succeed" silently.
-        let protected = configuration.emailEnumerationProtection
+        let protected = self.protected
         if recipient.account?.disabled == true {
             if protected { return SendOobCodeResponse(email: recipient.email) }
             throw Self.userDisabled
@@ -255,20 +442,21 @@ public struct SimulatedProject: Sendable, Equatable, Codable {
         default:
             let user: Account
             if let idToken = request.idToken {
-                user = try sessionAccount(idToken)
+                user = try tokenAccount(idToken).account
             } else if admin, let adminEmail = request.email {
                 guard let found = account(email: try validEmail(adminEmail)) else { throw Self.emailNotFound }
                 user = found
             } else {
                 throw AuthFailure.server(.missingIDToken, detail: nil)
             }
-            guard request.requestType == .verifyAndChangeEmail else { return Recipient(account: user, email: user.email) }
+            guard let userEmail = user.email else { throw AuthFailure.server(.missingEmail, detail: nil) }
+            guard request.requestType == .verifyAndChangeEmail else { return Recipient(account: user, email: userEmail) }
             guard let newEmail = request.newEmail else { throw AuthFailure.server(.missingNewEmail, detail: nil) }
             guard EmailSyntax.isValid(newEmail) else { throw AuthFailure.server(.invalidNewEmail, detail: nil) }
             guard account(email: newEmail) == nil else {
                 throw AuthFailure.server(.emailExists, detail: "The email address is already in use by another account.")
             }
-            return Recipient(account: user, email: user.email, newEmail: newEmail)
+            return Recipient(account: user, email: userEmail, newEmail: newEmail)
         }
     }
 
@@ -326,79 +514,136 @@ public struct SimulatedProject: Sendable, Equatable, Codable {
 
     // MARK: Codes
 
-    /// With only `oobCode`: checks the code without consuming it. With `newPassword`: confirms a
-    /// password reset (consumes; PASSWORD_RESET codes only; WEAK_PASSWORD under 6 characters;
-    /// marks the email verified; revokes every session issued before).
+    /// With only `oobCode`: checks the code without consuming it, answering as the emulator does
+    /// per request type (no `email` for EMAIL_SIGNIN codes, which the user must type; for
+    /// RECOVER_EMAIL the address being restored). With `newPassword`: confirms a password reset
+    /// (consumes; PASSWORD_RESET codes only; WEAK_PASSWORD under 6 characters; marks the email
+    /// verified; revokes every session issued before).
     public mutating func resetPassword(_ request: ResetPasswordRequest) throws(AuthFailure) -> ResetPasswordResponse {
+        try checkAuthEnabled()
+        guard tenant?.allowPasswordSignup ?? true else { throw AuthFailure.server(.passwordLoginDisabled, detail: nil) }
         let code = try usableCode(request.oobCode)
-        guard let newPassword = request.newPassword else {
-            let (email, newEmail) = code.requestType == .recoverEmail ? (code.newEmail ?? code.email, code.email) : (code.email, code.newEmail)
-            return ResetPasswordResponse(email: email, newEmail: newEmail, requestType: code.requestType)
+        // The emulator reads an empty `newPassword` as none (a check); production refuses it as weak.
+        if let newPassword = isEmulator ? Self.nonEmpty(request.newPassword) : request.newPassword {
+            guard code.requestType == .passwordReset else {
+                throw AuthFailure.server(.invalidOobCode, detail: isEmulator ? nil : "a \(code.requestType.rawValue) code cannot reset a password")
+            }
+            try checkStrength(newPassword)
+            var account: Account
+            if isEmulator {
+                consume(code)
+                guard let found = code.localId.flatMap({ accounts[$0] }) ?? self.account(email: code.email) else {
+                    throw AuthFailure.server(.invalidOobCode, detail: nil)
+                }
+                account = found
+            } else {
+                account = try codeAccount(code)
+                consume(code)
+            }
+            account.password = newPassword
+            account.emailVerified = true
+            account.passwordUpdatedAt = clock.now
+            revokeSessions(&account)
+            accounts[account.localId] = account
         }
-        guard code.requestType == .passwordReset else {
-            throw AuthFailure.server(.invalidOobCode, detail: "a \(code.requestType.rawValue) code cannot reset a password")
-        }
-        try checkStrength(newPassword)
-        var account = try codeAccount(code)
-        account.password = newPassword
-        account.emailVerified = true
-        account.passwordUpdatedAt = clock.now
-        revokeSessions(&account)
-        accounts[account.localId] = account
-        consume(code)
-        return ResetPasswordResponse(email: account.email, requestType: .passwordReset)
+        return ResetPasswordResponse(
+            email: code.requestType == .emailSignIn ? nil : code.email,
+            newEmail: code.requestType == .recoverEmail ? nil : code.newEmail,
+            requestType: code.requestType
+        )
+    }
+
+    public mutating func update(_ request: UpdateAccountRequest) throws(AuthFailure) -> UpdateAccountResponse {
+        try update(request, caller: request.localId != nil && request.idToken == nil && request.oobCode == nil ? .admin : .client)
     }
 
     /// With `oobCode`: applies a VERIFY_EMAIL, VERIFY_AND_CHANGE_EMAIL or RECOVER_EMAIL code
     /// (consumes it). Otherwise an account update by `idToken` (the user) or `localId` (admin).
-    public mutating func update(_ request: UpdateAccountRequest) throws(AuthFailure) -> UpdateAccountResponse {
+    /// A user changing their own address gets a RECOVER_EMAIL link at the old one, as the
+    /// emulator sends it.
+    public mutating func update(_ request: UpdateAccountRequest, caller: AuthCaller) throws(AuthFailure) -> UpdateAccountResponse {
+        if isEmulator { return try emulatorUpdate(request, caller: caller) }
+        try checkAuthEnabled()
         if let oobCode = request.oobCode {
             return try applyCode(oobCode)
         }
         var account: Account
-        var bySession = false
+        var provider: String?
         if let idToken = Self.nonEmpty(request.idToken) {
-            account = try sessionAccount(idToken)
-            bySession = true
+            (account, provider) = try tokenAccount(idToken)
         } else if let localId = Self.nonEmpty(request.localId) {
             guard let found = accounts[localId] else { throw AuthFailure.server(.userNotFound, detail: nil) }
             account = found
         } else {
             throw AuthFailure.server(.missingIDToken, detail: nil)
         }
+        let bySession = provider != nil
+        var emailChangedFrom: String?
         if let email = request.email {
             guard EmailSyntax.isValid(email) else { throw AuthFailure.server(.invalidEmail, detail: nil) }
             if let other = self.account(email: email), other.localId != account.localId {
                 throw AuthFailure.server(.emailExists, detail: nil)
             }
-            localIdByEmail[account.email.lowercased()] = nil
-            account.email = email
-            account.emailVerified = false
-            localIdByEmail[email.lowercased()] = account.localId
+            if email != account.email {
+                if account.anonymous != true, let old = account.email {
+                    if account.initialEmail == nil { account.initialEmail = old }
+                    emailChangedFrom = old
+                }
+                setEmail(&account, email)
+                account.emailVerified = false
+            }
         }
         var passwordChanged = false
         if let password = request.password {
             try checkStrength(password)
             account.password = password
             account.passwordUpdatedAt = clock.now
+            account.anonymous = nil
             revokeSessions(&account)
             passwordChanged = true
         }
+        if let name = request.displayName { account.displayName = name }
+        if let photo = request.photoUrl { account.photoUrl = photo }
+        for attribute in request.deleteAttribute ?? [] {
+            switch attribute {
+            case "DISPLAY_NAME": account.displayName = nil
+            case "PHOTO_URL": account.photoUrl = nil
+            default: break
+            }
+        }
         if let verified = request.emailVerified { account.emailVerified = verified }
         if let disable = request.disableUser { account.disabled = disable }
+        if caller == .admin, let seconds = request.validSince.flatMap(Double.init) {
+            // An admin's `validSince` (firebase-admin's revokeRefreshTokens sends the wall clock's
+            // seconds) is on the tokens' clock.
+            account.validSince = Date(timeIntervalSince1970: seconds)
+            account.tokenValidSince = Int(seconds)
+        }
         accounts[account.localId] = account
         var response = UpdateAccountResponse(localId: account.localId, email: account.email, emailVerified: account.emailVerified)
+        response.displayName = account.displayName
+        response.photoUrl = account.photoUrl
+        response.providerUserInfo = providerInfo(account)
         if bySession && (passwordChanged || request.returnSecureToken == true) {
-            response.idToken = issueIDToken(account)
-            response.refreshToken = generator.urlSafeString(count: 64)
-            response.expiresIn = String(Self.idTokenLifetime)
+            let tokens = issueTokens(account, provider: passwordChanged ? "password" : provider ?? "password")
+            response.idToken = tokens.idToken
+            response.refreshToken = tokens.refreshToken
+            response.expiresIn = tokens.expiresIn
+        }
+        if emailChangedFrom != nil, let initial = account.initialEmail {
+            issueRecoverEmail(account: account, oldEmail: initial, language: configuration.defaultLocale)
         }
         return response
     }
 
     /// Signs in with an EMAIL_SIGNIN code (consumes it). The email must match the code's;
-    /// a new address gets an account; the email counts as verified.
+    /// a new address gets an account; the email counts as verified. With an `idToken`, the code
+    /// links the address to that user (EMAIL_EXISTS when another account has it).
     public mutating func signInWithEmailLink(_ request: SignInWithEmailLinkRequest) throws(AuthFailure) -> SignInResponse {
+        if isEmulator { return try emulatorSignInWithEmailLink(request) }
+        try checkAuthEnabled()
+        guard tenant?.enableEmailLinkSignin ?? true else { throw AuthFailure.server(.operationNotAllowed, detail: nil) }
+        let linking = try Self.nonEmpty(request.idToken).map { (token) throws(AuthFailure) in try tokenAccount(token).account }
         let email = try validEmail(request.email)
         let code = try usableCode(request.oobCode)
         guard code.requestType == .emailSignIn else {
@@ -407,24 +652,94 @@ public struct SimulatedProject: Sendable, Equatable, Codable {
         guard code.email.lowercased() == email.lowercased() else {
             throw AuthFailure.server(.invalidEmail, detail: "The email provided does not match the sign-in email address.")
         }
+        let byEmail = self.account(email: email)
         var isNewUser = false
         var account: Account
-        if let existing = self.account(email: email) {
+        if let existing = linking ?? byEmail {
             guard !existing.disabled else { throw Self.userDisabled }
+            if let linking, let byEmail, linking.localId != byEmail.localId {
+                throw AuthFailure.server(.emailExists, detail: "The email address is already in use by another account.")
+            }
             account = existing
+            if account.email?.lowercased() != code.email.lowercased() { setEmail(&account, code.email) }
         } else {
-            account = Account(
-                localId: generator.alphanumericString(count: 28), email: code.email, password: nil, displayName: nil,
-                emailVerified: true, disabled: false, createdAt: clock.now, lastLoginAt: nil, passwordUpdatedAt: nil,
-                validSince: clock.now, sessionGeneration: 0
-            )
+            account = newAccount(localId: nil, email: code.email, password: nil, displayName: nil, anonymous: false)
             isNewUser = true
         }
         account.emailVerified = true
+        account.emailLinkSignin = true
+        account.anonymous = nil
         account.lastLoginAt = clock.now
         insert(account)
         consume(code)
-        return signInResponse(account, kind: "identitytoolkit#EmailLinkSigninResponse", isNewUser: isNewUser)
+        return signInResponse(account, kind: "identitytoolkit#EmailLinkSigninResponse", provider: "password", isNewUser: isNewUser)
+    }
+
+    // MARK: Accounts (both behaviours, as the emulator)
+
+    /// `accounts:createAuthUri`, what `fetchSignInMethodsForEmail` calls: the sign-in methods of
+    /// an address, or nothing about it with enumeration protection.
+    public mutating func createAuthUri(_ request: CreateAuthUriRequest) throws(AuthFailure) -> CreateAuthUriResponse {
+        try checkAuthEnabled()
+        let sessionId = Self.nonEmpty(request.sessionId) ?? generator.alphanumericString(count: 27)
+        if request.providerId != nil {
+            throw AuthFailure.server(.notImplemented, detail: "Sign-in with IDP is not yet supported.")
+        }
+        guard let identifier = Self.nonEmpty(request.identifier) else { throw AuthFailure.server(.missingIdentifier, detail: nil) }
+        guard let continueUri = Self.nonEmpty(request.continueUri) else { throw AuthFailure.server(.missingContinueURI, detail: nil) }
+        guard Self.isEmulatorEmail(identifier) else { throw AuthFailure.server(.invalidIdentifier, detail: nil) }
+        guard Self.isAbsoluteURI(continueUri) else { throw AuthFailure.server(.invalidContinueURI, detail: nil) }
+        if protected {
+            return CreateAuthUriResponse(registered: nil, allProviders: nil, sessionId: sessionId, signinMethods: nil)
+        }
+        var providers: [String] = []
+        var methods: [String] = []
+        let user = account(email: identifier)
+        if let user, user.password != nil || user.emailLinkSignin == true {
+            providers.append("password")
+            if user.password != nil { methods.append("password") }
+            if user.emailLinkSignin == true { methods.append("emailLink") }
+        }
+        return CreateAuthUriResponse(registered: user != nil, allProviders: providers, sessionId: sessionId, signinMethods: methods)
+    }
+
+    /// `accounts:delete`: the user by `idToken`, or by `localId` for admins.
+    public mutating func deleteAccount(_ request: DeleteAccountRequest, caller: AuthCaller) throws(AuthFailure) -> DeleteAccountResponse {
+        try checkAuthEnabled()
+        let account: Account
+        if caller == .admin {
+            guard let localId = Self.nonEmpty(request.localId) else { throw AuthFailure.server(.missingLocalID, detail: nil) }
+            guard let found = accounts[localId] else { throw AuthFailure.server(.userNotFound, detail: nil) }
+            account = found
+        } else {
+            guard let idToken = Self.nonEmpty(request.idToken) else { throw AuthFailure.server(.missingIDToken, detail: nil) }
+            account = try tokenAccount(idToken).account
+        }
+        remove(account)
+        return DeleteAccountResponse()
+    }
+
+    /// `accounts:query` for admin listings: every account, by `localId` (no paging, as the emulator).
+    public func queryAccounts(_ request: QueryAccountsRequest) throws(AuthFailure) -> QueryAccountsResponse {
+        try checkAuthEnabled()
+        if let expression = request.expression, !expression.isEmpty {
+            throw AuthFailure.server(.notImplemented, detail: "expression is not implemented.")
+        }
+        if request.returnUserInfo == false {
+            return QueryAccountsResponse(recordsCount: String(accounts.count), userInfo: nil)
+        }
+        if let limit = request.limit, !limit.isEmpty, limit != "0" {
+            throw AuthFailure.server(.notImplemented, detail: "limit is not implemented.")
+        }
+        if let offset = request.offset, !offset.isEmpty, offset != "0" {
+            throw AuthFailure.server(.notImplemented, detail: "offset is not implemented.")
+        }
+        if let sortBy = request.sortBy, !["USER_ID", "SORT_BY_FIELD_UNSPECIFIED"].contains(sortBy) {
+            throw AuthFailure.server(.notImplemented, detail: "Only sorting by USER_ID is implemented.")
+        }
+        var users = allUsers
+        if request.order == "DESC" { users.reverse() }
+        return QueryAccountsResponse(recordsCount: String(users.count), userInfo: users)
     }
 
     // MARK: Internals
@@ -432,21 +747,43 @@ public struct SimulatedProject: Sendable, Equatable, Codable {
     static let userDisabled = AuthFailure.server(.userDisabled, detail: "The user account has been disabled by an administrator.")
     static let emailNotFound = AuthFailure.server(.emailNotFound, detail: "There is no user record corresponding to this identifier. The user may have been deleted.")
 
+    func checkAuthEnabled() throws(AuthFailure) {
+        if tenant?.disableAuth == true { throw AuthFailure.server(.projectDisabled, detail: nil) }
+    }
+
+    /// The checks an operation makes before reading its body (the emulator's first
+    /// assertions): PROJECT_DISABLED, then PASSWORD_LOGIN_DISABLED or OPERATION_NOT_ALLOWED.
+    /// `operation` is the v1 name, `accounts:resetPassword`.
+    public func checkAvailable(_ operation: String) throws(AuthFailure) {
+        try checkAuthEnabled()
+        switch operation {
+        case "accounts:resetPassword", "accounts:signInWithPassword":
+            guard tenant?.allowPasswordSignup ?? true else { throw AuthFailure.server(.passwordLoginDisabled, detail: nil) }
+        case "accounts:signInWithEmailLink":
+            guard tenant?.enableEmailLinkSignin ?? true else { throw AuthFailure.server(.operationNotAllowed, detail: nil) }
+        default:
+            break
+        }
+    }
+
     private mutating func applyCode(_ oobCode: String) throws(AuthFailure) -> UpdateAccountResponse {
         let code = try usableCode(oobCode)
         guard [.verifyEmail, .verifyAndChangeEmail, .recoverEmail].contains(code.requestType) else {
             throw AuthFailure.server(.invalidOobCode, detail: "a \(code.requestType.rawValue) code cannot be applied")
         }
         var account = try codeAccount(code)
+        var newEmail: String?
         switch code.requestType {
         case .verifyAndChangeEmail:
-            guard let newEmail = code.newEmail else { throw AuthFailure.server(.invalidOobCode, detail: nil) }
-            if let other = self.account(email: newEmail), other.localId != account.localId {
+            guard let target = code.newEmail else { throw AuthFailure.server(.invalidOobCode, detail: nil) }
+            if let other = self.account(email: target), other.localId != account.localId {
                 throw AuthFailure.server(.emailExists, detail: nil)
             }
-            let oldEmail = account.email
-            changeEmail(&account, to: newEmail)
+            let oldEmail = code.email
+            if account.initialEmail == nil { account.initialEmail = oldEmail }
+            changeEmail(&account, to: target)
             consume(code)
+            newEmail = target
             // As Firebase does: the old address gets a RECOVER_EMAIL link to undo the change.
             issueRecoverEmail(account: account, oldEmail: oldEmail, language: code.language)
         case .recoverEmail:
@@ -460,24 +797,39 @@ public struct SimulatedProject: Sendable, Equatable, Codable {
             accounts[account.localId] = account
             consume(code)
         }
-        return UpdateAccountResponse(localId: account.localId, email: account.email, emailVerified: account.emailVerified)
+        var response = UpdateAccountResponse(localId: account.localId, email: account.email, emailVerified: account.emailVerified)
+        response.newEmail = newEmail
+        response.displayName = account.displayName
+        response.providerUserInfo = providerInfo(account)
+        return response
     }
 
-    private mutating func changeEmail(_ account: inout Account, to email: String) {
-        localIdByEmail[account.email.lowercased()] = nil
-        account.email = email
+    mutating func changeEmail(_ account: inout Account, to email: String) {
+        setEmail(&account, email)
         account.emailVerified = true
-        localIdByEmail[email.lowercased()] = account.localId
         accounts[account.localId] = account
     }
 
-    private mutating func issueRecoverEmail(account: Account, oldEmail: String, language: String) {
+    /// Moves `account` to `email` in the address index (the caller stores the account).
+    mutating func setEmail(_ account: inout Account, _ email: String?) {
+        if let old = account.email, localIdByEmail[old.lowercased()] == account.localId {
+            localIdByEmail[old.lowercased()] = nil
+        }
+        account.email = email
+        if let email { localIdByEmail[email.lowercased()] = account.localId }
+    }
+
+    /// A RECOVER_EMAIL code for `oldEmail`, mailed there. Its `newEmail` is the address being undone.
+    mutating func issueRecoverEmail(account: Account, oldEmail: String, language: String) {
         let oobCode = generator.urlSafeString(count: 54)
-        let request = SendOobCodeRequest(requestType: .recoverEmail, email: oldEmail)
-        let link = ActionLinkBuilder.emailLink(for: request, oobCode: oobCode, lang: language, project: configuration, linkDomain: configuration.defaultHostingDomain)
+        var request = SendOobCodeRequest(requestType: .recoverEmail, email: oldEmail)
+        request.tenantId = tenant?.tenantId
+        let link = isEmulator
+            ? emulatorLink(mode: "recoverEmail", oobCode: oobCode, continueUrl: nil)
+            : ActionLinkBuilder.emailLink(for: request, oobCode: oobCode, lang: language, project: configuration, linkDomain: configuration.defaultHostingDomain)
         var issued = IssuedOobCode(
             oobCode: oobCode, requestType: .recoverEmail, email: oldEmail, newEmail: account.email, localId: account.localId,
-            settings: ActionCodeSettings(), clientType: nil, tenantId: nil, language: language, link: link,
+            settings: ActionCodeSettings(), clientType: nil, tenantId: tenant?.tenantId, language: language, link: link,
             issuedAt: clock.now, expiresAt: clock.now.addingTimeInterval(configuration.codeLifetimes.lifetime(for: .recoverEmail)),
             consumedAt: nil, mailID: nil
         )
@@ -485,16 +837,16 @@ public struct SimulatedProject: Sendable, Equatable, Codable {
         store(issued)
     }
 
-    /// The code if it exists, is unused and has not expired.
-    private func usableCode(_ oobCode: String) throws(AuthFailure) -> IssuedOobCode {
+    /// The code if it exists, is unused and (in production behaviour) has not expired.
+    func usableCode(_ oobCode: String) throws(AuthFailure) -> IssuedOobCode {
         guard !oobCode.isEmpty else { throw AuthFailure.server(.missingOobCode, detail: nil) }
         guard let code = issuedCode(oobCode) else {
-            throw AuthFailure.server(.invalidOobCode, detail: "The action code is invalid. This can happen if the code is malformed, expired, or has already been used.")
+            throw AuthFailure.server(.invalidOobCode, detail: isEmulator ? nil : "The action code is invalid. This can happen if the code is malformed, expired, or has already been used.")
         }
         guard code.consumedAt == nil else {
-            throw AuthFailure.server(.invalidOobCode, detail: "The action code has already been used.")
+            throw AuthFailure.server(.invalidOobCode, detail: isEmulator ? nil : "The action code has already been used.")
         }
-        guard clock.now < code.expiresAt else {
+        guard isEmulator || clock.now < code.expiresAt else {
             throw AuthFailure.server(.expiredOobCode, detail: "The action code has expired.")
         }
         return code
@@ -506,17 +858,17 @@ public struct SimulatedProject: Sendable, Equatable, Codable {
         return account
     }
 
-    private mutating func consume(_ code: IssuedOobCode) {
+    mutating func consume(_ code: IssuedOobCode) {
         guard let index = codeIndex[code.oobCode] else { return }
         issuedCodes[index].consumedAt = clock.now
     }
 
-    private mutating func store(_ code: IssuedOobCode) {
+    mutating func store(_ code: IssuedOobCode) {
         codeIndex[code.oobCode] = issuedCodes.count
         issuedCodes.append(code)
     }
 
-    private mutating func deliver(_ type: OobRequestType, to recipient: String, email: String, newEmail: String?, link: String, language: String, oobCode: String) -> String {
+    mutating func deliver(_ type: OobRequestType, to recipient: String, email: String, newEmail: String?, link: String, language: String, oobCode: String) -> String {
         let id = "mail-\(mailbox.count + 1)"
         let text = MailTemplates.compose(type, language: language, appName: configuration.projectId, email: email, newEmail: newEmail, link: link)
         mailbox.append(MailMessage(
@@ -526,7 +878,7 @@ public struct SimulatedProject: Sendable, Equatable, Codable {
         return id
     }
 
-    private static func settings(of request: SendOobCodeRequest) -> ActionCodeSettings {
+    static func settings(of request: SendOobCodeRequest) -> ActionCodeSettings {
         ActionCodeSettings(
             url: request.continueUrl, handleCodeInApp: request.canHandleCodeInApp == true, iOSBundleID: request.iOSBundleId,
             androidPackageName: request.androidPackageName, androidInstallIfNotAvailable: request.androidInstallApp == true,
@@ -534,7 +886,7 @@ public struct SimulatedProject: Sendable, Equatable, Codable {
         )
     }
 
-    private static func nonEmpty(_ text: String?) -> String? {
+    static func nonEmpty(_ text: String?) -> String? {
         guard let text, !text.isEmpty else { return nil }
         return text
     }
@@ -545,91 +897,113 @@ public struct SimulatedProject: Sendable, Equatable, Codable {
         return email
     }
 
-    private func checkStrength(_ password: String) throws(AuthFailure) {
+    /// The emulator's email check: something, one `@`, something.
+    static func isEmulatorEmail(_ email: String) -> Bool {
+        let parts = email.split(separator: "@", omittingEmptySubsequences: false)
+        return parts.count == 2 && !parts[0].isEmpty && !parts[1].isEmpty
+    }
+
+    /// What JavaScript's `new URL(text)` accepts, near enough: a scheme, and for web schemes a host.
+    static func isAbsoluteURI(_ text: String) -> Bool {
+        guard let components = URLComponents(string: text), let scheme = components.scheme, !scheme.isEmpty else { return false }
+        if ["http", "https", "ws", "wss", "ftp"].contains(scheme.lowercased()) {
+            return !(components.host ?? "").isEmpty
+        }
+        return true
+    }
+
+    func checkStrength(_ password: String) throws(AuthFailure) {
         guard password.count >= Self.minimumPasswordLength else {
             throw AuthFailure.server(.weakPassword, detail: "Password should be at least \(Self.minimumPasswordLength) characters")
         }
     }
 
-    private func account(email: String) -> Account? {
+    func account(email: String) -> Account? {
         localIdByEmail[email.lowercased()].flatMap { accounts[$0] }
     }
 
-    private mutating func insert(_ account: Account) {
+    mutating func insert(_ account: Account) {
         accounts[account.localId] = account
-        localIdByEmail[account.email.lowercased()] = account.localId
+        if let email = account.email { localIdByEmail[email.lowercased()] = account.localId }
     }
 
-    private mutating func revokeSessions(_ account: inout Account) {
-        account.validSince = clock.now
-        account.sessionGeneration += 1
-    }
-
-    private func sessionAccount(_ idToken: String) throws(AuthFailure) -> Account {
-        guard let session = sessions[idToken], let account = accounts[session.localId] else {
-            throw AuthFailure.server(.invalidIDToken, detail: nil)
+    mutating func remove(_ account: Account) {
+        accounts[account.localId] = nil
+        if let email = account.email, localIdByEmail[email.lowercased()] == account.localId {
+            localIdByEmail[email.lowercased()] = nil
         }
-        guard session.generation == account.sessionGeneration else {
-            throw AuthFailure.server(.tokenExpired, detail: "The user's credential is no longer valid. The user must sign in again.")
-        }
-        guard !account.disabled else { throw Self.userDisabled }
-        return account
     }
 
-    private mutating func signInResponse(_ account: Account, kind: String, registered: Bool? = nil, isNewUser: Bool? = nil) -> SignInResponse {
-        SignInResponse(
-            kind: kind, localId: account.localId, email: account.email, displayName: account.displayName,
-            idToken: issueIDToken(account), refreshToken: generator.urlSafeString(count: 64),
-            expiresIn: String(Self.idTokenLifetime), registered: registered, isNewUser: isNewUser
+    mutating func newAccount(localId: String?, email: String?, password: String?, displayName: String?, anonymous: Bool) -> Account {
+        Account(
+            localId: localId ?? generator.alphanumericString(count: 28), email: email, password: password, displayName: displayName,
+            emailVerified: false, disabled: false, createdAt: clock.now, lastLoginAt: clock.now,
+            passwordUpdatedAt: password == nil ? nil : clock.now, validSince: clock.now, sessionGeneration: 0,
+            anonymous: anonymous ? true : nil
         )
     }
 
-    /// An unsigned JWT like the Auth Emulator's (`alg: none`), remembered as a session.
-    private mutating func issueIDToken(_ account: Account) -> String {
-        let issuedAt = Int(clock.now.timeIntervalSince1970)
-        let payload = """
-        {"iss":"https://securetoken.google.com/\(configuration.projectId)","aud":"\(configuration.projectId)",\
-        "auth_time":\(issuedAt),"user_id":"\(account.localId)","sub":"\(account.localId)","iat":\(issuedAt),\
-        "exp":\(issuedAt + Self.idTokenLifetime),"email":"\(account.email)","email_verified":\(account.emailVerified),\
-        "sid":"\(generator.alphanumericString(count: 10))"}
-        """
-        let token = "eyJhbGciOiJub25lIiwidHlwIjoiSldUIn0." + Self.base64URL(payload) + "."
-        sessions[token] = Session(localId: account.localId, generation: account.sessionGeneration)
-        return token
+    /// Every token issued so far is revoked, even those of this very second.
+    mutating func revokeSessions(_ account: inout Account) {
+        stampValidSince(&account)
+        account.sessionGeneration += 1
     }
 
-    private static let base64URLAlphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
-
-    /// Unpadded base64url, as JWTs use.
-    static func base64URL(_ text: String) -> String {
-        let bytes = Array(text.utf8)
-        var out: [UInt8] = []
-        out.reserveCapacity((bytes.count + 2) / 3 * 4)
-        var index = 0
-        while index < bytes.count {
-            let chunk = min(3, bytes.count - index)
-            var value = UInt32(bytes[index]) << 16
-            if chunk > 1 { value |= UInt32(bytes[index + 1]) << 8 }
-            if chunk > 2 { value |= UInt32(bytes[index + 2]) }
-            for position in 0...chunk {
-                out.append(base64URLAlphabet[Int((value >> UInt32(18 - 6 * position)) & 63)])
-            }
-            index += 3
-        }
-        return String(decoding: out, as: UTF8.self)
+    /// `validSince` is now, on the simulated clock and on the tokens' clock.
+    func stampValidSince(_ account: inout Account) {
+        account.validSince = clock.now
+        account.tokenValidSince = tokenTimes().issuedAt
     }
 
-    private func userRecord(_ account: Account) -> UserRecord {
-        UserRecord(
+    /// `validSince` on the wire: seconds, on the clock ID tokens' `iat` uses.
+    static func wireValidSince(_ account: Account) -> Int {
+        account.tokenValidSince ?? Int(account.validSince.timeIntervalSince1970.rounded(.down))
+    }
+
+    mutating func signInResponse(_ account: Account, kind: String, provider: String, registered: Bool? = nil, isNewUser: Bool? = nil) -> SignInResponse {
+        let tokens = issueTokens(account, provider: provider)
+        return SignInResponse(
+            kind: kind, localId: account.localId, email: account.email, displayName: account.displayName,
+            idToken: tokens.idToken, refreshToken: tokens.refreshToken,
+            expiresIn: tokens.expiresIn, registered: registered, isNewUser: isNewUser
+        )
+    }
+
+    func providerInfo(_ account: Account) -> [ProviderUserInfo] {
+        guard let email = account.email, account.password != nil || account.emailLinkSignin == true else { return [] }
+        return [ProviderUserInfo(providerId: "password", rawId: email, federatedId: email, email: email, displayName: account.displayName, photoUrl: account.photoUrl)]
+    }
+
+    /// The emulator's fake salt: `fakeSalt` and 20 letters, here derived from the account so
+    /// that the main generator's sequence (codes, ids) does not depend on lookups.
+    func salt(_ account: Account) -> String {
+        var derived = SeededGenerator(seedText: "\(account.localId)|\(account.sessionGeneration)|\(account.passwordUpdatedAt?.timeIntervalSince1970 ?? 0)")
+        return "fakeSalt" + derived.alphanumericString(count: 20)
+    }
+
+    func userRecord(_ account: Account) -> UserRecord {
+        var record = UserRecord(
             localId: account.localId, email: account.email, emailVerified: account.emailVerified,
             displayName: account.displayName, disabled: account.disabled,
             createdAt: Self.milliseconds(account.createdAt), lastLoginAt: account.lastLoginAt.map(Self.milliseconds),
             passwordUpdatedAt: account.passwordUpdatedAt.map { ($0.timeIntervalSince1970 * 1000).rounded() },
-            validSince: String(Int(account.validSince.timeIntervalSince1970))
+            validSince: String(Self.wireValidSince(account))
         )
+        record.photoUrl = account.photoUrl
+        record.providerUserInfo = providerInfo(account)
+        if let password = account.password {
+            let salt = salt(account)
+            record.salt = salt
+            record.passwordHash = "fakeHash:salt=\(salt):password=\(password)"
+        }
+        record.emailLinkSignin = account.emailLinkSignin
+        record.tenantId = tenant?.tenantId
+        record.lastRefreshAt = account.lastRefreshAt.map { $0.formatted(.iso8601) }
+        record.initialEmail = account.initialEmail
+        return record
     }
 
-    private static func milliseconds(_ date: Date) -> String {
+    static func milliseconds(_ date: Date) -> String {
         String(Int64((date.timeIntervalSince1970 * 1000).rounded()))
     }
 }

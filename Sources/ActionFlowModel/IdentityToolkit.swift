@@ -20,6 +20,15 @@ public struct SignUpRequest: Sendable, Hashable, Codable {
     public var displayName: String?
     public var emailVerified: Bool?
     public var returnSecureToken: Bool?
+    /// Upgrades the signed-in (e.g. anonymous) user instead of creating one.
+    public var idToken: String?
+    /// Admin callers only: the new account's id.
+    public var localId: String?
+    public var photoUrl: String?
+    /// Admin callers only.
+    public var disabled: Bool?
+    public var tenantId: String?
+    public var targetProjectId: String?
     public init(email: String?, password: String?, displayName: String? = nil, emailVerified: Bool? = nil, returnSecureToken: Bool? = true) {
         self.email = email
         self.password = password
@@ -56,11 +65,14 @@ public struct SignInResponse: Sendable, Hashable, Codable {
 public struct SignInWithPasswordRequest: Sendable, Hashable, Codable {
     public var email: String
     public var password: String
-    public var returnSecureToken: Bool
-    public init(email: String, password: String, returnSecureToken: Bool = true) {
+    /// Optional on the wire: the emulator and production answer with tokens either way.
+    public var returnSecureToken: Bool?
+    public var tenantId: String?
+    public init(email: String, password: String, returnSecureToken: Bool? = true, tenantId: String? = nil) {
         self.email = email
         self.password = password
         self.returnSecureToken = returnSecureToken
+        self.tenantId = tenantId
     }
 }
 
@@ -139,6 +151,7 @@ public struct SendOobCodeResponse: Sendable, Hashable, Codable {
 public struct ResetPasswordRequest: Sendable, Hashable, Codable {
     public var oobCode: String
     public var newPassword: String?
+    public var tenantId: String?
     public init(oobCode: String, newPassword: String? = nil) {
         self.oobCode = oobCode
         self.newPassword = newPassword
@@ -168,6 +181,14 @@ public struct UpdateAccountRequest: Sendable, Hashable, Codable {
     public var disableUser: Bool?
     public var emailVerified: Bool?
     public var returnSecureToken: Bool?
+    public var displayName: String?
+    public var photoUrl: String?
+    /// Admin callers: seconds since 1970 before which tokens are revoked.
+    public var validSince: String?
+    /// `DISPLAY_NAME`, `PHOTO_URL`, `PASSWORD`, `EMAIL`.
+    public var deleteAttribute: [String]?
+    public var tenantId: String?
+    public var targetProjectId: String?
     public init(oobCode: String? = nil, idToken: String? = nil, localId: String? = nil, email: String? = nil, password: String? = nil, disableUser: Bool? = nil, emailVerified: Bool? = nil, returnSecureToken: Bool? = nil) {
         self.oobCode = oobCode
         self.idToken = idToken
@@ -185,6 +206,12 @@ public struct UpdateAccountResponse: Sendable, Hashable, Codable {
     public var localId: String?
     public var email: String?
     public var emailVerified: Bool?
+    /// VERIFY_AND_CHANGE_EMAIL codes and email changes: the address now in use.
+    public var newEmail: String?
+    public var displayName: String?
+    public var photoUrl: String?
+    public var providerUserInfo: [ProviderUserInfo]?
+    public var passwordHash: String?
     public var idToken: String?
     public var refreshToken: String?
     public var expiresIn: String?
@@ -204,6 +231,8 @@ public struct LookupRequest: Sendable, Hashable, Codable {
     public var idToken: String?
     public var email: [String]?
     public var localId: [String]?
+    public var tenantId: String?
+    public var targetProjectId: String?
     public init(idToken: String? = nil, email: [String]? = nil, localId: [String]? = nil) {
         self.idToken = idToken
         self.email = email
@@ -224,6 +253,19 @@ public struct UserRecord: Sendable, Hashable, Codable {
     public var passwordUpdatedAt: Double?
     /// Seconds since 1970: tokens issued before this are revoked.
     public var validSince: String?
+    public var photoUrl: String?
+    /// One entry per sign-in provider (`password` for email accounts, none for anonymous ones).
+    public var providerUserInfo: [ProviderUserInfo]?
+    /// The emulator's fake format, `fakeHash:salt=SALT:password=PASSWORD` (it hides nothing).
+    public var passwordHash: String?
+    public var salt: String?
+    /// The account has signed in with an email link.
+    public var emailLinkSignin: Bool?
+    public var tenantId: String?
+    /// ISO 8601.
+    public var lastRefreshAt: String?
+    /// The first address, before any change (what RECOVER_EMAIL restores).
+    public var initialEmail: String?
     public init(localId: String, email: String?, emailVerified: Bool?, displayName: String? = nil, disabled: Bool? = nil, createdAt: String? = nil, lastLoginAt: String? = nil, passwordUpdatedAt: Double? = nil, validSince: String? = nil) {
         self.localId = localId
         self.email = email
@@ -250,6 +292,7 @@ public struct SignInWithEmailLinkRequest: Sendable, Hashable, Codable {
     public var email: String
     public var oobCode: String
     public var idToken: String?
+    public var tenantId: String?
     public init(email: String, oobCode: String, idToken: String? = nil) {
         self.email = email
         self.oobCode = oobCode
@@ -257,22 +300,161 @@ public struct SignInWithEmailLinkRequest: Sendable, Hashable, Codable {
     }
 }
 
-/// The error envelope: `{"error":{"code":400,"message":"CODE : detail","errors":[...]}}`.
+/// One sign-in provider of an account, as `accounts:lookup` lists it.
+public struct ProviderUserInfo: Sendable, Hashable, Codable {
+    public var providerId: String
+    public var rawId: String?
+    public var federatedId: String?
+    public var email: String?
+    public var displayName: String?
+    public var photoUrl: String?
+    public init(providerId: String, rawId: String?, federatedId: String?, email: String?, displayName: String? = nil, photoUrl: String? = nil) {
+        self.providerId = providerId
+        self.rawId = rawId
+        self.federatedId = federatedId
+        self.email = email
+        self.displayName = displayName
+        self.photoUrl = photoUrl
+    }
+}
+
+/// `accounts:delete` (v3 `deleteAccount`): by `idToken` (the user) or `localId` (admin).
+public struct DeleteAccountRequest: Sendable, Hashable, Codable {
+    public var idToken: String?
+    public var localId: String?
+    public var tenantId: String?
+    public var targetProjectId: String?
+    public init(idToken: String? = nil, localId: String? = nil, tenantId: String? = nil) {
+        self.idToken = idToken
+        self.localId = localId
+        self.tenantId = tenantId
+    }
+}
+
+public struct DeleteAccountResponse: Sendable, Hashable, Codable {
+    public var kind: String?
+    public init(kind: String? = "identitytoolkit#DeleteAccountResponse") { self.kind = kind }
+}
+
+/// `accounts:createAuthUri`: what `fetchSignInMethodsForEmail` calls.
+public struct CreateAuthUriRequest: Sendable, Hashable, Codable {
+    public var identifier: String?
+    public var continueUri: String?
+    public var providerId: String?
+    public var sessionId: String?
+    public var tenantId: String?
+    public init(identifier: String?, continueUri: String?, providerId: String? = nil, sessionId: String? = nil, tenantId: String? = nil) {
+        self.identifier = identifier
+        self.continueUri = continueUri
+        self.providerId = providerId
+        self.sessionId = sessionId
+        self.tenantId = tenantId
+    }
+}
+
+public struct CreateAuthUriResponse: Sendable, Hashable, Codable {
+    public var kind: String?
+    /// Absent with enumeration protection (improved email privacy).
+    public var registered: Bool?
+    public var allProviders: [String]?
+    public var sessionId: String?
+    public var signinMethods: [String]?
+    public init(kind: String? = "identitytoolkit#CreateAuthUriResponse", registered: Bool?, allProviders: [String]?, sessionId: String?, signinMethods: [String]?) {
+        self.kind = kind
+        self.registered = registered
+        self.allProviders = allProviders
+        self.sessionId = sessionId
+        self.signinMethods = signinMethods
+    }
+}
+
+/// `projects/PROJECT/accounts:query` (admin listing).
+public struct QueryAccountsRequest: Sendable, Hashable, Codable {
+    public var returnUserInfo: Bool?
+    public var limit: String?
+    public var offset: String?
+    public var expression: [String]?
+    public var order: String?
+    public var sortBy: String?
+    public var tenantId: String?
+    public var targetProjectId: String?
+    public init(returnUserInfo: Bool? = nil) { self.returnUserInfo = returnUserInfo }
+}
+
+public struct QueryAccountsResponse: Sendable, Hashable, Codable {
+    public var recordsCount: String
+    public var userInfo: [UserRecord]?
+    public init(recordsCount: String, userInfo: [UserRecord]?) {
+        self.recordsCount = recordsCount
+        self.userInfo = userInfo
+    }
+}
+
+/// `POST /securetoken.googleapis.com/v1/token` (form or JSON body; `grant_type` and
+/// `refresh_token` arrive snake_case and are read camelCase, as the emulator does).
+public struct GrantTokenRequest: Sendable, Hashable, Codable {
+    public var grantType: String?
+    public var refreshToken: String?
+    public init(grantType: String?, refreshToken: String?) {
+        self.grantType = grantType
+        self.refreshToken = refreshToken
+    }
+}
+
+public struct GrantTokenResponse: Sendable, Hashable, Codable {
+    public var id_token: String
+    public var access_token: String
+    public var expires_in: String
+    public var refresh_token: String
+    public var token_type: String
+    public var user_id: String
+    public var project_id: String
+    public init(idToken: String, expiresIn: String, refreshToken: String, userId: String, projectNumber: String) {
+        id_token = idToken
+        access_token = idToken
+        expires_in = expiresIn
+        refresh_token = refreshToken
+        token_type = "Bearer"
+        user_id = userId
+        project_id = projectNumber
+    }
+}
+
+/// The error envelope: `{"error":{"code":400,"message":"CODE : detail","errors":[...]}}`, as the
+/// Auth Emulator's `ApiError` writes it: every item carries the full message; `status` (the
+/// Google API status name) and an item's `domain` appear only for some errors, so both are
+/// optional when reading.
 public struct ErrorEnvelope: Sendable, Hashable, Codable {
     public struct Body: Sendable, Hashable, Codable {
         public struct Item: Sendable, Hashable, Codable {
             public var message: String
-            public var reason: String
-            public var domain: String
+            public var reason: String?
+            public var domain: String?
+            public init(message: String, reason: String?, domain: String?) {
+                self.message = message
+                self.reason = reason
+                self.domain = domain
+            }
         }
         public var code: Int
         public var message: String
         public var errors: [Item]
+        public var status: String?
+        public init(code: Int, message: String, errors: [Item], status: String? = nil) {
+            self.code = code
+            self.message = message
+            self.errors = errors
+            self.status = status
+        }
     }
     public var error: Body
 
-    public init(httpStatus: Int = 400, failure code: AuthErrorCode, detail: String?) {
+    public init(error: Body) { self.error = error }
+
+    /// An assertion failure as the emulator reports it (`BadRequestError`): `reason: invalid`,
+    /// `domain: global`, no `status` unless one is given.
+    public init(httpStatus: Int = 400, failure code: AuthErrorCode, detail: String?, status: String? = nil) {
         let message = detail.map { "\(code.rawValue) : \($0)" } ?? code.rawValue
-        error = Body(code: httpStatus, message: message, errors: [.init(message: code.rawValue, reason: "invalid", domain: "global")])
+        error = Body(code: httpStatus, message: message, errors: [.init(message: message, reason: "invalid", domain: "global")], status: status)
     }
 }

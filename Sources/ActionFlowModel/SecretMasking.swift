@@ -7,9 +7,11 @@ public enum SecretMasking {
     /// JSON keys whose string values are secrets.
     public static let secretKeys: Set<String> = [
         "apiKey", "key", "password", "newPassword", "idToken", "refreshToken", "oobCode",
+        "passwordHash", "salt", "access_token", "id_token", "refresh_token",
     ]
-    /// The secrets of `secretKeys` that show no prefix.
-    public static let passwordKeys: Set<String> = ["password", "newPassword"]
+    /// The secrets of `secretKeys` that show no prefix (the emulator's `passwordHash` holds the
+    /// password itself: `fakeHash:salt=…:password=…`).
+    public static let passwordKeys: Set<String> = ["password", "newPassword", "passwordHash"]
     /// Query parameters of links whose values are secrets (`oobCode` and `apiKey`, protocol.md section 7).
     public static let secretQueryParameters = ["oobCode", "apiKey", "key"]
 

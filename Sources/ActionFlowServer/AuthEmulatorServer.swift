@@ -82,17 +82,24 @@ struct EmulatorResponder: HTTPResponder {
         let started = ContinuousClock.now
         var request = request
         let response: APIResponse
+        var headers = Self.headers(request.headers)
+        // HTTP/1's Host arrives as the `:authority` pseudo-header; the emulator's links use it.
+        if headers["host"] == nil, let authority = request.head.authority { headers["host"] = authority }
         do {
             let body = try await request.collectBody(upTo: api.maxBodyBytes)
             response = await api.handle(APIRequest(
                 method: request.method.rawValue,
                 path: request.uri.path,
                 rawQuery: request.uri.query,
-                headers: Self.headers(request.headers),
+                headers: headers,
                 body: Data(buffer: body)
             ))
         } catch is NIOTooManyBytesError {
-            response = .failure(status: 413, code: .init("PAYLOAD_TOO_LARGE"), detail: "the request body exceeds \(api.maxBodyBytes) bytes")
+            // Refused before routing; still with CORS headers, so a browser can read why.
+            response = EmulatorAPI.withCORS(
+                .failure(status: 413, code: .init("PAYLOAD_TOO_LARGE"), detail: "the request body exceeds \(api.maxBodyBytes) bytes"),
+                for: APIRequest(method: request.method.rawValue, path: request.uri.path, headers: headers)
+            )
         }
         let elapsed = ContinuousClock.now - started
         let millis = Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000

@@ -32,8 +32,26 @@ public struct APIRequest: Sendable {
         return result
     }
 
-    /// Admin SDKs talking to an emulator authenticate as `Bearer owner`.
-    var isAdmin: Bool { headers["authorization"] == "Bearer owner" }
+    /// The Authorization header as the emulator reads it: `Bearer owner` (any case) and Google
+    /// service-account tokens (`Bearer ya29.…`) are admins; another bearer token is refused;
+    /// other schemes are ignored.
+    var bearer: Bearer {
+        guard let authorization = headers["authorization"], authorization.lowercased().hasPrefix("bearer ") else { return .none }
+        let token = String(authorization.dropFirst("bearer ".count))
+        if token.lowercased() == "owner" || token.hasPrefix("ya29.") { return .admin }
+        return .invalid
+    }
+
+    enum Bearer { case none, admin, invalid }
+
+    var isAdmin: Bool { bearer == .admin }
+
+    /// `?key=` or `X-Goog-Api-Key`; any non-empty key is accepted, as the emulator does.
+    var apiKey: String? {
+        if let key = query["key"], !key.isEmpty { return key }
+        if let key = headers["x-goog-api-key"], !key.isEmpty { return key }
+        return nil
+    }
 }
 
 public struct APIResponse: Sendable {
@@ -66,9 +84,27 @@ public struct APIResponse: Sendable {
         }
     }
 
-    /// The emulator's error envelope: `{"error":{"code":STATUS,"message":"CODE : detail",...}}`.
-    static func failure(status: Int = 400, code: AuthErrorCode, detail: String? = nil) -> APIResponse {
-        let envelope = ErrorEnvelope(httpStatus: status, failure: code, detail: detail)
+    /// A JSON object built from plain values (for answers with no wire type of their own).
+    static func jsonObject(_ object: [String: Any], status: Int = 200) -> APIResponse {
+        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data("{}".utf8)
+        return APIResponse(status: status, contentType: jsonType, body: data)
+    }
+
+    /// The emulator's error envelope for an assertion: `{"error":{"code":STATUS,"message":"CODE : detail","errors":[{"message":...,"reason":"invalid","domain":"global"}]}}`.
+    static func failure(status: Int = 400, code: AuthErrorCode, detail: String? = nil, statusName: String? = nil) -> APIResponse {
+        envelope(ErrorEnvelope(httpStatus: status, failure: code, detail: detail, status: statusName), status: status)
+    }
+
+    /// Any `ApiError` of the emulator: message, one item, and the status name.
+    static func apiError(status: Int, message: String, reason: String, domain: String?, statusName: String?) -> APIResponse {
+        let body = ErrorEnvelope.Body(code: status, message: message, errors: [.init(message: message, reason: reason, domain: domain)], status: statusName)
+        return envelope(ErrorEnvelope(error: body), status: status)
+    }
+
+    /// The emulator's answer to a path it does not serve.
+    static let notFound = apiError(status: 404, message: "Not Found", reason: "notFound", domain: nil, statusName: "NOT_FOUND")
+
+    private static func envelope(_ envelope: ErrorEnvelope, status: Int) -> APIResponse {
         let body = (try? encoder().encode(envelope)) ?? Data(#"{"error":{"code":500,"message":"INTERNAL","errors":[]}}"#.utf8)
         return APIResponse(status: status, contentType: jsonType, body: body)
     }
@@ -96,39 +132,111 @@ public struct ServedProject: Sendable, Hashable {
     }
 }
 
-/// The Auth Emulator's HTTP surface over any `AuthTransport`: Identity Toolkit v1 (client and
-/// project-scoped admin paths), the legacy v3 `relyingparty` paths of the iOS SDK, the
-/// emulator's own API, the simulated clock, and the web action handler page.
+/// The Auth Emulator's HTTP surface over simulated projects: Identity Toolkit v1 (client and
+/// project-scoped admin paths, tenants), the legacy v3 `relyingparty` paths of the iOS SDK, v2
+/// tenant management, the securetoken refresh, the emulator's own API and `/emulator/action`,
+/// CORS as the emulator sends it, and `serve`'s extensions (the simulated clock, whole-project
+/// configuration, the mailbox and the web action handler page).
 public struct EmulatorAPI: Sendable {
-    public let transport: any AuthTransport
+    /// The default project's transport.
+    public let transport: EmbeddedTransport
+    public let behaviour: ServeBehaviour
     public let maxBodyBytes: Int
+    let projects: ProjectRegistry
     private let served: CurrentProject
 
     public static let defaultMaxBodyBytes = 64 * 1024
 
-    /// Clients may replace the project (`PUT .../config`, a `serve` extension) when the
-    /// transport can apply one.
-    public init(transport: any AuthTransport, project: ServedProject, maxBodyBytes: Int = EmulatorAPI.defaultMaxBodyBytes) {
+    /// Serves `transport`'s project as the default one, in the behaviour its project has.
+    /// Clients may replace a project (`PUT .../config`, a `serve` extension).
+    public init(transport: EmbeddedTransport, project: ServedProject, maxBodyBytes: Int = EmulatorAPI.defaultMaxBodyBytes) {
         self.transport = transport
+        self.behaviour = transport.snapshot.behaviour
         self.served = CurrentProject(project)
         self.maxBodyBytes = maxBodyBytes
+        self.projects = ProjectRegistry(defaultTransport: transport, behaviour: behaviour)
+    }
+
+    /// A fresh default project from `configuration` in `behaviour` (`emulator`: empty, on the
+    /// wall clock from now).
+    public init(configuration: ProjectConfiguration, behaviour: ServeBehaviour, maxBodyBytes: Int = EmulatorAPI.defaultMaxBodyBytes) {
+        var configuration = configuration
+        if behaviour == .emulator { configuration.clockStart = Date() }
+        self.init(transport: EmbeddedTransport(configuration: configuration, behaviour: behaviour), project: ServedProject(configuration), maxBodyBytes: maxBodyBytes)
     }
 
     public var project: ServedProject { served.value }
 
     public static let v1Prefix = "/identitytoolkit.googleapis.com/v1/"
+    public static let v2Prefix = "/identitytoolkit.googleapis.com/v2/"
     public static let v3Prefixes = ["/www.googleapis.com/identitytoolkit/v3/relyingparty/", "/identitytoolkit/v3/relyingparty/"]
+    public static let tokenPath = "/securetoken.googleapis.com/v1/token"
+    /// `serve`'s HTML list of sent emails (`GET /` is the emulator's status JSON).
+    public static let mailboxPath = "/mailbox"
 
     public func handle(_ request: APIRequest) async -> APIResponse {
+        if request.method == "OPTIONS" {
+            return Self.withCORS(APIResponse(status: 204, contentType: "", body: Data()), for: request)
+        }
+        return Self.withCORS(await route(request), for: request)
+    }
+
+    /// CORS as the emulator's `cors({origin: true})` middleware writes it: the request's
+    /// `Origin` reflected (with `Vary: Origin`), and for preflights the methods, the requested
+    /// headers reflected and `Access-Control-Allow-Private-Network` when asked for. No
+    /// `Access-Control-Allow-Credentials`: the emulator's APIs are cookieless and it sends none.
+    public static func withCORS(_ response: APIResponse, for request: APIRequest) -> APIResponse {
+        var response = response
+        var vary = ["Origin"]
+        if let origin = request.headers["origin"], !origin.isEmpty {
+            response.headers["Access-Control-Allow-Origin"] = origin
+        }
+        if request.headers["access-control-request-private-network"] != nil {
+            response.headers["Access-Control-Allow-Private-Network"] = "true"
+        }
+        if request.method == "OPTIONS" {
+            response.headers["Access-Control-Allow-Methods"] = "GET,HEAD,PUT,PATCH,POST,DELETE"
+            vary.append("Access-Control-Request-Headers")
+            if let requested = request.headers["access-control-request-headers"], !requested.isEmpty {
+                response.headers["Access-Control-Allow-Headers"] = requested
+            }
+        }
+        response.headers["Vary"] = vary.joined(separator: ", ")
+        return response
+    }
+
+    private func route(_ request: APIRequest) async -> APIResponse {
         if request.body.count > maxBodyBytes {
             return .failure(status: 413, code: AuthErrorCode("PAYLOAD_TOO_LARGE"), detail: "the request body exceeds \(maxBodyBytes) bytes")
         }
         let path = request.path
-        if path == project.actionHandlerPath || path == "/emulator/action" {
+        if path == project.actionHandlerPath && path != "/emulator/action" {
+            let transport = projects.defaultProject
+            let origin = linkOrigin(request)
+            try? transport.withProject { (project) throws(AuthFailure) in project.observe(wallClock: Date(), linkOrigin: origin) }
             return await ActionHandlerPage(transport: transport).respond(to: request)
+        }
+        if path == "/emulator/action" {
+            guard request.method == "GET" else { return .notFound }
+            return await EmulatorActionEndpoint(api: self).respond(to: request)
+        }
+        if path == "/" && request.method == "GET" {
+            return .jsonObject([
+                "authEmulator": ["ready": true, "docs": "https://firebase.google.com/docs/emulator-suite", "apiSpec": "/emulator/openapi.json"],
+                "actionflow": ["behaviour": behaviour.rawValue, "project": project.projectId, "mailbox": Self.mailboxPath],
+            ])
+        }
+        if path == Self.mailboxPath && request.method == "GET" {
+            return await MailboxPage(transport: projects.defaultProject, project: project).respond()
+        }
+        if path == Self.tokenPath && request.method == "POST" {
+            return await secureToken(request)
         }
         if path.hasPrefix(Self.v1Prefix) {
             return await identityToolkit(String(path.dropFirst(Self.v1Prefix.count)), request)
+        }
+        if path.hasPrefix(Self.v2Prefix) {
+            return await identityToolkitV2(String(path.dropFirst(Self.v2Prefix.count)), request)
         }
         if let prefix = Self.v3Prefixes.first(where: { path.hasPrefix($0) }) {
             return await relyingParty(String(path.dropFirst(prefix.count)), request)
@@ -136,206 +244,489 @@ public struct EmulatorAPI: Sendable {
         if path.hasPrefix("/emulator/v1/projects/") {
             return await emulatorAPI(String(path.dropFirst("/emulator/v1/projects/".count)), request)
         }
-        if path == "/" && request.method == "GET" {
-            return await MailboxPage(transport: transport, project: project).respond()
+        return .notFound
+    }
+
+    // MARK: Credentials
+
+    enum CallerCheck {
+        case success(AuthCaller)
+        case failure(APIResponse)
+    }
+
+    /// Who is calling, or the emulator's refusal: a bad bearer token is 401; no credential at
+    /// all is 403 in `emulator` behaviour (the emulator wants an API key), and a client in
+    /// `production` behaviour (which never asked for one).
+    private func caller(_ request: APIRequest, keyRequired: Bool = true) -> CallerCheck {
+        switch request.bearer {
+        case .admin:
+            return .success(.admin)
+        case .invalid:
+            return .failure(.apiError(
+                status: 401,
+                message: "Request had invalid authentication credentials. Expected OAuth 2 access token, login cookie or other valid authentication credential. See https://developers.google.com/identity/sign-in/web/devconsole-project.",
+                reason: "authError", domain: "global", statusName: "UNAUTHENTICATED"
+            ))
+        case .none:
+            if behaviour == .emulator && keyRequired && request.apiKey == nil {
+                return .failure(.apiError(status: 403, message: "The request is missing a valid API key.", reason: "forbidden", domain: "global", statusName: "PERMISSION_DENIED"))
+            }
+            return .success(.client)
         }
-        return notFound(request)
     }
 
     // MARK: Identity Toolkit v1
 
-    /// `accounts:OP` (client) or `projects/PROJECT/accounts[:OP]` (admin).
+    /// Where a request goes: the path's project (or `targetProjectId` for admins, or the
+    /// default), and the tenant named by the path, the body or the ID token (they must agree).
+    struct Target {
+        var transport: EmbeddedTransport
+        var caller: AuthCaller
+    }
+
+    private func target(_ request: APIRequest, body: [String: Any], pathProject: String?, pathTenant: String?, caller: AuthCaller) throws(AuthFailure) -> Target {
+        var projectId = pathProject
+        let bodyTarget = body["targetProjectId"] as? String
+        if projectId != nil || (bodyTarget?.isEmpty == false) {
+            guard caller == .admin else {
+                if behaviour == .emulator || pathProject == nil {
+                    throw .server(.insufficientPermission, detail: "Only authenticated requests can specify target_project_id.")
+                }
+                throw .server(AuthErrorCode("UNAUTHENTICATED"), detail: "project-scoped calls need 'Authorization: Bearer owner'")
+            }
+        }
+        if projectId == nil, let bodyTarget, !bodyTarget.isEmpty { projectId = bodyTarget }
+        let bodyTenant = (body["tenantId"] as? String).flatMap { $0.isEmpty ? nil : $0 }
+        if let pathTenant, let bodyTenant, pathTenant != bodyTenant { throw .server(.tenantIdMismatch, detail: nil) }
+        var tenantId = pathTenant ?? bodyTenant
+        if let idToken = body["idToken"] as? String, let claims = Self.jwtPayload(idToken),
+           let tokenTenant = (claims["firebase"] as? [String: Any])?["tenant"] as? String {
+            if let tenantId, tenantId != tokenTenant { throw .server(.tenantIdMismatch, detail: nil) }
+            tenantId = tokenTenant
+        }
+        let project = projectId ?? projects.defaultProjectId
+        let transport = tenantId.map { projects.tenant($0, of: project) } ?? projects.project(project)
+        return Target(transport: transport, caller: caller)
+    }
+
+    static func jwtPayload(_ token: String) -> [String: Any]? {
+        let parts = token.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 3 else { return nil }
+        var text = parts[1].replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        while text.count % 4 != 0 { text += "=" }
+        guard let data = Data(base64Encoded: text) else { return nil }
+        return (try? JSONSerialization.jsonObject(with: data)) as? [String: Any]
+    }
+
+    /// `accounts:OP` (client or admin), `projects/P/accounts[:OP]` and
+    /// `projects/P/tenants/T/accounts[:OP]` (admin), `projects/P:queryAccounts`.
     private func identityToolkit(_ rest: String, _ request: APIRequest) async -> APIResponse {
-        guard request.method == "POST" else { return notFound(request) }
+        guard request.method == "POST" else { return .notFound }
+        var pathProject: String?
+        var pathTenant: String?
+        var operation = rest
         if rest.hasPrefix("projects/") {
-            let parts = rest.dropFirst("projects/".count).split(separator: "/", maxSplits: 1)
-            guard parts.count == 2 else { return notFound(request) }
-            if let mismatch = checkProject(String(parts[0])) { return mismatch }
-            guard request.isAdmin else {
-                return .failure(status: 401, code: AuthErrorCode("UNAUTHENTICATED"), detail: "project-scoped calls need 'Authorization: Bearer owner'")
+            var remainder = rest.dropFirst("projects/".count)
+            if let colon = remainder.firstIndex(of: ":"), !remainder[..<colon].contains("/") {
+                // projects/P:queryAccounts
+                pathProject = String(remainder[..<colon])
+                operation = remainder[colon...] == ":queryAccounts" ? "accounts:query" : "unknown"
+            } else {
+                let parts = remainder.split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false)
+                guard parts.count == 2, !parts[0].isEmpty else { return .notFound }
+                pathProject = String(parts[0])
+                remainder = parts[1]
+                if remainder.hasPrefix("tenants/") {
+                    let tenantParts = remainder.dropFirst("tenants/".count).split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false)
+                    guard tenantParts.count == 2, !tenantParts[0].isEmpty else { return .notFound }
+                    pathTenant = String(tenantParts[0])
+                    remainder = tenantParts[1]
+                }
+                operation = remainder == "accounts" ? "accounts:signUp" : String(remainder)
             }
-            let operation = String(parts[1])
-            if operation == "accounts" {
-                return await run(.signUp, request)
-            }
-            guard let known = IdentityToolkitOperation(rawValue: operation) else { return notFound(request) }
-            return await run(known, request)
         }
-        guard let operation = IdentityToolkitOperation(rawValue: rest) else { return notFound(request) }
-        return await run(operation, request)
+        return await run(operation, request, pathProject: pathProject, pathTenant: pathTenant)
     }
 
-    /// The legacy v3 names the iOS SDK still calls, rewritten to v1 as the emulator does.
+    /// The legacy v3 names the SDKs still call, rewritten to v1 as the emulator does.
     private func relyingParty(_ name: String, _ request: APIRequest) async -> APIResponse {
-        guard request.method == "POST" else { return notFound(request) }
-        let operation: IdentityToolkitOperation
-        switch name {
-        case "getOobConfirmationCode": operation = .sendOobCode
-        case "resetPassword": operation = .resetPassword
-        case "setAccountInfo": operation = .update
-        case "verifyPassword": operation = .signInWithPassword
-        case "getAccountInfo": operation = .lookup
-        case "emailLinkSignin": operation = .signInWithEmailLink
-        case "signupNewUser": operation = .signUp
-        default: return notFound(request)
-        }
-        return await run(operation, request)
+        guard request.method == "POST" else { return .notFound }
+        let renamed: [String: String] = [
+            "createAuthUri": "accounts:createAuthUri", "deleteAccount": "accounts:delete",
+            "emailLinkSignin": "accounts:signInWithEmailLink", "getAccountInfo": "accounts:lookup",
+            "getOobConfirmationCode": "accounts:sendOobCode", "resetPassword": "accounts:resetPassword",
+            "setAccountInfo": "accounts:update", "signupNewUser": "accounts:signUp",
+            "verifyPassword": "accounts:signInWithPassword",
+        ]
+        guard let operation = renamed[name] else { return .notFound }
+        return await run(operation, request, pathProject: nil, pathTenant: nil)
     }
 
-    private func run(_ operation: IdentityToolkitOperation, _ request: APIRequest) async -> APIResponse {
+    private static let operations: Set<String> = [
+        "accounts:signUp", "accounts:signInWithPassword", "accounts:sendOobCode", "accounts:resetPassword", "accounts:update",
+        "accounts:lookup", "accounts:signInWithEmailLink", "accounts:createAuthUri", "accounts:delete", "accounts:query",
+    ]
+
+    private func run(_ operation: String, _ request: APIRequest, pathProject: String?, pathTenant: String?) async -> APIResponse {
+        guard Self.operations.contains(operation) else { return .notFound }
+        let caller: AuthCaller
+        switch self.caller(request) {
+        case .success(let who): caller = who
+        case .failure(let refusal): return refusal
+        }
         do throws(AuthFailure) {
-            switch operation {
-            case .signUp:
-                return .json(try await transport.signUp(try decode(request)))
-            case .signInWithPassword:
-                return .json(try await transport.signInWithPassword(try decode(request)))
-            case .sendOobCode:
-                let body: SendOobCodeRequest = try decode(request)
-                if body.returnOobLink == true && !request.isAdmin {
-                    throw .server(.insufficientPermission, detail: nil)
-                }
-                var response = try await transport.sendOobCode(body, locale: request.headers["x-firebase-locale"])
-                if body.returnOobLink != true {
-                    // Only admin callers see the code; everyone else gets it by email.
-                    response.oobCode = nil
-                    response.oobLink = nil
-                }
-                return .json(response)
-            case .resetPassword:
-                return .json(try await transport.resetPassword(try decode(request)))
-            case .update:
-                let body: UpdateAccountRequest = try decode(request)
-                if body.localId != nil && !request.isAdmin {
-                    throw .server(.insufficientPermission, detail: "changing an account by localId needs admin credentials")
-                }
-                return .json(try await transport.update(body))
-            case .lookup:
-                let body: LookupRequest = try decode(request)
-                if body.idToken == nil && !request.isAdmin {
-                    throw .server(.missingIDToken, detail: "a client lookup needs an idToken")
-                }
-                return .json(try await transport.lookup(body))
-            case .signInWithEmailLink:
-                return .json(try await transport.signInWithEmailLink(try decode(request)))
+            let body = try RESTMapping.object(from: request)
+            if operation == "accounts:query" && caller != .admin {
+                throw .server(.insufficientPermission, detail: nil)
             }
+            let target = try self.target(request, body: body, pathProject: pathProject, pathTenant: pathTenant, caller: caller)
+            return try perform(operation, request, body: body, target: target)
         } catch {
-            return Self.response(for: error)
+            return response(for: error)
         }
     }
 
-    /// Decodes a JSON body, naming what is wrong as the emulator does.
-    private func decode<Body: Decodable>(_ request: APIRequest) throws(AuthFailure) -> Body {
-        let data = request.body.isEmpty ? Data("{}".utf8) : request.body
-        do {
-            return try JSONDecoder().decode(Body.self, from: data)
-        } catch let DecodingError.keyNotFound(key, _) {
-            throw .server(Self.missingFieldCode(key.stringValue), detail: nil)
-        } catch let DecodingError.typeMismatch(_, context), let DecodingError.valueNotFound(_, context) {
-            throw .server(.invalidArgument, detail: "Invalid value at '\(Self.fieldPath(context))'")
-        } catch let DecodingError.dataCorrupted(context) where !context.codingPath.isEmpty {
-            if context.codingPath.last?.stringValue == "requestType" {
-                throw .server(.invalidRequestType, detail: "unknown requestType")
+    private func perform(_ operation: String, _ request: APIRequest, body: [String: Any], target: Target) throws(AuthFailure) -> APIResponse {
+        let caller = target.caller
+        let emulator = behaviour == .emulator
+        let origin = linkOrigin(request)
+        func onProject<Result>(_ work: (inout SimulatedProject) throws(AuthFailure) -> Result) throws(AuthFailure) -> Result {
+            try target.transport.withProject { (project) throws(AuthFailure) in
+                project.observe(wallClock: Date(), linkOrigin: origin)
+                return try work(&project)
             }
-            throw .server(.invalidArgument, detail: "Invalid value at '\(Self.fieldPath(context))'")
-        } catch {
-            throw .server(.invalidArgument, detail: "Invalid JSON payload received.")
+        }
+        try target.transport.withProject { (project) throws(AuthFailure) in try project.checkAvailable(operation) }
+        switch operation {
+        case "accounts:signUp":
+            let decoded: SignUpRequest = try RESTMapping.decode(body)
+            return .json(try onProject { (project) throws(AuthFailure) in try project.signUp(decoded, caller: caller) })
+        case "accounts:signInWithPassword":
+            let decoded: SignInWithPasswordRequest = try RESTMapping.decode(body)
+            return .json(try onProject { (project) throws(AuthFailure) in try project.signInWithPassword(decoded) })
+        case "accounts:sendOobCode":
+            let decoded: SendOobCodeRequest = try RESTMapping.decode(body)
+            if decoded.returnOobLink == true && caller != .admin && !emulator {
+                throw .server(.insufficientPermission, detail: nil)
+            }
+            var response = try onProject { (project) throws(AuthFailure) in
+                try project.sendOobCode(decoded, locale: request.headers["x-firebase-locale"], caller: caller)
+            }
+            if decoded.returnOobLink != true {
+                // Only admin callers see the code; everyone else gets it by email.
+                response.oobCode = nil
+                response.oobLink = nil
+            }
+            return .json(response)
+        case "accounts:resetPassword":
+            let decoded: ResetPasswordRequest = try RESTMapping.decode(body)
+            return .json(try onProject { (project) throws(AuthFailure) in try project.resetPassword(decoded) })
+        case "accounts:update":
+            let decoded: UpdateAccountRequest = try RESTMapping.decode(body)
+            if !emulator && decoded.localId != nil && caller != .admin {
+                throw .server(.insufficientPermission, detail: "changing an account by localId needs admin credentials")
+            }
+            return .json(try onProject { (project) throws(AuthFailure) in try project.update(decoded, caller: caller) })
+        case "accounts:lookup":
+            let decoded: LookupRequest = try RESTMapping.decode(body)
+            if decoded.idToken == nil && caller != .admin {
+                throw .server(.missingIDToken, detail: emulator ? nil : "a client lookup needs an idToken")
+            }
+            return .json(try onProject { (project) throws(AuthFailure) in try project.lookup(decoded, caller: caller) })
+        case "accounts:signInWithEmailLink":
+            let decoded: SignInWithEmailLinkRequest = try RESTMapping.decode(body)
+            return .json(try onProject { (project) throws(AuthFailure) in try project.signInWithEmailLink(decoded) })
+        case "accounts:createAuthUri":
+            let decoded: CreateAuthUriRequest = try RESTMapping.decode(body)
+            return .json(try onProject { (project) throws(AuthFailure) in try project.createAuthUri(decoded) })
+        case "accounts:delete":
+            let decoded: DeleteAccountRequest = try RESTMapping.decode(body)
+            return .json(try onProject { (project) throws(AuthFailure) in try project.deleteAccount(decoded, caller: caller) })
+        case "accounts:query":
+            let decoded: QueryAccountsRequest = try RESTMapping.decode(body)
+            return .json(try onProject { (project) throws(AuthFailure) in try project.queryAccounts(decoded) })
+        default:
+            return .notFound
         }
     }
 
-    private static func fieldPath(_ context: DecodingError.Context) -> String {
-        context.codingPath.map(\.stringValue).joined(separator: ".")
+    /// `http://HOST:PORT` of this server as the client reached it, for the emulator's links.
+    func linkOrigin(_ request: APIRequest) -> String? {
+        guard let host = request.headers["host"], !host.isEmpty,
+              host.allSatisfy({ $0.isLetter || $0.isNumber || "-._:[]".contains($0) })
+        else { return nil }
+        return "http://\(host)"
     }
 
-    private static func missingFieldCode(_ field: String) -> AuthErrorCode {
-        switch field {
-        case "email": .missingEmail
-        case "password": .missingPassword
-        case "oobCode": .missingOobCode
-        case "requestType": .missingRequestType
-        default: .invalidArgument
-        }
-    }
-
-    static func response(for failure: AuthFailure) -> APIResponse {
+    /// An error as the emulator answers it. `INSUFFICIENT_PERMISSION` is 400 in `emulator`
+    /// behaviour (the emulator's assertion) and 403 in `production` (as Google's API answers).
+    func response(for failure: AuthFailure) -> APIResponse {
         switch failure {
+        case .server(.notImplemented, let detail):
+            let message = detail ?? "Not implemented"
+            return .apiError(status: 501, message: message, reason: "unimplemented", domain: nil, statusName: "NOT_IMPLEMENTED")
         case .server(let code, let detail):
-            let status = switch code {
-            case .insufficientPermission: 403
-            case AuthErrorCode("UNAUTHENTICATED"): 401
-            default: 400
+            let status: Int
+            var statusName: String?
+            switch code {
+            case .insufficientPermission: status = behaviour == .emulator ? 400 : 403
+            case AuthErrorCode("UNAUTHENTICATED"): status = 401; statusName = "UNAUTHENTICATED"
+            case .invalidArgument: status = 400; statusName = "INVALID_ARGUMENT"
+            default: status = 400
             }
-            return .failure(status: status, code: code, detail: detail)
+            return .failure(status: status, code: code, detail: detail, statusName: statusName)
         case .network(let failure):
             // The served transport itself failed (e.g. an injected fault): the caller may retry.
             return .failure(status: 503, code: AuthErrorCode("UNAVAILABLE"), detail: "\(failure)")
         }
     }
 
+    // MARK: Token refresh
+
+    /// `POST /securetoken.googleapis.com/v1/token`, form or JSON, API key required.
+    private func secureToken(_ request: APIRequest) async -> APIResponse {
+        if request.apiKey == nil && !request.isAdmin && behaviour == .emulator {
+            return .apiError(status: 403, message: "The request is missing a valid API key.", reason: "forbidden", domain: "global", statusName: "PERMISSION_DENIED")
+        }
+        do throws(AuthFailure) {
+            let body = try RESTMapping.object(from: request)
+            let decoded: GrantTokenRequest = try RESTMapping.decode(body)
+            // As the emulator routes it: the API key's (default) project, the refresh token's tenant.
+            var transport = projects.defaultProject
+            if let token = decoded.refreshToken, let tenantId = Self.refreshRecord(token)?["tenantId"] as? String, !tenantId.isEmpty {
+                transport = projects.tenant(tenantId, of: projects.defaultProjectId)
+            }
+            let origin = linkOrigin(request)
+            let answer = try transport.withProject { (project) throws(AuthFailure) in
+                project.observe(wallClock: Date(), linkOrigin: origin)
+                return try project.grantToken(decoded)
+            }
+            return .json(answer)
+        } catch {
+            return response(for: error)
+        }
+    }
+
+    static func refreshRecord(_ token: String) -> [String: Any]? {
+        var text = token.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        while text.count % 4 != 0 { text += "=" }
+        guard let data = Data(base64Encoded: text) else { return nil }
+        return (try? JSONSerialization.jsonObject(with: data)) as? [String: Any]
+    }
+
+    // MARK: v2 tenants and config
+
+    /// `projects/P/tenants[/T]` and `projects/P/config` (admin).
+    private func identityToolkitV2(_ rest: String, _ request: APIRequest) async -> APIResponse {
+        let parts = rest.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        guard parts.count >= 3, parts[0] == "projects", !parts[1].isEmpty else { return .notFound }
+        switch self.caller(request) {
+        case .success(.admin): break
+        case .success(.client):
+            return .apiError(
+                status: 401,
+                message: "Request is missing required authentication credential. Expected OAuth 2 access token, login cookie or other valid authentication credential. See https://developers.google.com/identity/sign-in/web/devconsole-project.",
+                reason: "required", domain: "global", statusName: "UNAUTHENTICATED"
+            )
+        case .failure(let refusal): return refusal
+        }
+        let projectId = parts[1]
+        do throws(AuthFailure) {
+            let body = try RESTMapping.object(from: request)
+            switch (request.method, Array(parts[2...])) {
+            case ("GET", ["config"]):
+                return .jsonObject(Self.adminConfig(projects.project(projectId).snapshot.options))
+            case ("PATCH", ["config"]):
+                let mask = request.query["updateMask"].map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } }
+                let signIn = body["signIn"] as? [String: Any]
+                let privacy = body["emailPrivacyConfig"] as? [String: Any]
+                func masked(_ field: String) -> Bool { mask.map { $0.contains { field.hasPrefix($0) } } ?? true }
+                let duplicates = masked("signIn.allowDuplicateEmails") ? ((signIn?["allowDuplicateEmails"] as? Bool) ?? (mask == nil ? false : nil)) : nil
+                let improved = masked("emailPrivacyConfig.enableImprovedEmailPrivacy") ? ((privacy?["enableImprovedEmailPrivacy"] as? Bool) ?? (mask == nil ? false : nil)) : nil
+                let options = projects.updateOptions(of: projectId, allowDuplicateEmails: duplicates, enableImprovedEmailPrivacy: improved)
+                return .jsonObject(Self.adminConfig(options))
+            case ("POST", ["tenants"]):
+                let settings = Self.tenantSettings(body, tenantId: projects.newTenantId(for: projectId), base: TenantSettings(tenantId: "", allowPasswordSignup: false, disableAuth: false, enableAnonymousUser: false, enableEmailLinkSignin: false))
+                projects.createTenant(settings, of: projectId, replacing: true)
+                return .jsonObject(Self.tenantJSON(settings, projectId: projectId))
+            case ("GET", ["tenants"]):
+                return .jsonObject(["tenants": projects.tenants(of: projectId).map { Self.tenantJSON($0, projectId: projectId) }])
+            case ("GET", let path) where path.count == 2 && path[0] == "tenants":
+                guard let tenant = projects.existingTenant(path[1], of: projectId)?.snapshot.tenant else { throw .server(AuthErrorCode("TENANT_NOT_FOUND"), detail: nil) }
+                return .jsonObject(Self.tenantJSON(tenant, projectId: projectId))
+            case ("PATCH", let path) where path.count == 2 && path[0] == "tenants":
+                guard let transport = projects.existingTenant(path[1], of: projectId), let current = transport.snapshot.tenant else {
+                    throw .server(AuthErrorCode("TENANT_NOT_FOUND"), detail: nil)
+                }
+                let updated = Self.tenantSettings(body, tenantId: current.tenantId, base: current)
+                try transport.withProject { (project) throws(AuthFailure) in project.updateTenant(updated) }
+                return .jsonObject(Self.tenantJSON(updated, projectId: projectId))
+            case ("DELETE", let path) where path.count == 2 && path[0] == "tenants":
+                guard projects.deleteTenant(path[1], of: projectId) else { throw .server(AuthErrorCode("TENANT_NOT_FOUND"), detail: nil) }
+                return .jsonObject([:])
+            default:
+                return .notFound
+            }
+        } catch {
+            return response(for: error)
+        }
+    }
+
+    static func adminConfig(_ options: EmulatorOptions) -> [String: Any] {
+        [
+            "signIn": ["allowDuplicateEmails": options.allowDuplicateEmails],
+            "blockingFunctions": [String: Any](),
+            "emailPrivacyConfig": ["enableImprovedEmailPrivacy": options.enableImprovedEmailPrivacy],
+        ]
+    }
+
+    static func tenantSettings(_ body: [String: Any], tenantId: String, base: TenantSettings) -> TenantSettings {
+        var settings = base
+        settings.tenantId = tenantId
+        if let name = body["displayName"] as? String { settings.displayName = name }
+        if let value = body["allowPasswordSignup"] as? Bool { settings.allowPasswordSignup = value }
+        if let value = body["disableAuth"] as? Bool { settings.disableAuth = value }
+        if let value = body["enableAnonymousUser"] as? Bool { settings.enableAnonymousUser = value }
+        if let value = body["enableEmailLinkSignin"] as? Bool { settings.enableEmailLinkSignin = value }
+        return settings
+    }
+
+    static func tenantJSON(_ tenant: TenantSettings, projectId: String) -> [String: Any] {
+        var object: [String: Any] = [
+            "name": "projects/\(projectId)/tenants/\(tenant.tenantId)", "tenantId": tenant.tenantId,
+            "allowPasswordSignup": tenant.allowPasswordSignup, "disableAuth": tenant.disableAuth,
+            "enableAnonymousUser": tenant.enableAnonymousUser, "enableEmailLinkSignin": tenant.enableEmailLinkSignin,
+        ]
+        if let name = tenant.displayName { object["displayName"] = name }
+        return object
+    }
+
     // MARK: The emulator's own API and serve's extensions
 
+    /// `P/oobCodes`, `P/accounts`, `P/config`, `P/tenants/T/oobCodes`, `P/tenants/T/accounts`,
+    /// and serve's `P/clock`, `P/mailbox`, `P/reset`, `PUT P/config`.
     private func emulatorAPI(_ rest: String, _ request: APIRequest) async -> APIResponse {
-        let parts = rest.split(separator: "/", maxSplits: 1)
-        guard parts.count == 2 else { return notFound(request) }
-        if let mismatch = checkProject(String(parts[0])) { return mismatch }
+        var parts = rest.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        guard parts.count >= 2, !parts[0].isEmpty else { return .notFound }
+        let projectId = parts.removeFirst()
+        var transport = projects.project(projectId)
+        if parts.count == 3 && parts[0] == "tenants" && !parts[1].isEmpty {
+            transport = projects.tenant(parts[1], of: projectId)
+            parts.removeFirst(2)
+        }
+        guard parts.count == 1 else { return .notFound }
+        let origin = linkOrigin(request)
         do throws(AuthFailure) {
-            switch (request.method, String(parts[1])) {
+            switch (request.method, parts[0]) {
             case ("GET", "oobCodes"):
-                return .json(EmulatorOobCodeList(oobCodes: try await transport.mailbox().map(Self.entry)))
+                let project = try transport.withProject { (project) throws(AuthFailure) in
+                    project.observe(wallClock: Date(), linkOrigin: origin)
+                    return project
+                }
+                return .json(EmulatorOobCodeList(oobCodes: project.pendingCodes.map { Self.entry($0, in: project) }))
+            case ("DELETE", "oobCodes"):
+                try transport.withProject { (project) throws(AuthFailure) in project.deleteAllCodes() }
+                return .jsonObject([:])
             case ("DELETE", "accounts"):
-                try await transport.resetWorld()
-                return .json([String: String]())
+                try transport.withProject { (project) throws(AuthFailure) in project.deleteAllAccounts() }
+                return .jsonObject([:])
+            case ("GET", "config"):
+                return .jsonObject(Self.emulatorConfig(transport.snapshot.options))
+            case ("PATCH", "config"):
+                let body = try RESTMapping.object(from: request)
+                let duplicates = (body["signIn"] as? [String: Any])?["allowDuplicateEmails"] as? Bool
+                let improved = (body["emailPrivacyConfig"] as? [String: Any])?["enableImprovedEmailPrivacy"] as? Bool
+                return .jsonObject(Self.emulatorConfig(projects.updateOptions(of: projectId, allowDuplicateEmails: duplicates, enableImprovedEmailPrivacy: improved)))
+            case ("GET", "mailbox"):
+                let project = transport.snapshot
+                return .json(EmulatorOobCodeList(oobCodes: project.mailbox.map { Self.entry($0, in: project) }))
+            case ("POST", "reset"):
+                try transport.withProject { (project) throws(AuthFailure) in project.reset() }
+                return .jsonObject([:])
             case ("GET", "clock"):
                 return .json(EmulatorClockState(date: try await transport.now()))
             case ("POST", "clock"):
-                let body: AdvanceClockRequest = try decode(request)
+                let body: AdvanceClockRequest = try RESTMapping.decode(try RESTMapping.object(from: request))
                 return .json(EmulatorClockState(date: try await transport.advanceClock(by: body.advanceSeconds)))
             case ("PUT", "config"):
-                let submitted: ProjectConfiguration = try decode(request)
-                guard submitted.projectId == project.projectId else {
-                    throw .server(.invalidArgument, detail: "this server keeps project id '\(project.projectId)'")
+                let submitted = try Self.decodeConfiguration(request.body)
+                guard submitted.projectId == projectId else {
+                    throw .server(.invalidArgument, detail: "this server keeps project id '\(projectId)'")
                 }
                 let problems = submitted.validate()
                 guard problems.isEmpty else {
                     throw .server(.invalidArgument, detail: problems.map(\.description).joined(separator: "; "))
                 }
                 let configuration = submitted.normalized()
-                let now: Date
-                do throws(AuthFailure) {
-                    now = try await transport.applyProject(configuration)
-                } catch .network(.unsupported) {
-                    return notFound(request)
-                }
-                served.value = ServedProject(configuration)
+                let now = try await projects.apply(configuration)
+                if projectId == projects.defaultProjectId { served.value = ServedProject(configuration) }
                 return .json(EmulatorClockState(date: now))
             default:
-                return notFound(request)
+                return .notFound
             }
         } catch {
-            return Self.response(for: error)
+            return response(for: error)
         }
     }
 
-    static func entry(_ message: MailMessage) -> EmulatorOobCodeList.Entry {
-        EmulatorOobCodeList.Entry(
+    static func emulatorConfig(_ options: EmulatorOptions) -> [String: Any] {
+        [
+            "signIn": ["allowDuplicateEmails": options.allowDuplicateEmails],
+            "emailPrivacyConfig": ["enableImprovedEmailPrivacy": options.enableImprovedEmailPrivacy],
+        ]
+    }
+
+    /// A whole project configuration as `PUT .../config` takes it: dates in ISO 8601 (with or
+    /// without fractional seconds) or milliseconds since 1970 (a number or a string).
+    static func decodeConfiguration(_ body: Data) throws(AuthFailure) -> ProjectConfiguration {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .custom(WireDates.decode)
+        do {
+            return try decoder.decode(ProjectConfiguration.self, from: body.isEmpty ? Data("{}".utf8) : body)
+        } catch let DecodingError.keyNotFound(key, _) {
+            throw .server(.invalidArgument, detail: "missing field '\(key.stringValue)'")
+        } catch let DecodingError.typeMismatch(_, context), let DecodingError.valueNotFound(_, context) {
+            throw .server(.invalidArgument, detail: "Invalid value at '\(context.codingPath.map(\.stringValue).joined(separator: "."))'")
+        } catch let DecodingError.dataCorrupted(context) where !context.codingPath.isEmpty {
+            throw .server(.invalidArgument, detail: "Invalid value at '\(context.codingPath.map(\.stringValue).joined(separator: "."))': \(context.debugDescription)")
+        } catch {
+            throw .server(.invalidArgument, detail: "Invalid JSON payload received.")
+        }
+    }
+
+    /// A pending code as the emulator lists it (`email`, `oobCode`, `oobLink`, `requestType`,
+    /// `newEmail` for an email change), with serve's extras when it was mailed.
+    static func entry(_ code: IssuedOobCode, in project: SimulatedProject) -> EmulatorOobCodeList.Entry {
+        let message = code.mailID.flatMap { id in project.mailbox.first { $0.id == id } }
+        return EmulatorOobCodeList.Entry(
+            email: code.email,
+            oobCode: code.oobCode,
+            oobLink: code.link,
+            requestType: code.requestType.rawValue,
+            newEmail: code.requestType == .recoverEmail ? nil : code.newEmail,
+            messageId: message?.id,
+            subject: message?.subject,
+            body: message?.body,
+            locale: message?.locale,
+            sentAtMillis: ((message?.sentAt ?? code.issuedAt).timeIntervalSince1970 * 1000).rounded()
+        )
+    }
+
+    /// A sent email (serve's `mailbox` list, in the same shape).
+    static func entry(_ message: MailMessage, in project: SimulatedProject) -> EmulatorOobCodeList.Entry {
+        let code = message.oobCode.flatMap(project.issuedCode)
+        return EmulatorOobCodeList.Entry(
             email: message.to,
             oobCode: message.oobCode ?? message.id,
             oobLink: message.link,
             requestType: message.requestType.rawValue,
+            newEmail: code?.requestType == .verifyAndChangeEmail ? code?.newEmail : nil,
             messageId: message.id,
             subject: message.subject,
             body: message.body,
             locale: message.locale,
             sentAtMillis: (message.sentAt.timeIntervalSince1970 * 1000).rounded()
         )
-    }
-
-    private func checkProject(_ projectId: String) -> APIResponse? {
-        guard projectId != project.projectId else { return nil }
-        return .failure(status: 404, code: AuthErrorCode("PROJECT_NOT_FOUND"), detail: "this server hosts project '\(project.projectId)'")
-    }
-
-    private func notFound(_ request: APIRequest) -> APIResponse {
-        .failure(status: 404, code: AuthErrorCode("NOT_FOUND"), detail: "no endpoint \(request.method) \(UntrustedText.sanitize(request.path))")
     }
 }
 

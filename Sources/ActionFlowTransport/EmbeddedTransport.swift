@@ -20,8 +20,8 @@ public final class EmbeddedTransport: AuthTransport, @unchecked Sendable {
         snapshotValue(\.configuration)
     }
 
-    public convenience init(configuration: ProjectConfiguration) {
-        self.init(project: SimulatedProject(configuration: configuration))
+    public convenience init(configuration: ProjectConfiguration, behaviour: ServeBehaviour = .production) {
+        self.init(project: SimulatedProject(configuration: configuration, behaviour: behaviour))
     }
 
     /// The project from `Resources/project.yaml`.
@@ -111,7 +111,10 @@ public final class EmbeddedTransport: AuthTransport, @unchecked Sendable {
 
     public func applyProject(_ configuration: ProjectConfiguration) async throws(AuthFailure) -> Date {
         try withProject { (project) throws(AuthFailure) in
-            project = SimulatedProject(configuration: configuration)
+            // The behaviour and tenant stay; the server's address and wall clock too.
+            var fresh = SimulatedProject(configuration: configuration, behaviour: project.behaviour, tenant: project.tenant)
+            fresh.adoptHostReadings(from: project)
+            project = fresh
             return project.now
         }
     }

@@ -16,9 +16,14 @@ public final class RESTTransport: AuthTransport {
     private let session: URLSession
     private let firstSeen = FirstSeenDates()
 
-    /// `servesClock`: the server offers `serve`'s clock endpoint (see `connect`).
+    /// The server is `actionflow serve`: it has the clock, mailbox and reset extensions.
+    let servesExtensions: Bool
+
+    /// `servesClock`: the server offers `serve`'s clock endpoint (see `connect`), and with it
+    /// serve's other extensions.
     public init(configuration: RESTTransportConfiguration, servesClock: Bool = false) {
         self.configuration = configuration
+        servesExtensions = configuration.isEmulator && servesClock
         let emulator = configuration.isEmulator
         capabilities = TransportCapabilities(listsMailbox: emulator, controlsClock: emulator && servesClock, resetsWorld: emulator)
         let sessionConfiguration = URLSessionConfiguration.ephemeral
@@ -80,9 +85,16 @@ public final class RESTTransport: AuthTransport {
 
     // MARK: The emulator's own API
 
+    /// `serve` lists every email it sent (`.../mailbox`); a plain Auth Emulator lists the codes
+    /// not used yet (`.../oobCodes`), so its mailbox loses a message once its link is used.
     public func mailbox() async throws(AuthFailure) -> [MailMessage] {
         let base = try emulatorBase(orExplain: "a production project's email goes to a real inbox: paste the link from there")
-        let list: EmulatorOobCodeList = try await send(method: "GET", url: "\(base)/oobCodes", body: nil, label: "oobCodes")
+        let list: EmulatorOobCodeList
+        if servesExtensions {
+            list = try await send(method: "GET", url: "\(base)/mailbox", body: nil, label: "mailbox")
+        } else {
+            list = try await send(method: "GET", url: "\(base)/oobCodes", body: nil, label: "oobCodes")
+        }
         var messages: [MailMessage] = []
         for entry in list.oobCodes {
             guard let type = OobRequestType(rawValue: entry.requestType) else { continue }
@@ -124,9 +136,16 @@ public final class RESTTransport: AuthTransport {
         }
     }
 
+    /// `serve` restarts its project (`POST .../reset`: preset users, no codes, empty mailbox,
+    /// clock at its start); a plain Auth Emulator deletes its accounts (`DELETE .../accounts`),
+    /// which is all it can do.
     public func resetWorld() async throws(AuthFailure) {
         let base = try emulatorBase(orExplain: "a production project cannot be reset from here")
-        let _: EmptyJSON = try await send(method: "DELETE", url: "\(base)/accounts", body: nil, label: "reset")
+        if servesExtensions {
+            let _: EmptyJSON = try await send(method: "POST", url: "\(base)/reset", body: nil, label: "reset")
+        } else {
+            let _: EmptyJSON = try await send(method: "DELETE", url: "\(base)/accounts", body: nil, label: "reset")
+        }
         await firstSeen.removeAll()
     }
 
@@ -134,8 +153,14 @@ public final class RESTTransport: AuthTransport {
     /// and production projects are configured elsewhere). Returns the new clock reading.
     public func applyProject(_ project: ProjectConfiguration) async throws(AuthFailure) -> Date {
         let base = try emulatorBase(orExplain: "a production project is configured in the Firebase console")
+        let body: Data
         do {
-            let state: EmulatorClockState = try await send(method: "PUT", url: "\(base)/config", body: try encode(project), label: "config")
+            body = try WireDates.encoder().encode(project)
+        } catch {
+            throw AuthFailure.network(.malformedResponse("could not encode the request: \(error)"))
+        }
+        do {
+            let state: EmulatorClockState = try await send(method: "PUT", url: "\(base)/config", body: body, label: "config")
             await firstSeen.removeAll()
             return state.date
         } catch .network(.httpStatus(404, _)) {
@@ -160,7 +185,8 @@ public final class RESTTransport: AuthTransport {
     private func call<Request: Encodable, Response: Decodable>(_ operation: IdentityToolkitOperation, _ request: Request, locale: String? = nil) async throws(AuthFailure) -> Response {
         let key = configuration.apiKey.addingPercentEncoding(withAllowedCharacters: .urlQueryAllowed.subtracting(CharacterSet(charactersIn: "&=+#"))) ?? ""
         let url = "\(configuration.identityToolkitBase)/\(operation.rawValue)?key=\(key)"
-        let headers = locale.map { ["X-Firebase-Locale": $0] } ?? [:]
+        var headers = configuration.sdkHeaders
+        if let locale { headers["X-Firebase-Locale"] = locale }
         return try await send(method: "POST", url: url, body: try encode(request), headers: headers, label: operation.rawValue)
     }
 

@@ -21,6 +21,22 @@ public struct RESTTransportConfiguration: Sendable, Hashable {
     public var projectId: String
     /// Seconds before a call gives up with `NetworkFailure.timedOut`.
     public var timeout: TimeInterval
+    /// Sent as `X-Client-Version`, as the iOS SDK sends it.
+    public var clientVersion: String = RESTTransportConfiguration.defaultClientVersion
+    /// The Firebase app id, sent as `X-Firebase-gmpid` when set.
+    public var appId: String?
+    /// The iOS app's bundle id, sent as `X-Ios-Bundle-Identifier` when set.
+    public var iOSBundleId: String?
+
+    public static let defaultClientVersion = "iOS/FirebaseSDK/11.0.0/FirebaseCore-iOS"
+
+    /// The headers the SDKs send with every Identity Toolkit call (the locale is per call).
+    public var sdkHeaders: [String: String] {
+        var headers = ["X-Client-Version": clientVersion]
+        if let appId, !appId.isEmpty { headers["X-Firebase-gmpid"] = appId }
+        if let iOSBundleId, !iOSBundleId.isEmpty { headers["X-Ios-Bundle-Identifier"] = iOSBundleId }
+        return headers
+    }
 
     public init(target: Target, apiKey: String, projectId: String, timeout: TimeInterval = RESTTransportConfiguration.defaultTimeout) {
         self.target = target

@@ -1,3 +1,4 @@
+import ActionFlowBackend
 import ActionFlowClient
 import ActionFlowModel
 import ActionFlowServer
@@ -13,13 +14,19 @@ struct ServeCommand: AsyncParsableCommand {
         commandName: "serve",
         abstract: "Serve the simulated project over HTTP with the Firebase Auth Emulator's API.",
         discussion: """
-        Point clients at it with FIREBASE_AUTH_EMULATOR_HOST=HOST:PORT. Beyond the emulator it \
-        enforces authorized domains, code expiry on a simulated clock (advance it with \
-        POST /emulator/v1/projects/PROJECT/clock {"advanceSeconds": N}), link styles and the \
-        rate limit. Open http://HOST:PORT/ in a browser for the mailbox and the web action \
+        Point clients at it with FIREBASE_AUTH_EMULATOR_HOST=HOST:PORT. --as emulator answers \
+        exactly as the Firebase Auth Emulator does (no preset users, any project id, the wall \
+        clock, links to http://HOST:PORT/emulator/action, no domain, expiry or rate-limit \
+        checks). --as production (the default) keeps the richer simulation: Hosting and Dynamic \
+        Links links, authorized domains, code expiry on a simulated clock (advance it with \
+        POST /emulator/v1/projects/PROJECT/clock {"advanceSeconds": N}) and the rate limit. \
+        Open http://HOST:PORT/mailbox in a browser for the sent mail and the web action \
         handler. Stops cleanly on Ctrl-C (SIGINT) or SIGTERM.
         """
     )
+
+    @Option(name: .customLong("as"), help: ArgumentHelp("How to answer: emulator (exactly the Firebase Auth Emulator) or production (the richer simulation).", valueName: "behaviour"))
+    var behaviour: ServeBehaviour = .production
 
     @Option(help: "Address to listen on; the default keeps it to this machine.")
     var host = AuthEmulatorServer.defaultHost
@@ -43,28 +50,45 @@ struct ServeCommand: AsyncParsableCommand {
 
     func run() async throws {
         let configuration = try project.load()
-        let served = ServedProject(configuration)
-        let embedded = EmbeddedTransport(configuration: configuration)
-        let api = EmulatorAPI(transport: embedded, project: served, maxBodyBytes: maxBodyBytes)
+        let api = EmulatorAPI(configuration: configuration, behaviour: behaviour, maxBodyBytes: maxBodyBytes)
+        let served = api.project
         var logger = Logger(label: "actionflow.serve") { StreamLogHandler.standardOutput(label: $0) }
         logger.logLevel = quiet ? .warning : .info
         let server = AuthEmulatorServer(api: api, host: host, port: port, logger: logger)
         let host = self.host
+        let behaviour = self.behaviour
         if !["127.0.0.1", "::1", "localhost"].contains(host) {
             logger.warning("listening on \(host): other machines can reach the simulated project")
         }
         try await server.runUntilSignalled { boundPort in
             let address = EmulatorAddress(host: host, port: boundPort)
-            FileHandle.standardOutput.write(Data("""
-            actionflow serve: project \(served.projectId) on http://\(address)
-              clients:   export \(RESTTransportConfiguration.emulatorHostVariable)=\(address)
-              mailbox:   http://\(address)/  (sent email, each with a link to this server's action handler)
+            let base = EmulatorPaths.projectBase(served.projectId)
+            let extras = behaviour == .production ? """
               handler:   http://\(address)\(served.actionHandlerPath)
-              oobCodes:  http://\(address)\(EmulatorPaths.projectBase(served.projectId))/oobCodes
-              clock:     POST http://\(address)\(EmulatorPaths.projectBase(served.projectId))/clock {"advanceSeconds": 3600}
+              clock:     POST http://\(address)\(base)/clock {"advanceSeconds": 3600}
 
+            """ : """
+              links:     http://\(address)/emulator/action?mode=...&oobCode=...&apiKey=fake-api-key
+              handler:   http://\(address)\(served.actionHandlerPath)  (the same codes as web pages)
+
+            """
+            FileHandle.standardOutput.write(Data("""
+            actionflow serve --as \(behaviour.rawValue): \(Self.describe(behaviour)), default project \(served.projectId) on http://\(address)
+              clients:   export \(RESTTransportConfiguration.emulatorHostVariable)=\(address)
+              mailbox:   http://\(address)\(EmulatorAPI.mailboxPath)  (sent email, each with a link to this server's action handler)
+              oobCodes:  http://\(address)\(base)/oobCodes
+            \(extras)
             """.utf8))
         }
         logger.info("stopped")
     }
+
+    static func describe(_ behaviour: ServeBehaviour) -> String {
+        switch behaviour {
+        case .emulator: "exactly the Firebase Auth Emulator"
+        case .production: "the production-like simulation"
+        }
+    }
 }
+
+extension ServeBehaviour: ExpressibleByArgument {}

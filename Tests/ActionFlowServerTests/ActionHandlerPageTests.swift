@@ -8,7 +8,7 @@ import Testing
 struct ActionHandlerPageTests {
     /// The "open here" link the mailbox page shows for the newest email.
     static func openHereLink(_ fixture: ServeFixture) async throws -> String {
-        let page = try await fixture.http("GET", "/")
+        let page = try await fixture.http("GET", "/mailbox")
         #expect(page.status == 200)
         let marker = "<a href=\""
         let start = try #require(page.body.range(of: marker + "/__/auth/action?"))

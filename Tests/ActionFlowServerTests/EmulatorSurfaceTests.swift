@@ -50,13 +50,21 @@ struct EmulatorSurfaceTests {
         #expect(ServeFixture.errorMessage(lookup.body)?.hasPrefix("MISSING_ID_TOKEN") == true)
     }
 
-    @Test("another project id is refused with a message naming the served project")
-    func projectMismatch() async throws {
+    @Test("any project id is created on demand, from the default project's configuration, as the emulator does")
+    func otherProjects() async throws {
         let fixture = try await ServeFixture.start()
         defer { Task { await fixture.stop() } }
-        let answer = try await fixture.http("GET", "/emulator/v1/projects/other-project/oobCodes")
-        #expect(answer.status == 404)
-        #expect(ServeFixture.errorMessage(answer.body) == "PROJECT_NOT_FOUND : this server hosts project 'demo-actionflow'")
+        let empty = try await fixture.http("GET", "/emulator/v1/projects/other-project/oobCodes")
+        #expect(empty.status == 200)
+        #expect(empty.body == #"{"oobCodes":[]}"#)
+        // The new project has the default configuration (so its preset users), and its own world.
+        let sent = try await fixture.http("POST", "\(Self.v1)/projects/other-project/accounts:sendOobCode", body: #"{"requestType":"PASSWORD_RESET","email":"alice@example.com","returnOobLink":true}"#, headers: Self.admin)
+        #expect(sent.status == 200)
+        #expect(try JSONDecoder().decode(SendOobCodeResponse.self, from: Data(sent.body.utf8)).oobLink?.contains("other-project") == true)
+        let listed = try await fixture.http("GET", "/emulator/v1/projects/other-project/oobCodes")
+        #expect(try JSONDecoder().decode(EmulatorOobCodeList.self, from: Data(listed.body.utf8)).oobCodes.count == 1)
+        let defaultList = try await fixture.http("GET", "/emulator/v1/projects/demo-actionflow/oobCodes")
+        #expect(defaultList.body == #"{"oobCodes":[]}"#)
     }
 
     @Test("legacy v3 relyingparty paths of the iOS SDK run the v1 operations")
@@ -84,7 +92,9 @@ struct EmulatorSurfaceTests {
         let send = "\(Self.v1)/accounts:sendOobCode?key=k"
         let cases: [(body: String, status: Int, message: String)] = [
             ("{not json", 400, "INVALID_ARGUMENT : Invalid JSON payload received."),
-            (#"{"requestType":"PASSWORD_RESET","email":42}"#, 400, "INVALID_ARGUMENT : Invalid value at 'email'"),
+            (#"{"requestType":"PASSWORD_RESET","email":{"at":42}}"#, 400, "INVALID_ARGUMENT : Invalid value at 'email'"),
+            // A number where a string is expected is read as its digits, as the emulator reads it.
+            (#"{"requestType":"PASSWORD_RESET","email":42}"#, 400, "INVALID_EMAIL"),
             (#"{"email":"alice@example.com"}"#, 400, "MISSING_REQ_TYPE"),
             (#"{"requestType":"SEND_ME_MONEY","email":"alice@example.com"}"#, 400, "INVALID_REQ_TYPE : unknown requestType"),
             (String(repeating: " ", count: EmulatorAPI.defaultMaxBodyBytes + 1) + "{}", 413, "PAYLOAD_TOO_LARGE : the request body exceeds \(EmulatorAPI.defaultMaxBodyBytes) bytes"),
@@ -95,13 +105,18 @@ struct EmulatorSurfaceTests {
             let envelope = try JSONDecoder().decode(ErrorEnvelope.self, from: Data(answer.body.utf8))
             #expect(envelope.error.code == item.status)
             #expect(envelope.error.message == item.message)
-            #expect(envelope.error.errors.first?.message == String(item.message.prefix { $0 != " " }))
+            // Each item carries the whole message, as the emulator's errors do.
+            #expect(envelope.error.errors.first?.message == item.message)
         }
         let missingOob = try await fixture.http("POST", "\(Self.v1)/accounts:resetPassword?key=k", body: "{}")
         #expect(ServeFixture.errorMessage(missingOob.body) == "MISSING_OOB_CODE")
         let unknownPath = try await fixture.http("GET", "/nowhere")
         #expect(unknownPath.status == 404)
-        #expect(ServeFixture.errorMessage(unknownPath.body) == "NOT_FOUND : no endpoint GET /nowhere")
+        // The emulator's own 404 body.
+        #expect(unknownPath.body == #"{"error":{"code":404,"errors":[{"message":"Not Found","reason":"notFound"}],"message":"Not Found","status":"NOT_FOUND"}}"# || ServeFixture.errorMessage(unknownPath.body) == "Not Found")
+        let envelope = try JSONDecoder().decode(ErrorEnvelope.self, from: Data(unknownPath.body.utf8))
+        #expect(envelope.error.status == "NOT_FOUND")
+        #expect(envelope.error.errors == [.init(message: "Not Found", reason: "notFound", domain: nil)])
     }
 
     @Test("oobCodes lists sent codes in the emulator's shape, and the clock endpoint drives expiry")
@@ -126,16 +141,29 @@ struct EmulatorSurfaceTests {
         }
     }
 
-    @Test("the emulator's reset (DELETE accounts) restores the project's start")
+    @Test("DELETE accounts removes the users only, as the emulator does; serve's POST reset restores the project's start")
     func resetEndpoint() async throws {
         let fixture = try await ServeFixture.start()
         defer { Task { await fixture.stop() } }
+        let notFound = AuthFailure.server(.emailNotFound, detail: "There is no user record corresponding to this identifier. The user may have been deleted.")
         _ = try await fixture.rest.signUp(SignUpRequest(email: "gina@example.com", password: "gina-password"))
+        _ = try await fixture.rest.sendOobCode(SendOobCodeRequest(requestType: .emailSignIn, email: "hal@example.com", continueUrl: "https://www.example.com/finish"), locale: nil)
         let deleted = try await fixture.http("DELETE", "/emulator/v1/projects/demo-actionflow/accounts")
         #expect(deleted.status == 200)
-        await #expect(throws: AuthFailure.server(.emailNotFound, detail: "There is no user record corresponding to this identifier. The user may have been deleted.")) {
+        #expect(deleted.body == "{}")
+        await #expect(throws: notFound) {
             try await fixture.rest.signInWithPassword(SignInWithPasswordRequest(email: "gina@example.com", password: "gina-password"))
         }
+        // No preset users come back; the codes stay.
+        await #expect(throws: notFound) {
+            try await fixture.rest.signInWithPassword(SignInWithPasswordRequest(email: "alice@example.com", password: "alice-password-1"))
+        }
+        #expect(try await fixture.rest.mailbox().count == 1)
+
+        let reset = try await fixture.http("POST", "/emulator/v1/projects/demo-actionflow/reset")
+        #expect(reset.status == 200)
+        #expect(try await fixture.rest.mailbox().isEmpty)
+        _ = try await fixture.rest.signInWithPassword(SignInWithPasswordRequest(email: "alice@example.com", password: "alice-password-1"))
     }
 
     @Test("a client can restart serve's world with another project configuration; the project id stays")

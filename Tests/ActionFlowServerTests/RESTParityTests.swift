@@ -16,10 +16,37 @@ enum Outcome: Equatable, CustomStringConvertible {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys]
             encoder.dateEncodingStrategy = .millisecondsSince1970
-            return .success(String(decoding: (try? encoder.encode(value)) ?? Data(), as: UTF8.self))
+            return .success(withComparableTokens(String(decoding: (try? encoder.encode(value)) ?? Data(), as: UTF8.self)))
         } catch {
             return .failure(error)
         }
+    }
+
+    /// ID tokens compared by their claims without `exp`: serve's tokens also stay valid against
+    /// the wall clock (see README, "ID tokens"), which the embedded project never reads.
+    static func withComparableTokens(_ json: String) -> String {
+        guard let object = try? JSONSerialization.jsonObject(with: Data(json.utf8)) else { return json }
+        func rewrite(_ value: Any) -> Any {
+            if let array = value as? [Any] { return array.map(rewrite) }
+            guard var dictionary = value as? [String: Any] else { return value }
+            for (key, inner) in dictionary {
+                if key == "idToken", let token = inner as? String {
+                    let parts = token.split(separator: ".", omittingEmptySubsequences: false)
+                    var payload = parts.count == 3 ? String(parts[1]) : ""
+                    payload = payload.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+                    while payload.count % 4 != 0 { payload += "=" }
+                    if var claims = Data(base64Encoded: payload).flatMap({ try? JSONSerialization.jsonObject(with: $0) as? [String: Any] }) {
+                        claims["exp"] = nil
+                        dictionary[key] = claims
+                    }
+                } else {
+                    dictionary[key] = rewrite(inner)
+                }
+            }
+            return dictionary
+        }
+        let data = (try? JSONSerialization.data(withJSONObject: rewrite(object), options: [.sortedKeys])) ?? Data(json.utf8)
+        return String(decoding: data, as: UTF8.self)
     }
 
     var serverCode: AuthErrorCode? {

@@ -18,13 +18,19 @@ struct ServeFixture {
     let rest: RESTTransport
     let configuration: ProjectConfiguration
 
-    static func start(configure: (inout ProjectConfiguration) -> Void = { _ in }) async throws -> ServeFixture {
+    /// `behaviour`: `serve --as production` (the default) or `--as emulator`.
+    static func start(as behaviour: ServeBehaviour = .production, configure: (inout ProjectConfiguration) -> Void = { _ in }) async throws -> ServeFixture {
         var configuration = try ProjectConfigLoader.loadDefault()
         configure(&configuration)
-        let embedded = EmbeddedTransport(configuration: configuration)
         var logger = Logger(label: "serve-test")
         logger.logLevel = .critical
-        let api = EmulatorAPI(transport: embedded, project: ServedProject(configuration))
+        let api: EmulatorAPI
+        if behaviour == .production {
+            api = EmulatorAPI(transport: EmbeddedTransport(configuration: configuration), project: ServedProject(configuration))
+        } else {
+            api = EmulatorAPI(configuration: configuration, behaviour: behaviour)
+        }
+        let embedded = api.transport
         let server = try await AuthEmulatorServer(api: api, host: "127.0.0.1", port: 0, logger: logger).start()
         let rest = await RESTTransport.connect(configuration: RESTTransportConfiguration(
             target: .emulator(host: "127.0.0.1", port: server.port), apiKey: configuration.apiKey, projectId: configuration.projectId, timeout: 5

@@ -1,0 +1,162 @@
+import ActionFlowBackend
+import ActionFlowModel
+import ActionFlowTransport
+import Foundation
+
+/// `GET /emulator/action`: where the Auth Emulator's links point, answered as firebase-tools'
+/// `handlers.ts` does: JSON, `apiKey` and `oobCode` required; `resetPassword` applies
+/// `&newPassword=`, `verifyEmail` and `verifyAndChangeEmail` apply the code, `recoverEmail`
+/// restores the address, each then 303 to `continueUrl` when there is one; `signIn` does not use
+/// the code but 303s to `continueUrl` with the link's parameters appended, so the app finishes
+/// the sign-in. (serve's HTML pages stay at the action handler path, `/__/auth/action`.)
+struct EmulatorActionEndpoint {
+    let api: EmulatorAPI
+
+    func respond(to request: APIRequest) async -> APIResponse {
+        let query = request.query
+        guard let apiKey = query["apiKey"], !apiKey.isEmpty else {
+            return Self.answer(400, ["error": "missing apiKey query parameter", "instructions": "Please modify the URL to specify an apiKey, such as ...&apiKey=YOUR_API_KEY"])
+        }
+        guard let oobCode = query["oobCode"], !oobCode.isEmpty else {
+            return Self.answer(400, ["error": "missing oobCode query parameter", "instructions": "Please modify the URL to specify an oobCode, such as ...&oobCode=YOUR_OOB_CODE"])
+        }
+        let continueUrl = query["continueUrl"].flatMap { $0.isEmpty ? nil : $0 }
+        let tenantId = query["tenantId"].flatMap { $0.isEmpty ? nil : $0 }
+        let transport = tenantId.map { api.projects.tenant($0, of: api.projects.defaultProjectId) } ?? api.projects.defaultProject
+        let origin = api.linkOrigin(request)
+        func onProject<Result>(_ work: (inout SimulatedProject) throws(AuthFailure) -> Result) throws(AuthFailure) -> Result {
+            try transport.withProject { (project) throws(AuthFailure) in
+                project.observe(wallClock: Date(), linkOrigin: origin)
+                return try work(&project)
+            }
+        }
+        let pending = try? onProject { (project) throws(AuthFailure) in
+            project.issuedCode(oobCode).flatMap { $0.consumedAt == nil ? $0 : nil }
+        }
+        let code = pending ?? nil
+        /// `INVALID_OOB_CODE` (or the emulator's 501 for a code of another kind) becomes the mode's
+        /// "expired or already used" answer; other errors answer as the API does.
+        func applying(expired: [String: String], success: (UpdateAccountResponse) -> [String: String]) -> APIResponse {
+            do throws(AuthFailure) {
+                let applied = try onProject { (project) throws(AuthFailure) in
+                    try project.update(UpdateAccountRequest(oobCode: oobCode), caller: .client)
+                }
+                if let continueUrl { return Self.redirect(continueUrl) }
+                return Self.answer(200, success(applied))
+            } catch .server(.invalidOobCode, _) {
+                return Self.answer(400, expired)
+            } catch .server(.notImplemented, _) {
+                return Self.answer(400, expired)
+            } catch {
+                return api.response(for: error)
+            }
+        }
+        switch query["mode"] {
+        case "recoverEmail":
+            let retry = "If you're trying to test the reverting email flow, try changing the email again to generate a new link."
+            guard code?.requestType == .recoverEmail else {
+                return Self.answer(400, ["error": "Requested mode does not match the OOB code provided.", "instructions": retry])
+            }
+            do throws(AuthFailure) {
+                let applied = try onProject { (project) throws(AuthFailure) in
+                    try project.update(UpdateAccountRequest(oobCode: oobCode), caller: .client)
+                }
+                return Self.answer(200, ["success": "The email has been successfully reset.", "email": applied.email ?? ""])
+            } catch .server(.invalidOobCode, _) {
+                return Self.answer(400, ["error": "Your request to revert your email has expired or the link has already been used.", "instructions": retry])
+            } catch .server(.notImplemented, _) {
+                return Self.answer(400, ["error": "Your request to revert your email has expired or the link has already been used.", "instructions": retry])
+            } catch {
+                return api.response(for: error)
+            }
+        case "resetPassword":
+            guard let code, code.requestType == .passwordReset else {
+                return Self.answer(400, ["error": "Your request to reset your password has expired or the link has already been used.", "instructions": "Try resetting your password again."])
+            }
+            let template = "\(code.link)&newPassword=NEW_PASSWORD_HERE"
+            guard let newPassword = query["newPassword"], !newPassword.isEmpty else {
+                return Self.answer(400, [
+                    "error": "missing newPassword query parameter",
+                    "instructions": "To reset the password for \(code.email), send an HTTP GET request to the following URL.",
+                    "instructions2": "You may use a web browser or any HTTP client, such as curl.",
+                    "urlTemplate": template,
+                ])
+            }
+            guard newPassword != "NEW_PASSWORD_HERE" else {
+                return Self.answer(400, [
+                    "error": "newPassword must be something other than 'NEW_PASSWORD_HERE'",
+                    "instructions": "The string 'NEW_PASSWORD_HERE' is just a placeholder.",
+                    "instructions2": "Please change the URL to specify a new password instead.",
+                    "urlTemplate": template,
+                ])
+            }
+            do throws(AuthFailure) {
+                let reset = try onProject { (project) throws(AuthFailure) in
+                    try project.resetPassword(ResetPasswordRequest(oobCode: oobCode, newPassword: newPassword))
+                }
+                if let continueUrl { return Self.redirect(continueUrl) }
+                return Self.answer(200, ["success": "The password has been successfully updated.", "email": reset.email ?? ""])
+            } catch {
+                return api.response(for: error)
+            }
+        case "verifyEmail":
+            return applying(expired: ["error": "Your request to verify your email has expired or the link has already been used.", "instructions": "Try verifying your email again."],
+                            success: { ["success": "The email has been successfully verified.", "email": $0.email ?? ""] })
+        case "verifyAndChangeEmail":
+            return applying(expired: ["error": "Your request to change your email has expired or the link has already been used.", "instructions": "Try changing your email again."],
+                            success: { ["success": "The email has been successfully changed.", "newEmail": $0.newEmail ?? $0.email ?? ""] })
+        case "signIn":
+            guard let continueUrl else {
+                return Self.answer(400, ["error": "Missing continueUrl query parameter", "instructions": "To sign in, append &continueUrl=YOUR_APP_URL to the link."])
+            }
+            guard let target = Self.appending(Self.orderedQuery(request.rawQuery).filter { $0.name != "continueUrl" }, to: continueUrl) else {
+                return Self.answer(400, ["error": "Invalid continueUrl query parameter", "instructions": "The continueUrl must be an absolute URL."])
+            }
+            return Self.redirect(target)
+        default:
+            return Self.answer(400, ["error": "Invalid mode"])
+        }
+    }
+
+    static func answer(_ status: Int, _ fields: [String: String]) -> APIResponse {
+        .jsonObject(["authEmulator": fields], status: status)
+    }
+
+    /// Express's `res.redirect(303, url)`.
+    static func redirect(_ location: String) -> APIResponse {
+        APIResponse(status: 303, contentType: "text/plain; charset=utf-8", headers: ["Location": location], body: Data("See Other. Redirecting to \(location)".utf8))
+    }
+
+    /// The query's parameters in order, decoded (`+` is a space, as Express reads it).
+    static func orderedQuery(_ rawQuery: String?) -> [(name: String, value: String)] {
+        guard let rawQuery, !rawQuery.isEmpty else { return [] }
+        var seen = Set<String>()
+        var result: [(name: String, value: String)] = []
+        for pair in rawQuery.split(separator: "&") {
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            let decode = { (text: Substring) in text.replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? String(text) }
+            let name = decode(parts[0])
+            guard !name.isEmpty, seen.insert(name).inserted else { continue }
+            result.append((name, parts.count > 1 ? decode(parts[1]) : ""))
+        }
+        return result
+    }
+
+    /// `url` with each parameter set (replacing one of the same name), serialised as
+    /// `URLSearchParams` does; nil when `url` is not absolute.
+    static func appending(_ parameters: [(name: String, value: String)], to url: String) -> String? {
+        guard var components = URLComponents(string: url), components.scheme != nil else { return nil }
+        var items: [(String, String)] = (components.queryItems ?? []).map { ($0.name, $0.value ?? "") }
+        for (name, value) in parameters {
+            if let index = items.firstIndex(where: { $0.0 == name }) {
+                items[index].1 = value
+                items = items.enumerated().filter { $0.offset <= index || $0.element.0 != name }.map(\.element)
+            } else {
+                items.append((name, value))
+            }
+        }
+        let query = items.map { "\(SimulatedProject.formEncode($0.0))=\(SimulatedProject.formEncode($0.1))" }.joined(separator: "&")
+        components.percentEncodedQuery = query
+        return components.string
+    }
+}
