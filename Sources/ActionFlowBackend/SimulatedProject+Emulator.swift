@@ -168,33 +168,13 @@ extension SimulatedProject {
             }
         case .verifyEmail:
             mode = "verifyEmail"
-            if admin && idToken == nil {
-                guard let given = Self.nonEmpty(request.email) else { throw AuthFailure.server(.missingEmail, detail: nil) }
-                email = Self.canonical(given)
-                guard let found = account(email: email) else { throw AuthFailure.server(.userNotFound, detail: nil) }
-                user = found
-            } else {
-                let found = try tokenAccount(idToken ?? "").account
-                guard let address = found.email else { throw AuthFailure.server(.missingEmail, detail: nil) }
-                email = address
-                user = found
-            }
+            // An empty token is parsed (and refused) as the emulator parses it.
+            (user, email) = try emulatorSubject(request, admin: admin, idToken: idToken ?? "")
         case .verifyAndChangeEmail:
             mode = "verifyAndChangeEmail"
             guard let target = Self.nonEmpty(request.newEmail) else { throw AuthFailure.server(.missingNewEmail, detail: nil) }
             newEmail = Self.canonical(target)
-            if admin && idToken == nil {
-                guard let given = Self.nonEmpty(request.email) else { throw AuthFailure.server(.missingEmail, detail: nil) }
-                email = Self.canonical(given)
-                guard let found = account(email: email) else { throw AuthFailure.server(.userNotFound, detail: nil) }
-                user = found
-            } else {
-                guard let idToken else { throw AuthFailure.server(.missingIDToken, detail: nil) }
-                let found = try tokenAccount(idToken).account
-                guard let address = found.email else { throw AuthFailure.server(.missingEmail, detail: nil) }
-                email = address
-                user = found
-            }
+            (user, email) = try emulatorSubject(request, admin: admin, idToken: idToken)
             if let newEmail, account(email: newEmail) != nil { throw AuthFailure.server(.emailExists, detail: nil) }
         default:
             throw AuthFailure.server(.notImplemented, detail: request.requestType.rawValue)
@@ -217,6 +197,21 @@ extension SimulatedProject {
         issued.mailID = deliver(request.requestType, to: newEmail ?? email, email: email, newEmail: newEmail, link: link, language: language, oobCode: oobCode)
         store(issued)
         return SendOobCodeResponse(email: email)
+    }
+
+    /// Whose address a verification is for: the `email` an admin names with `returnOobLink`
+    /// and no token (USER_NOT_FOUND), else the signed-in user (MISSING_ID_TOKEN without a token).
+    private func emulatorSubject(_ request: SendOobCodeRequest, admin: Bool, idToken: String?) throws(AuthFailure) -> (Account, String) {
+        if admin && Self.nonEmpty(idToken) == nil {
+            guard let given = Self.nonEmpty(request.email) else { throw AuthFailure.server(.missingEmail, detail: nil) }
+            let email = Self.canonical(given)
+            guard let found = account(email: email) else { throw AuthFailure.server(.userNotFound, detail: nil) }
+            return (found, email)
+        }
+        guard let idToken else { throw AuthFailure.server(.missingIDToken, detail: nil) }
+        let found = try tokenAccount(idToken).account
+        guard let address = found.email else { throw AuthFailure.server(.missingEmail, detail: nil) }
+        return (found, address)
     }
 
     // MARK: accounts:update

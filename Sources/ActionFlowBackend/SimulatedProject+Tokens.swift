@@ -141,7 +141,7 @@ extension SimulatedProject {
 
     /// A refresh token's record, or nil when it is not one (Node's base64 reading is lenient:
     /// URL-safe letters and missing padding pass).
-    static func decodeRefreshToken(_ token: String) -> [String: Any]? {
+    public static func decodeRefreshToken(_ token: String) -> [String: Any]? {
         guard let data = lenientBase64(token),
               let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any]
         else { return nil }
@@ -150,7 +150,7 @@ extension SimulatedProject {
     }
 
     /// The payload of `header.payload.signature`, when header and payload are base64url JSON.
-    static func decodeJWTPayload(_ token: String) -> [String: Any]? {
+    public static func decodeJWTPayload(_ token: String) -> [String: Any]? {
         let parts = token.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 3,
               let headerData = lenientBase64(String(parts[0])),

@@ -212,8 +212,7 @@ public struct EmulatorAPI: Sendable {
         let path = request.path
         if path == project.actionHandlerPath && path != "/emulator/action" {
             let transport = projects.defaultProject
-            let origin = linkOrigin(request)
-            try? transport.withProject { (project) throws(AuthFailure) in project.observe(wallClock: Date(), linkOrigin: origin) }
+            try? onProject(transport, for: request) { _ in }
             return await ActionHandlerPage(transport: transport).respond(to: request)
         }
         if path == "/emulator/action" {
@@ -299,7 +298,7 @@ public struct EmulatorAPI: Sendable {
         let bodyTenant = (body["tenantId"] as? String).flatMap { $0.isEmpty ? nil : $0 }
         if let pathTenant, let bodyTenant, pathTenant != bodyTenant { throw .server(.tenantIdMismatch, detail: nil) }
         var tenantId = pathTenant ?? bodyTenant
-        if let idToken = body["idToken"] as? String, let claims = Self.jwtPayload(idToken),
+        if let idToken = body["idToken"] as? String, let claims = SimulatedProject.decodeJWTPayload(idToken),
            let tokenTenant = (claims["firebase"] as? [String: Any])?["tenant"] as? String {
             if let tenantId, tenantId != tokenTenant { throw .server(.tenantIdMismatch, detail: nil) }
             tenantId = tokenTenant
@@ -307,15 +306,6 @@ public struct EmulatorAPI: Sendable {
         let project = projectId ?? projects.defaultProjectId
         let transport = tenantId.map { projects.tenant($0, of: project) } ?? projects.project(project)
         return Target(transport: transport, caller: caller)
-    }
-
-    static func jwtPayload(_ token: String) -> [String: Any]? {
-        let parts = token.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 3 else { return nil }
-        var text = parts[1].replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        while text.count % 4 != 0 { text += "=" }
-        guard let data = Data(base64Encoded: text) else { return nil }
-        return (try? JSONSerialization.jsonObject(with: data)) as? [String: Any]
     }
 
     /// `accounts:OP` (client or admin), `projects/P/accounts[:OP]` and
@@ -389,12 +379,8 @@ public struct EmulatorAPI: Sendable {
     private func perform(_ operation: String, _ request: APIRequest, body: [String: Any], target: Target) throws(AuthFailure) -> APIResponse {
         let caller = target.caller
         let emulator = behaviour == .emulator
-        let origin = linkOrigin(request)
         func onProject<Result>(_ work: (inout SimulatedProject) throws(AuthFailure) -> Result) throws(AuthFailure) -> Result {
-            try target.transport.withProject { (project) throws(AuthFailure) in
-                project.observe(wallClock: Date(), linkOrigin: origin)
-                return try work(&project)
-            }
+            try self.onProject(target.transport, for: request, work)
         }
         try target.transport.withProject { (project) throws(AuthFailure) in try project.checkAvailable(operation) }
         switch operation {
@@ -450,6 +436,15 @@ public struct EmulatorAPI: Sendable {
         }
     }
 
+    /// Runs `work` on a project that has first been told the time and this server's address.
+    func onProject<Result>(_ transport: EmbeddedTransport, for request: APIRequest, _ work: (inout SimulatedProject) throws(AuthFailure) -> Result) throws(AuthFailure) -> Result {
+        let origin = linkOrigin(request)
+        return try transport.withProject { (project) throws(AuthFailure) in
+            project.observe(wallClock: Date(), linkOrigin: origin)
+            return try work(&project)
+        }
+    }
+
     /// `http://HOST:PORT` of this server as the client reached it, for the emulator's links.
     func linkOrigin(_ request: APIRequest) -> String? {
         guard let host = request.headers["host"], !host.isEmpty,
@@ -493,25 +488,13 @@ public struct EmulatorAPI: Sendable {
             let decoded: GrantTokenRequest = try RESTMapping.decode(body)
             // As the emulator routes it: the API key's (default) project, the refresh token's tenant.
             var transport = projects.defaultProject
-            if let token = decoded.refreshToken, let tenantId = Self.refreshRecord(token)?["tenantId"] as? String, !tenantId.isEmpty {
+            if let token = decoded.refreshToken, let tenantId = SimulatedProject.decodeRefreshToken(token)?["tenantId"] as? String, !tenantId.isEmpty {
                 transport = projects.tenant(tenantId, of: projects.defaultProjectId)
             }
-            let origin = linkOrigin(request)
-            let answer = try transport.withProject { (project) throws(AuthFailure) in
-                project.observe(wallClock: Date(), linkOrigin: origin)
-                return try project.grantToken(decoded)
-            }
-            return .json(answer)
+            return .json(try onProject(transport, for: request) { (project) throws(AuthFailure) in try project.grantToken(decoded) })
         } catch {
             return response(for: error)
         }
-    }
-
-    static func refreshRecord(_ token: String) -> [String: Any]? {
-        var text = token.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        while text.count % 4 != 0 { text += "=" }
-        guard let data = Data(base64Encoded: text) else { return nil }
-        return (try? JSONSerialization.jsonObject(with: data)) as? [String: Any]
     }
 
     // MARK: v2 tenants and config
@@ -572,12 +555,9 @@ public struct EmulatorAPI: Sendable {
         }
     }
 
+    /// The v2 admin config: the emulator's switches, and no blocking functions.
     static func adminConfig(_ options: EmulatorOptions) -> [String: Any] {
-        [
-            "signIn": ["allowDuplicateEmails": options.allowDuplicateEmails],
-            "blockingFunctions": [String: Any](),
-            "emailPrivacyConfig": ["enableImprovedEmailPrivacy": options.enableImprovedEmailPrivacy],
-        ]
+        emulatorConfig(options).merging(["blockingFunctions": [String: Any]()]) { current, _ in current }
     }
 
     static func tenantSettings(_ body: [String: Any], tenantId: String, base: TenantSettings) -> TenantSettings {
@@ -615,14 +595,10 @@ public struct EmulatorAPI: Sendable {
             parts.removeFirst(2)
         }
         guard parts.count == 1 else { return .notFound }
-        let origin = linkOrigin(request)
         do throws(AuthFailure) {
             switch (request.method, parts[0]) {
             case ("GET", "oobCodes"):
-                let project = try transport.withProject { (project) throws(AuthFailure) in
-                    project.observe(wallClock: Date(), linkOrigin: origin)
-                    return project
-                }
+                let project = try onProject(transport, for: request) { (project) throws(AuthFailure) in project }
                 return .json(EmulatorOobCodeList(oobCodes: project.pendingCodes.map { Self.entry($0, in: project) }))
             case ("DELETE", "oobCodes"):
                 try transport.withProject { (project) throws(AuthFailure) in project.deleteAllCodes() }

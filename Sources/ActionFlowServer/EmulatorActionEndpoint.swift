@@ -23,12 +23,8 @@ struct EmulatorActionEndpoint {
         let continueUrl = query["continueUrl"].flatMap { $0.isEmpty ? nil : $0 }
         let tenantId = query["tenantId"].flatMap { $0.isEmpty ? nil : $0 }
         let transport = tenantId.map { api.projects.tenant($0, of: api.projects.defaultProjectId) } ?? api.projects.defaultProject
-        let origin = api.linkOrigin(request)
         func onProject<Result>(_ work: (inout SimulatedProject) throws(AuthFailure) -> Result) throws(AuthFailure) -> Result {
-            try transport.withProject { (project) throws(AuthFailure) in
-                project.observe(wallClock: Date(), linkOrigin: origin)
-                return try work(&project)
-            }
+            try api.onProject(transport, for: request, work)
         }
         let pending = try? onProject { (project) throws(AuthFailure) in
             project.issuedCode(oobCode).flatMap { $0.consumedAt == nil ? $0 : nil }

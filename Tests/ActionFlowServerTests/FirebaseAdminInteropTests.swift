@@ -127,4 +127,44 @@ struct FirebaseAdminInteropTests {
         let idToken = try #require(session.idToken)
         #expect(try await fixture.rest.lookup(LookupRequest(idToken: idToken)).users?.first?.emailVerified == true)
     }
+
+    struct EmulatorReport: Decodable {
+        struct Claims: Decodable {
+            var uid: String
+            var email: String?
+            var provider: String
+        }
+        var uid: String
+        var resetLink: String
+        var verifyLink: String
+        var claims: Claims
+        var revoked: String
+        var refusals: [String: String]
+        var lookupByEmailUid: String
+        var deleted: String
+    }
+
+    @Test("against serve --as emulator: emulator links, ID tokens verified with revocation checks, lookups, deletion")
+    func emulatorBehaviour() async throws {
+        let python = try await Self.python()
+        let fixture = try await ServeFixture.start(as: .emulator)
+        defer { Task { await fixture.stop() } }
+        let script = Self.packageRoot.appendingPathComponent("Tests/ActionFlowServerTests/Interop/admin_emulator_interop.py")
+        let email = "interop@example.com"
+        let result = try await Self.run(python, [script.path, fixture.configuration.projectId, email, "interop-password-1"],
+                                        environment: ["FIREBASE_AUTH_EMULATOR_HOST": "127.0.0.1:\(fixture.server.port)"], timeout: .seconds(60))
+        try #require(result.status == 0, "admin_emulator_interop.py failed: \(result.errors)")
+        let report = try JSONDecoder().decode(EmulatorReport.self, from: Data(result.output.utf8))
+
+        #expect(report.resetLink.hasPrefix("\(fixture.origin)/emulator/action?mode=resetPassword&lang=en&oobCode="))
+        #expect(report.resetLink.hasSuffix("&apiKey=fake-api-key&continueUrl=https%3A%2F%2Fapp.test%2Fafter-reset"))
+        #expect(report.verifyLink.hasPrefix("\(fixture.origin)/emulator/action?mode=verifyEmail&lang=en&oobCode="))
+        #expect(report.claims.uid == report.uid)
+        #expect(report.claims.email == email)
+        #expect(report.claims.provider == "password")
+        #expect(report.revoked == "RevokedIdTokenError")
+        #expect(report.refusals["unknownUser"] == "UserNotFoundError")
+        #expect(report.lookupByEmailUid == report.uid)
+        #expect(report.deleted == "UserNotFoundError")
+    }
 }

@@ -62,4 +62,41 @@ struct ServeProcessTests {
         #expect(!process.isRunning)
         #expect(process.terminationStatus == 0)
     }
+
+    @Test("--as emulator: the banner and GET / say so, and --as refuses anything else")
+    func emulatorBehaviourBanner() async throws {
+        try #require(FileManager.default.isExecutableFile(atPath: Self.binary.path), "build the package first")
+        let process = Process()
+        process.executableURL = Self.binary
+        process.arguments = ["serve", "--as", "emulator", "--port", "0"]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        let collected = Collected()
+        output.fileHandleForReading.readabilityHandler = { collected.append($0.availableData) }
+        try process.run()
+        defer { if process.isRunning { process.terminate() } }
+
+        let banner = try await Self.waitFor(collected, "FIREBASE_AUTH_EMULATOR_HOST=127.0.0.1:")
+        #expect(banner.contains("actionflow serve --as emulator: exactly the Firebase Auth Emulator"))
+        let portText = try #require(banner.components(separatedBy: "FIREBASE_AUTH_EMULATOR_HOST=127.0.0.1:").last?.prefix { $0.isNumber })
+        let (data, _) = try await URLSession.shared.data(from: try #require(URL(string: "http://127.0.0.1:\(portText)/")))
+        let status = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        #expect((status["actionflow"] as? [String: Any])?["behaviour"] as? String == "emulator")
+        #expect((status["authEmulator"] as? [String: Any])?["ready"] as? Bool == true)
+        process.terminate()
+
+        let refused = Process()
+        refused.executableURL = Self.binary
+        refused.arguments = ["serve", "--as", "staging"]
+        let errors = Pipe()
+        refused.standardError = errors
+        refused.standardOutput = Pipe()
+        try refused.run()
+        refused.waitUntilExit()
+        #expect(refused.terminationStatus != 0)
+        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(message.contains("staging"))
+        #expect(message.contains("emulator") && message.contains("production"))
+    }
 }
