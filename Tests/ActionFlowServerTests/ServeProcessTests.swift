@@ -29,23 +29,33 @@ struct ServeProcessTests {
         throw CancellationError()
     }
 
-    @Test("banner with the bound port, a log line per request without the query, clean stop", arguments: [SIGTERM, SIGINT])
-    func servesAndStops(signal: Int32) async throws {
-        try #require(FileManager.default.isExecutableFile(atPath: Self.binary.path), "build the package first")
+    /// `actionflow serve ARGUMENTS` running, its output so far, its banner and the bound port.
+    static func launchServe(_ arguments: [String]) async throws -> (Process, Collected, String, Int) {
+        try #require(FileManager.default.isExecutableFile(atPath: binary.path), "build the package first")
         let process = Process()
-        process.executableURL = Self.binary
-        process.arguments = ["serve", "--port", "0"]
+        process.executableURL = binary
+        process.arguments = ["serve"] + arguments
         let output = Pipe()
         process.standardOutput = output
         process.standardError = output
         let collected = Collected()
         output.fileHandleForReading.readabilityHandler = { collected.append($0.availableData) }
         try process.run()
-        defer { if process.isRunning { process.terminate() } }
-
-        let banner = try await Self.waitFor(collected, "FIREBASE_AUTH_EMULATOR_HOST=127.0.0.1:")
+        let banner: String
+        do {
+            banner = try await waitFor(collected, "FIREBASE_AUTH_EMULATOR_HOST=127.0.0.1:")
+        } catch {
+            process.terminate()
+            throw error
+        }
         let portText = try #require(banner.components(separatedBy: "FIREBASE_AUTH_EMULATOR_HOST=127.0.0.1:").last?.prefix { $0.isNumber })
-        let port = try #require(Int(portText))
+        return (process, collected, banner, try #require(Int(portText)))
+    }
+
+    @Test("banner with the bound port, a log line per request without the query, clean stop", arguments: [SIGTERM, SIGINT])
+    func servesAndStops(signal: Int32) async throws {
+        let (process, collected, _, port) = try await Self.launchServe(["--port", "0"])
+        defer { if process.isRunning { process.terminate() } }
 
         let url = try #require(URL(string: "http://127.0.0.1:\(port)/__/auth/action?mode=resetPassword&oobCode=SECRET-CODE-123&apiKey=SECRET-KEY"))
         let (_, response) = try await URLSession.shared.data(from: url)
@@ -65,22 +75,10 @@ struct ServeProcessTests {
 
     @Test("--as emulator: the banner and GET / say so, and --as refuses anything else")
     func emulatorBehaviourBanner() async throws {
-        try #require(FileManager.default.isExecutableFile(atPath: Self.binary.path), "build the package first")
-        let process = Process()
-        process.executableURL = Self.binary
-        process.arguments = ["serve", "--as", "emulator", "--port", "0"]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        let collected = Collected()
-        output.fileHandleForReading.readabilityHandler = { collected.append($0.availableData) }
-        try process.run()
+        let (process, _, banner, port) = try await Self.launchServe(["--as", "emulator", "--port", "0"])
         defer { if process.isRunning { process.terminate() } }
-
-        let banner = try await Self.waitFor(collected, "FIREBASE_AUTH_EMULATOR_HOST=127.0.0.1:")
         #expect(banner.contains("actionflow serve --as emulator: exactly the Firebase Auth Emulator"))
-        let portText = try #require(banner.components(separatedBy: "FIREBASE_AUTH_EMULATOR_HOST=127.0.0.1:").last?.prefix { $0.isNumber })
-        let (data, _) = try await URLSession.shared.data(from: try #require(URL(string: "http://127.0.0.1:\(portText)/")))
+        let (data, _) = try await URLSession.shared.data(from: try #require(URL(string: "http://127.0.0.1:\(port)/")))
         let status = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
         #expect((status["actionflow"] as? [String: Any])?["behaviour"] as? String == "emulator")
         #expect((status["authEmulator"] as? [String: Any])?["ready"] as? Bool == true)
