@@ -301,8 +301,14 @@ extension SimulatedProject {
                 account.anonymous = nil
                 provider = "password"
             }
-            if Self.nonEmpty(request.password) != nil || request.validSince != nil || isEmailUpdate {
+            // The emulator revokes by `validSince` in seconds. serve revokes every earlier token
+            // on a password change or an explicit `validSince`, even of the same second; an email
+            // change issues new tokens but revokes none (the emulator's own tests read the user
+            // with the old token right after, which only its frozen test clock makes reliable).
+            if Self.nonEmpty(request.password) != nil || request.validSince != nil {
                 revokeSessions(&account)
+                validSinceChanged = true
+            } else if isEmailUpdate {
                 validSinceChanged = true
             }
             if let name = request.displayName { account.displayName = name }

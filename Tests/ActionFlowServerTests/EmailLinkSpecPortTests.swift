@@ -113,20 +113,14 @@ struct EmailLinkSpecPortTests {
     func authDisabled() async throws {
         let api = try await EmulatorSpec.start()
         defer { Task { await api.stop() } }
-        let tenant = try await api.registerTenant(api.projectId, ["disableAuth": true])
-        let res = try await api.post(Self.signIn, ["tenantId": tenant["tenantId"] as? String ?? ""])
-        #expect(res.status == 400)
-        #expect(res.errorMessage?.contains("PROJECT_DISABLED") == true)
+        try await api.expectTenantRefuses(Self.signIn, settings: ["disableAuth": true], message: "PROJECT_DISABLED")
     }
 
     @Test("should error if email link sign in is disabled")
     func emailLinkDisabled() async throws {
         let api = try await EmulatorSpec.start()
         defer { Task { await api.stop() } }
-        let tenant = try await api.registerTenant(api.projectId, ["disableAuth": false, "enableEmailLinkSignin": false])
-        let res = try await api.post(Self.signIn, ["tenantId": tenant["tenantId"] as? String ?? ""])
-        #expect(res.status == 400)
-        #expect(res.errorMessage?.contains("OPERATION_NOT_ALLOWED") == true)
+        try await api.expectTenantRefuses(Self.signIn, settings: ["disableAuth": false, "enableEmailLinkSignin": false], message: "OPERATION_NOT_ALLOWED")
     }
 
     @Test("should create account on sign-in with tenantId")

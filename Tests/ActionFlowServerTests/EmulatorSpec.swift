@@ -192,6 +192,15 @@ struct EmulatorSpec {
         return res.json
     }
 
+    /// The specs' "should error if … is disabled" cases: a tenant registered with `settings`,
+    /// then a request naming only that tenant, refused with `message` (contained in the error).
+    func expectTenantRefuses(_ path: String, settings: [String: Any], message: String) async throws {
+        let tenant = try await registerTenant(projectId, settings)
+        let res = try await post(path, ["tenantId": tenant["tenantId"] as? String ?? ""])
+        #expect(res.status == 400, "\(res)")
+        #expect(res.errorMessage?.contains(message) == true, "\(res)")
+    }
+
     func updateConfig(_ projectId: String, _ config: [String: Any], updateMask: String? = nil) async throws {
         let res = try await request("PATCH", "/identitytoolkit.googleapis.com/v2/projects/\(projectId)/config", query: updateMask.map { ["updateMask": $0] } ?? [:], json: config, headers: ["Authorization": "Bearer owner"])
         try #require(res.status == 200, "\(res)")

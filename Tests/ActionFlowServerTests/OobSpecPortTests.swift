@@ -152,10 +152,7 @@ struct OobSpecPortTests {
     func authDisabled() async throws {
         let api = try await EmulatorSpec.start()
         defer { Task { await api.stop() } }
-        let tenant = try await api.registerTenant(api.projectId, ["disableAuth": true])
-        let res = try await api.post("\(Self.v1)/accounts:sendOobCode", ["tenantId": tenant["tenantId"] as? String ?? ""])
-        #expect(res.status == 400)
-        #expect(res.errorMessage == "PROJECT_DISABLED")
+        try await api.expectTenantRefuses("\(Self.v1)/accounts:sendOobCode", settings: ["disableAuth": true], message: "PROJECT_DISABLED")
     }
 
     @Test("should error for email sign in if not enabled")
@@ -239,20 +236,14 @@ struct OobSpecPortTests {
     func resetPasswordAuthDisabled() async throws {
         let api = try await EmulatorSpec.start()
         defer { Task { await api.stop() } }
-        let tenant = try await api.registerTenant(api.projectId, ["disableAuth": true])
-        let res = try await api.post("\(Self.v1)/accounts:resetPassword", ["tenantId": tenant["tenantId"] as? String ?? ""])
-        #expect(res.status == 400)
-        #expect(res.errorMessage == "PROJECT_DISABLED")
+        try await api.expectTenantRefuses("\(Self.v1)/accounts:resetPassword", settings: ["disableAuth": true], message: "PROJECT_DISABLED")
     }
 
     @Test("should error on resetPassword if password sign up is disabled")
     func resetPasswordSignUpDisabled() async throws {
         let api = try await EmulatorSpec.start()
         defer { Task { await api.stop() } }
-        let tenant = try await api.registerTenant(api.projectId, ["disableAuth": false, "allowPasswordSignup": false])
-        let res = try await api.post("\(Self.v1)/accounts:resetPassword", ["tenantId": tenant["tenantId"] as? String ?? ""])
-        #expect(res.status == 400)
-        #expect(res.errorMessage == "PASSWORD_LOGIN_DISABLED")
+        try await api.expectTenantRefuses("\(Self.v1)/accounts:resetPassword", settings: ["disableAuth": false, "allowPasswordSignup": false], message: "PASSWORD_LOGIN_DISABLED")
     }
 
     @Test("should error when sending a password reset to non-existent user with improved email privacy disabled")
