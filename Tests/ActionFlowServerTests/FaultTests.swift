@@ -166,6 +166,36 @@ struct FaultTests {
         }
     }
 
+    @Test("error items without a domain, as the emulator writes its 404 and 501, still map to the server code")
+    func envelopeWithoutDomain() async throws {
+        let body = #"{"error":{"code":400,"message":"EMAIL_NOT_FOUND","errors":[{"message":"EMAIL_NOT_FOUND","reason":"invalid"}],"status":"INVALID_ARGUMENT"}}"#
+        let server = try await MisbehavingServer.start { _ in MisbehavingServer.reply(status: .badRequest, body) }
+        defer { Task { await server.stop() } }
+        await #expect(throws: AuthFailure.server(.emailNotFound, detail: nil)) {
+            try await server.transport().sendOobCode(resetRequest, locale: nil)
+        }
+    }
+
+    @Test("calls carry the SDKs' headers: X-Client-Version, and X-Firebase-gmpid and X-Ios-Bundle-Identifier when configured")
+    func sdkHeaders() async throws {
+        let seen = SeenHeaders()
+        let server = try await MisbehavingServer.start { request in
+            await seen.record(request.headers)
+            return MisbehavingServer.reply(status: .ok, #"{"email":"ada@example.com"}"#)
+        }
+        defer { Task { await server.stop() } }
+        _ = try await server.transport().sendOobCode(resetRequest, locale: nil)
+        #expect(await seen.value("X-Client-Version") == RESTTransportConfiguration.defaultClientVersion)
+        #expect(await seen.value("X-Firebase-gmpid") == nil)
+        var configuration = server.transport().configuration
+        configuration.appId = "1:1234567890:ios:abcdef"
+        configuration.iOSBundleId = "com.example.ios"
+        _ = try await RESTTransport(configuration: configuration).sendOobCode(resetRequest, locale: "fr")
+        #expect(await seen.value("X-Firebase-gmpid") == "1:1234567890:ios:abcdef")
+        #expect(await seen.value("X-Ios-Bundle-Identifier") == "com.example.ios")
+        #expect(await seen.value("X-Firebase-Locale") == "fr")
+    }
+
     @Test("each send is one request: a failed send is never retried behind the user's back")
     func sendIsNotRetried() async throws {
         let counter = RequestCounter()
@@ -312,4 +342,11 @@ struct TLSAndDNSFailureTests {
             }
         }
     }
+}
+
+/// The headers of the latest request a test server saw.
+actor SeenHeaders {
+    private var headers = HTTPFields()
+    func record(_ fields: HTTPFields) { headers = fields }
+    func value(_ name: String) -> String? { HTTPField.Name(name).flatMap { headers[$0] } }
 }
