@@ -42,10 +42,14 @@ struct TransportOptions: ParsableArguments {
     func restConfiguration(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> RESTTransportConfiguration? {
         guard transport == .rest else { return nil }
         do {
-            return try RESTTransportConfiguration.resolve(
+            let simulated = try project.load()
+            var configuration = try RESTTransportConfiguration.resolve(
                 emulator: emulator, apiKey: apiKey, projectId: projectId, timeout: timeout,
-                environment: environment, defaultProjectId: try project.load().projectId
+                environment: environment, defaultProjectId: simulated.projectId
             )
+            // The simulated phone is the project's iOS app: its SDK names the bundle.
+            configuration.iOSBundleId = simulated.iOSApp?.bundleId
+            return configuration
         } catch let error as TransportSelectionError {
             throw ValidationError(error.description)
         }
