@@ -529,7 +529,7 @@ public struct EmulatorAPI: Sendable {
                 let options = projects.updateOptions(of: projectId, allowDuplicateEmails: duplicates, enableImprovedEmailPrivacy: improved)
                 return .jsonObject(Self.adminConfig(options))
             case ("POST", ["tenants"]):
-                let settings = Self.tenantSettings(body, tenantId: projects.newTenantId(for: projectId), base: TenantSettings(tenantId: "", allowPasswordSignup: false, disableAuth: false, enableAnonymousUser: false, enableEmailLinkSignin: false))
+                let settings = Self.tenantSettings(body, tenantId: projects.newTenantId(), base: TenantSettings(tenantId: "", allowPasswordSignup: false, disableAuth: false, enableAnonymousUser: false, enableEmailLinkSignin: false))
                 projects.createTenant(settings, of: projectId, replacing: true)
                 return .jsonObject(Self.tenantJSON(settings, projectId: projectId))
             case ("GET", ["tenants"]):

@@ -15,7 +15,6 @@ final class ProjectRegistry: @unchecked Sendable {
     private var template: ProjectConfiguration
     private var projects: [String: EmbeddedTransport]
     private var tenants: [String: [String: EmbeddedTransport]] = [:]
-    private var tenantCounter = 0
 
     init(defaultTransport: EmbeddedTransport, behaviour: ServeBehaviour) {
         let configuration = defaultTransport.configuration
@@ -66,13 +65,9 @@ final class ProjectRegistry: @unchecked Sendable {
     }
 
     /// A tenant id for `POST /v2/projects/P/tenants` (28 letters and digits, as the emulator makes them).
-    func newTenantId(for projectId: String) -> String {
-        lock.withLock {
-            tenantCounter += 1
-            var generator = SystemRandomNumberGenerator()
-            let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789")
-            return String((0..<28).map { _ in alphabet[Int(generator.next() % UInt64(alphabet.count))] })
-        }
+    func newTenantId() -> String {
+        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789")
+        return String((0..<28).map { _ in alphabet.randomElement() ?? "A" })
     }
 
     func tenants(of projectId: String) -> [TenantSettings] {
