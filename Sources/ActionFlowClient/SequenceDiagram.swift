@@ -77,6 +77,7 @@ public struct SequenceDiagram: Sendable, Equatable {
         for (index, entry) in session.journal.enumerated() {
             builder.position = index
             builder.appLine = Self.appParticipant(on: entry.device, in: session)
+            builder.device = entry.device
             builder.add(entry.fact)
         }
         items = builder.items
@@ -155,6 +156,8 @@ private struct SequenceDiagramBuilder {
     var scannerActed = false
     /// The app of the device the fact being added happened on.
     var appLine: Participant = .app
+    /// The device the fact being added happened on, with two devices.
+    var device: DeviceName?
     /// How many of a remote world's emails are drawn already: each device's mail app lists
     /// the shared mailbox, and an email is drawn once, when it is first listed.
     var mailDrawn = 0
@@ -186,7 +189,7 @@ private struct SequenceDiagramBuilder {
 
     /// A note with the fact's narration: the same words as the Flow pane, already clean.
     mutating func narrate(_ fact: JournalFact, over participants: Participant...) {
-        let lines = JournalText.lines(fact)
+        let lines = JournalEntry(at: nil, fact, device: device).lines
         guard !lines.isEmpty else { return }
         items.append(.note(.init(over: participants, lines: lines)))
     }
@@ -333,7 +336,8 @@ private struct SequenceDiagramBuilder {
         }
         let fromWidget = widgetShowing
         widgetShowing = destination == .webWidget
-        items.append(.routeBegins(JournalText.clean("the link opens in: \(route.destination.summary)")))
+        let place = device.map { "on the \($0.title), " } ?? ""
+        items.append(.routeBegins(JournalText.clean("\(place)the link opens in: \(route.destination.summary)")))
         request(.user, destination, fromWidget ? "press Continue on the web widget" : "tap the link in the email")
         let span: [Participant] = [.user, destination]
         note(route.steps, over: span)
