@@ -81,7 +81,7 @@ enum PhoneContent {
         let screen = session.app.screen
         // A computer shows the web app in its browser, at the page's address.
         let bar = session.hasSeveralDevices && session.app.device.platform == .desktop
-            ? "⌕ \(URLComponents(string: session.app.continueURLBase)?.host ?? session.app.continueURLBase)\(screen.path ?? "")"
+            ? "⌕ \(URLComponents(string: session.app.continueURLBase)?.host ?? session.app.continueURLBase)\(session.app.resumePath)"
             : "The Newsletter  \(screen.path ?? "")"
         var blocks = status(session)
         let email = session.app.session?.email.map(UntrustedText.sanitize)
