@@ -64,6 +64,20 @@ struct TwoDeviceFrameTests {
         #expect(text.contains("to continue to /account") && !text.contains("Reset your password"))
     }
 
+    @Test("the Device pane edits the device in focus, and says which")
+    func devicePane() throws {
+        var session = try crossDeviceResetOnTheLaptop()
+        let ui = mainUI(focus: .inspector, tab: .device)
+        #expect(render(session, ui, large).text.contains("Device · laptop"))
+        let blocks = InspectorContent.blocks(.device, session, ui)
+        let scanner = try #require(blocks.compactMap { if case .control(let control) = $0, control.id == "device.scanner" { control } else { nil } }.first)
+        for command in scanner.activate(1) {
+            if case .send(let event) = command { _ = session.reduce(event) }
+        }
+        #expect(session.devices[1].app.device.mailScanner && !session.devices[0].app.device.mailScanner)
+        #expect(session.narration.last?.hasPrefix("On the laptop: device: Laptop browser") == true)
+    }
+
     @Test("a click on the other device gives it the focus; taps then happen there")
     func clickOtherDevice() throws {
         let session = try crossDeviceResetOnTheLaptop()
