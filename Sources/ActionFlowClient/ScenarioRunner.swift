@@ -132,13 +132,16 @@ public enum ScenarioRunner {
     public static func present(_ scenario: Scenario, stepAt index: Int, in session: Session) -> PresentedStep {
         guard scenario.steps.indices.contains(index) else { return PresentedStep(event: nil, passed: false, summary: "no step \(index + 1)") }
         let step = scenario.steps[index]
-        switch resolve(step.action, in: session) {
+        // The step happens on the scenario's device, even when the presenter looks at the other.
+        let device = focus(of: scenario, before: index, in: session)
+        let onDevice = session.focused(on: device)
+        switch resolve(step.action, in: onDevice) {
         case .failure(let problem):
             return PresentedStep(event: nil, passed: false, summary: "✗ step \(step.number): \(problem.message)")
-        case .success(.expectations(let expectations, let device)):
+        case .success(.expectations(let expectations, let named)):
             let mark = min(session.presenter?.journalMark ?? 0, session.journal.count)
             let recent = session.journal[mark...].flatMap(\.lines)
-            let checked = device.map(session.focused(on:)) ?? session
+            let checked = named.map(session.focused(on:)) ?? onDevice
             for expectation in expectations {
                 let (met, detail) = check(expectation, in: checked, recent: recent)
                 if !met {
@@ -147,8 +150,18 @@ public enum ScenarioRunner {
             }
             return PresentedStep(event: nil, passed: true, summary: "✓ " + expectations.map { UntrustedText.sanitize($0.description) }.joined(separator: ", "), checked: true)
         case .success(.event(let event)):
-            return PresentedStep(event: event, passed: true, summary: "step \(step.number): \(UntrustedText.sanitize(step.action.summary))")
+            let sent: AppEvent = if case .deviceFocused = event { event } else if device != session.focus { .onDevice(device, event) } else { event }
+            return PresentedStep(event: sent, passed: true, summary: "step \(step.number): \(UntrustedText.sanitize(step.action.summary))")
         }
+    }
+
+    /// The device a scenario is on before step `index`: the one its last `focus` step named,
+    /// else the first.
+    static func focus(of scenario: Scenario, before index: Int, in session: Session) -> Int {
+        for step in scenario.steps[..<index].reversed() {
+            if case .focus(let name) = step.action, let found = session.deviceIndex(name) { return found }
+        }
+        return 0
     }
 
     enum Resolved {

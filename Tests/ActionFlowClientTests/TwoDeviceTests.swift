@@ -82,6 +82,30 @@ struct TwoDeviceTests {
         #expect(session.narration.contains("On the iPhone: accounts:lookup → signed in as alice@example.com, emailVerified true"))
     }
 
+    @Test("presented, a step happens on the scenario's device even when the presenter looks at the other one")
+    func presenterKeepsTheScenarioDevice() throws {
+        let scenario = try ScenarioParser.parse("""
+            name: t
+            devices: [iphone, laptop]
+            steps:
+              - focus: laptop
+              - openMailbox
+              - expect: {screen: mailbox}
+            """, source: "t.yaml")
+        var session = scenario.embeddedSession(baseProject: try ProjectConfigLoader.loadDefault())
+        let focusStep = ScenarioRunner.present(scenario, stepAt: 0, in: session)
+        #expect(focusStep.event == .deviceFocused(1))
+        _ = session.reduce(try #require(focusStep.event))
+        // The presenter looks at the iPhone for a moment.
+        _ = session.reduce(.deviceFocused(0))
+        let mailboxStep = ScenarioRunner.present(scenario, stepAt: 1, in: session)
+        #expect(mailboxStep.event == .onDevice(1, .mailboxOpened))
+        _ = session.reduce(try #require(mailboxStep.event))
+        #expect(session.focus == 0 && session.app.location == .app)
+        #expect(session.devices[1].app.location == .mailbox(openMessageID: nil))
+        #expect(ScenarioRunner.present(scenario, stepAt: 2, in: session).passed, "the expectation is about the laptop too")
+    }
+
     @Test("resetting the world restarts the app on every device")
     func resetRestartsEveryApp() throws {
         var session = try twoDevices()
