@@ -12,7 +12,7 @@ struct TUICommand: AsyncParsableCommand {
         abstract: "Open the full-screen interface (the default when no command is given).",
         discussion: """
         Keys: Tab switches between the phone and the inspector, arrows or h/j/k/l move, Enter \
-        presses, 1-7 pick an inspector pane, e exports the session into --export-dir, ? shows every key, q quits. With --scenario FILE \
+        presses, 1-8 pick an inspector pane (8: the sequence diagram), e exports the session into --export-dir, ? shows every key, q quits. With --scenario FILE \
         the scenario is played one step per press of n, with narration, for a presenter.
         """
     )

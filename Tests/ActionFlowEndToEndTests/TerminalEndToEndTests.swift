@@ -25,6 +25,9 @@ struct TerminalEndToEndTests {
         try tmux.press("Down", "Enter")
         tmux.waitFor("emailSent", "sendOobCode PASSWORD_RESET")
         try tmux.finishResetFromInbox(also: ["alice@example.com ✓"])
+        // The Sequence pane draws the flow just played, following its newest arrows.
+        try tmux.press("8")
+        tmux.waitFor("Seq", "┬ Firebase Auth (demo-actionflow)", "│   ├──▶│", "│   │◀╌╌┤", "resumed at")
         try tmux.press("q")
         #expect(tmux.waitForExit() == 0)
         tmux.expectTerminalRestored()

@@ -240,14 +240,14 @@ public enum Controller {
         let bottom = max(0, content.contentHeight - area.height)
         let next = max(0, min(bottom, current + delta))
         // The Flow pane follows new narration again once scrolled back to the bottom.
-        ui.scroll[key] = (focus == .inspector && ui.tab == .flow && next == bottom) ? nil : next
+        ui.scroll[key] = (focus == .inspector && MainView.followsNewest(ui.tab) && next == bottom) ? nil : next
         if !content.controls.isEmpty, let visible = content.placed.first(where: { $0.controlIndex != nil && $0.row >= next }) {
             ui.selection[key] = visible.controlIndex
         }
     }
 
     private static func currentOffset(_ content: BlockLayout, key: String, focus: UIState.Focus, ui: UIState, height: Int) -> Int {
-        let requested = ui.scroll[key] ?? (focus == .inspector && ui.tab == .flow ? Int.max : 0)
+        let requested = ui.scroll[key] ?? (focus == .inspector && MainView.followsNewest(ui.tab) ? Int.max : 0)
         return content.scrollOffset(selected: content.controls.isEmpty ? nil : ui.selected(key), height: height, requested: requested)
     }
 

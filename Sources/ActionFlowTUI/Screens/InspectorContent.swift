@@ -15,6 +15,7 @@ enum InspectorContent {
         case .network: network(session, ui)
         case .project: project(session)
         case .mailbox: mailbox(session)
+        case .sequence: SequencePane.blocks(session, width: 100).body
         }
     }
 

@@ -129,7 +129,7 @@ public enum MainView {
         let blocks = BlockLayout(regions.scrolling.blocks, width: area.width, editing: editing)
         let hasControls = !blocks.controls.isEmpty
         let selected = hasControls ? ui.selected(key) : nil
-        let requested = ui.scroll[key] ?? (ui.tab == .flow ? Int.max : 0)
+        let requested = ui.scroll[key] ?? (followsNewest(ui.tab) ? Int.max : 0)
         let offset = blocks.scrollOffset(selected: selected, height: area.height, requested: requested)
         if let cursor = blocks.draw(into: &frame, rect: area, selected: selected, focused: focused, editing: editing, offset: offset), focused {
             frame.cursor = cursor
@@ -140,11 +140,24 @@ public enum MainView {
     /// part that scrolls. Shared with the controller so keys and clicks scroll what is drawn.
     static func inspectorRegions(_ session: Session, _ ui: UIState, _ layout: ScreenLayout) -> (fixed: (blocks: [Block], area: Rect)?, scrolling: (blocks: [Block], area: Rect)) {
         let area = layout.inspectorContent
-        guard ui.tab == .flow else { return (nil, (InspectorContent.blocks(ui.tab, session, ui), area)) }
-        let timeline = InspectorContent.flowTimeline(session, width: area.width)
-        let height = min(BlockLayout(timeline, width: area.width, editing: nil).contentHeight, area.height / 2)
-        let split = area.splitRows(height + 1)
-        return ((timeline, Rect(x: area.x, y: area.y, width: area.width, height: height)), (InspectorContent.flowNarration(session), split.bottom))
+        let fixed: [Block], scrolling: [Block]
+        switch ui.tab {
+        case .flow:
+            (fixed, scrolling) = (InspectorContent.flowTimeline(session, width: area.width), InspectorContent.flowNarration(session))
+        case .sequence:
+            (fixed, scrolling) = SequencePane.blocks(session, width: area.width)
+        default:
+            return (nil, (InspectorContent.blocks(ui.tab, session, ui), area))
+        }
+        let height = min(BlockLayout(fixed, width: area.width, editing: nil).contentHeight, area.height / 2)
+        // The Flow timeline stands apart from the narration; the sequence's lifelines run on.
+        let split = area.splitRows(height + (ui.tab == .flow ? 1 : 0))
+        return ((fixed, Rect(x: area.x, y: area.y, width: area.width, height: height)), (scrolling, split.bottom))
+    }
+
+    /// Panes that grow as the flow goes show the newest content until the user scrolls.
+    static func followsNewest(_ tab: InspectorTab) -> Bool {
+        tab == .flow || tab == .sequence
     }
 
     private static func drawStatus(_ frame: inout Frame, layout: ScreenLayout, session: Session, ui: UIState, transport: String) {
@@ -190,7 +203,7 @@ public enum MainView {
         if presenting { hints += [("n", "next"), ("b", "back"), ("g", "play")] }
         if let otherDevice { hints.append(("d", "→ \(otherDevice)")) }
         hints += [("↑↓", "select"), ("Enter", "press"), ("Tab", ui.focus == .phone ? "inspector" : "phone")]
-        if ui.focus == .inspector { hints.append(("←→", "tabs")) } else { hints.append(("1-7", "tabs")) }
+        if ui.focus == .inspector { hints.append(("←→", "tabs")) } else { hints.append(("1-8", "tabs")) }
         hints += [("+", "clock 1h"), ("R", "reset"), ("?", "help"), ("q", "quit")]
         return hints
     }
@@ -243,7 +256,7 @@ public enum MainView {
 
     static let helpSections: [(String, [(String, String)])] = [
         ("Move", [("Tab / S-Tab", "phone ⇄ inspector"), ("↑ ↓  k j", "select a control"), ("← →  h l", "pane / change choice"),
-                  ("1 … 7", "inspector panes"), ("PgUp PgDn", "scroll"), ("Esc", "back / leave a field")]),
+                  ("1 … 8", "inspector panes"), ("PgUp PgDn", "scroll"), ("Esc", "back / leave a field")]),
         ("Act", [("Enter Space", "press, toggle, edit"), ("m / a", "mailbox / the app"), ("p", "paste a link"),
                  ("r / x", "retry / dismiss"), ("n", "next scenario step"),
                  ("e", "export the session")]),

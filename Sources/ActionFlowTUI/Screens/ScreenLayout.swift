@@ -63,15 +63,20 @@ public struct ScreenLayout: Sendable {
     public var tabBar: Rect { Rect(x: inspector.x + 2, y: inspector.y + 1, width: inspector.width - 4, height: 1) }
     public var inspectorContent: Rect { Rect(x: inspector.x + 2, y: inspector.y + 3, width: inspector.width - 4, height: inspector.height - 4) }
 
-    /// Each tab's label and where it is drawn, short labels when the full ones do not fit.
+    /// Each tab's label and where it is drawn: full labels when they fit, else short ones, else
+    /// short ones closer together.
     public var tabs: [(tab: InspectorTab, label: String, rect: Rect)] {
         let full = InspectorTab.allCases.map { " \($0.title) " }
-        let useFull = full.reduce(0) { $0 + $1.displayWidth } <= tabBar.width
+        let short = InspectorTab.allCases.map { " \($0.shortTitle) " }
+        func width(_ labels: [String]) -> Int { labels.reduce(0) { $0 + $1.displayWidth } }
+        let (labels, gap): ([String], Int) = width(full) <= tabBar.width ? (full, 0)
+            : width(short) <= tabBar.width ? (short, 0)
+            : (InspectorTab.allCases.map(\.shortTitle), 1)
         var x = tabBar.x
         return InspectorTab.allCases.map { tab in
-            let label = useFull ? full[tab.rawValue] : " \(tab.shortTitle) "
+            let label = labels[tab.rawValue]
             let rect = Rect(x: x, y: tabBar.y, width: label.displayWidth, height: 1)
-            x += rect.width
+            x += rect.width + gap
             return (tab, label, rect)
         }
     }
