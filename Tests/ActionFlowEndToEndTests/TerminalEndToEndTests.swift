@@ -113,7 +113,7 @@ struct TerminalEndToEndTests {
         try tmux.press("Enter", "Enter")
         tmux.waitFor("INVALID_PASSWORD")
         try tmux.resize(width: 80, height: 24)
-        tmux.waitFor("INVALID_PASSWORD", "Flow  Set  Dev")
+        tmux.waitFor("INVALID_PASSWORD", "Flow Set Dev Link Net Proj Mail Seq")
         #expect(tmux.screen().split(separator: "\n").allSatisfy { $0.count <= 80 })
         try tmux.resize(width: 60, height: 18)
         tmux.waitFor("Terminal too small", "at least 80×24")
