@@ -45,6 +45,11 @@ public enum AppEvent: Sendable, Equatable, Codable {
     case errorDismissed
 
     // MARK: Session
+    /// Another device of the session takes the focus: the following events happen on it.
+    case deviceFocused(Int)
+    /// An event for the device at this index, whichever is in focus: the reply to a call it made
+    /// (in a session of several devices every effect and its replies name their device).
+    indirect case onDevice(Int, AppEvent)
     /// A form field typed on the phone, kept so that a reopened session shows it.
     case draftEdited(field: String, text: String)
     /// A scenario is presented one step per key press.
@@ -77,6 +82,14 @@ public enum Effect: Sendable, Hashable, Codable {
     /// Restart the world with another project configuration; the app's project changes only
     /// when this succeeds.
     case applyProject(ProjectConfiguration)
+    /// The effect of the device at this index (sessions of several devices only): its replies
+    /// come back as `AppEvent.onDevice` with the same index.
+    indirect case onDevice(Int, Effect)
+
+    /// The effect without its device.
+    public var unwrapped: Effect {
+        if case .onDevice(_, let effect) = self { effect.unwrapped } else { self }
+    }
 }
 
 /// Who makes a call: the app, the hosted web widget in a browser, or a mail security scanner.

@@ -94,11 +94,14 @@ extension Session {
         }
     }
 
-    /// The app as a fresh install on the same device with the same settings; a remote world's
-    /// mailbox is empty again and its clock as given.
+    /// The app on every device as a fresh install on the same device with the same settings; a
+    /// remote world's mailbox is empty again and its clock as given.
     private mutating func restartApp(now: Date?) {
-        app = AppState(device: app.device, settings: app.settings, continueURLBase: app.continueURLBase, locale: app.locale)
-        drafts = [:]
+        for index in devices.indices {
+            let app = devices[index].app
+            devices[index].app = AppState(device: app.device, settings: app.settings, continueURLBase: app.continueURLBase, locale: app.locale)
+            devices[index].drafts = [:]
+        }
         if case .remote(var remote) = world {
             remote.inbox = []
             remote.now = now

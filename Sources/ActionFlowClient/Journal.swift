@@ -7,14 +7,23 @@ public struct JournalEntry: Sendable, Equatable, Codable {
     /// The project's clock when it happened (nil when a remote world's time is unknown).
     public var at: Date?
     public var fact: JournalFact
+    /// The device it happened on, in a session of several devices; nil with one device, and for
+    /// what happens to the shared world (the clock, a reset, the project, an email sent).
+    public var device: DeviceName?
 
-    public init(at: Date?, _ fact: JournalFact) {
+    public init(at: Date?, _ fact: JournalFact, device: DeviceName? = nil) {
         self.at = at
         self.fact = fact
+        self.device = device
     }
 
-    /// The narration lines of this entry (none for the network record, which the Network pane shows).
-    public var lines: [String] { JournalText.lines(fact) }
+    /// The narration lines of this entry (none for the network record, which the Network pane
+    /// shows), each starting with the device it happened on when the session has several.
+    public var lines: [String] {
+        let lines = JournalText.lines(fact)
+        guard let device else { return lines }
+        return lines.map { "On the \(device.title): \($0)" }
+    }
 }
 
 /// Why the app went to a screen.
@@ -174,6 +183,8 @@ public enum JournalFact: Sendable, Equatable, Codable {
     case storePage(StoreVisit)
     case storeCompleted(StorePage)
     case browserOpened(String)
+    /// A computer's browser opened a page of the app's web origin: the web app, at its path.
+    case webAppOpened(String)
     /// The app handles an email-link sign-in but does not remember the email.
     case askForSignInEmail(continueURL: String?)
     /// The app was killed before the tap and started from this link, forgetting what it held.
@@ -192,4 +203,12 @@ public enum JournalFact: Sendable, Equatable, Codable {
     case serviceFailed(Effect, AuthFailure)
     case retryRequested
     case errorDismissed
+
+    /// What happens to the world every device shares, not on one device.
+    public var isAboutTheWorld: Bool {
+        switch self {
+        case .mailSent, .projectEdited, .clockAdvanceRequested, .clockAdvanced, .worldResetRequested, .worldReset: true
+        default: false
+        }
+    }
 }

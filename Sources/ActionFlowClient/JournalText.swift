@@ -81,6 +81,9 @@ public enum JournalText {
             return ["\(page.store.title): \(page.purpose == .install ? "installed" : "updated to")\(page.version.map { " v\($0)" } ?? ""); the app opens with the link"]
         case .browserOpened(let url):
             return ["browser opens \(safe(url)); the app does not get the link"]
+        case .webAppOpened(let url):
+            let path = URLComponents(string: url).map(\.path).flatMap { $0.isEmpty ? nil : $0 } ?? "/"
+            return ["browser opens \(safe(url)): no app here, so the web app shows the continue URL's path (\(safe(path)))"]
         case .appColdStarted(_, let destination, let email, let flow):
             var forgotten: [String] = []
             if let destination { forgotten.append("where the user was going (\(destination.name))") }

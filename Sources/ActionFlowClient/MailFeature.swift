@@ -27,7 +27,7 @@ extension Session {
                 return []
             }
             app.location = .mailbox(openMessageID: messageID)
-            let route = LinkRouter.route(tapped: message.link, on: app.device, project: project, requested: app.sentSettings)
+            let route = LinkRouter.route(tapped: message.link, on: app.device, project: project, requested: requestedSettings)
             return follow(route, link: message.link)
 
         case .linkPasted(let link):
@@ -87,6 +87,11 @@ extension Session {
             return openWebWidget(actionURL, anatomy: anatomy)
         case .browser(let url):
             app.lastLink = LinkVisit(link: link, outcome: "browser", anatomy: anatomy, route: route)
+            if app.device.platform == .desktop, app.isWebAppURL(url) {
+                // A computer has no app but the web app: its browser opens it at the URL's path.
+                log(.webAppOpened(url))
+                return resumeAt(continueURL: url)
+            }
             app.location = .browser(url: url)
             log(.browserOpened(url))
             return []
@@ -153,7 +158,7 @@ extension Session {
         var effects: [Effect] = []
         for message in inbox where !app.scannedMessageIDs.contains(message.id) {
             app.scannedMessageIDs.insert(message.id)
-            let route = LinkRouter.route(tapped: message.link, on: .desktop, project: project, requested: app.sentSettings)
+            let route = LinkRouter.route(tapped: message.link, on: .desktop, project: project, requested: requestedSettings)
             guard case .webWidget(let actionURL) = route.destination else {
                 log(.scanner(.landedElsewhere(subject: message.subject, url: route.destination.url)))
                 continue

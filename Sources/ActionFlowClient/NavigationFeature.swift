@@ -121,6 +121,12 @@ extension AppState {
         pendingDestination?.path ?? screen.path ?? "/"
     }
 
+    /// Whether `url` is a page of the app's web origin (`continueURLBase`): on a computer, the web app.
+    public func isWebAppURL(_ url: String) -> Bool {
+        guard let host = URLComponents(string: url)?.host?.lowercased(), let origin = URLComponents(string: continueURLBase)?.host?.lowercased() else { return false }
+        return host == origin
+    }
+
     /// The app route a continue URL names (its path), if the app has one.
     public static func appScreen(forContinueURL url: String) -> AppScreen? {
         guard let components = URLComponents(string: url), components.host != nil else { return nil }

@@ -30,7 +30,19 @@ public struct ReviewReport: Sendable {
     // MARK: Sections
 
     var outcome: [String] {
-        let app = session.app
+        // With two devices, each device's state under its name.
+        let states = session.hasSeveralDevices
+            ? session.devices.flatMap { device in ["- On the \(device.name.title):"] + Self.outcome(of: device.app).map { "    " + $0 } }
+            : Self.outcome(of: session.app)
+        let completions = session.journal.compactMap { entry -> String? in
+            guard case .flowCompleted = entry.fact else { return nil }
+            return entry.lines.first.map { "- \(MarkdownText.inline($0))" }
+        }
+        return states + completions
+    }
+
+    /// Where the app on a device ended: its device, screen, user and flow.
+    static func outcome(of app: AppState) -> [String] {
         var lines = [
             "- Device: \(MarkdownText.inline(app.device.osName)), showing the \(app.location.name)",
             "- Screen: \(MarkdownText.code(app.screen.name))",
@@ -46,11 +58,7 @@ public struct ReviewReport: Sendable {
         } else {
             lines.append("- Flow: none")
         }
-        let completions = session.journal.compactMap { entry -> String? in
-            guard case .flowCompleted = entry.fact else { return nil }
-            return entry.lines.first.map { "- \(MarkdownText.inline($0))" }
-        }
-        return lines + completions
+        return lines
     }
 
     var settingsSent: [String] {
@@ -99,12 +107,14 @@ public struct ReviewReport: Sendable {
     }
 
     var routeTaken: [String] {
-        let routes = session.journal.compactMap { entry -> TapRoute? in
-            if case .routed(_, let route) = entry.fact { route } else { nil }
+        let routes = session.journal.compactMap { entry -> (device: DeviceName?, route: TapRoute)? in
+            if case .routed(_, let route) = entry.fact { (entry.device, route) } else { nil }
         }
         guard !routes.isEmpty else { return ["No link was tapped."] }
-        return routes.enumerated().flatMap { number, route in
-            ["\(number + 1). Opens in: **\(MarkdownText.inline(route.destination.summary))**"]
+        return routes.enumerated().flatMap { number, tap in
+            let route = tap.route
+            let place = tap.device.map { "On the \($0.title), opens" } ?? "Opens"
+            return ["\(number + 1). \(place) in: **\(MarkdownText.inline(route.destination.summary))**"]
                 + route.steps.map { "    - \(MarkdownText.inline($0))" }
                 + route.assumptions.map { "    - *\(MarkdownText.inline($0))*" }
         }

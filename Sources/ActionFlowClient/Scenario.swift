@@ -9,7 +9,8 @@ public struct Scenario: Sendable, Equatable {
     /// Where the scenario came from, for error messages.
     public var source: String
     public var project: ProjectPatch
-    public var device: Device
+    /// The devices the session holds (`devices:`), the first in focus; one by default.
+    public var devices: [NamedDevice]
     public var settings: ActionCodeSettings
     public var locale: String?
     public var continueURLBase: String?
@@ -20,7 +21,7 @@ public struct Scenario: Sendable, Equatable {
         self.description = description
         self.source = source
         self.project = project
-        self.device = device
+        devices = [NamedDevice(name: .inferred(from: device), device: device)]
         self.settings = settings
         self.locale = locale
         self.continueURLBase = continueURLBase
@@ -28,17 +29,35 @@ public struct Scenario: Sendable, Equatable {
     }
 }
 
-extension Scenario {
-    /// The app the scenario starts with.
-    public var initialApp: AppState {
-        var state = AppState(device: device, settings: settings, locale: locale)
-        if let continueURLBase { state.continueURLBase = continueURLBase }
-        return state
+/// A device of a scenario: its name and how it starts.
+public struct NamedDevice: Sendable, Equatable {
+    public var name: DeviceName
+    public var device: Device
+
+    public init(name: DeviceName, device: Device) {
+        self.name = name
+        self.device = device
     }
+}
+
+extension Scenario {
+    /// The first device (with one device, the only one).
+    public var device: Device {
+        get { devices[0].device }
+        set { devices[0].device = newValue }
+    }
+
+    /// The devices the scenario starts with, each with the scenario's settings, locale and web origin.
+    public var initialDevices: [SessionDevice] {
+        devices.map { SessionDevice(name: $0.name, device: $0.device, settings: settings, continueURLBase: continueURLBase, locale: locale) }
+    }
+
+    /// The app the scenario starts with (on the first device).
+    public var initialApp: AppState { initialDevices[0].app }
 
     /// A fresh embedded session for this scenario, its project laid over `baseProject`.
     public func embeddedSession(baseProject: ProjectConfiguration) -> Session {
-        Session.embedded(project: project.applied(to: baseProject), app: initialApp)
+        Session.embedded(project: project.applied(to: baseProject), devices: initialDevices)
     }
 }
 
@@ -79,6 +98,10 @@ public enum ScenarioAction: Sendable, Equatable {
     case changeDevice(DevicePatch)
     case changeSettings(SettingsPatch)
     case expect([Expectation])
+    /// The named device takes the focus: the following steps happen on it.
+    case focus(DeviceName)
+    /// Expectations about the named device, whichever is in focus.
+    case expectOn(DeviceName, [Expectation])
 }
 
 /// A preset user of the project in use, named in a step's text (`$verified.email`), so that a

@@ -60,7 +60,7 @@ public enum ScenarioLibrary {
             transcript.failure = ScenarioFailure(source: scenario.source, step: 0, line: nil, message: "cannot start the transport: \(Narration.describe(error))")
             return transcript
         }
-        let session = Session.remote(project: project, app: scenario.initialApp, now: now)
+        let session = Session.remote(project: project, devices: scenario.initialDevices, now: now)
         return await ScenarioRunner.run(scenario, from: session, remote: RemoteEffects(transport: transport, apiKey: project.apiKey))
     }
 

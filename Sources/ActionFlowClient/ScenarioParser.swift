@@ -22,16 +22,24 @@ public enum ScenarioParser {
         } catch {
             throw ScenarioFileError(file: source, message: "not valid YAML: \(error)")
         }
-        let reader = Reader(source: source)
+        var reader = Reader(source: source)
         guard let root, let top = root.mapping else {
-            throw ScenarioFileError(file: source, line: root?.mark?.line, message: "expected a mapping with `name`, `steps` and optional `description`, `project`, `device`, `settings`, `locale`, `continueURLBase`")
+            throw ScenarioFileError(file: source, line: root?.mark?.line, message: "expected a mapping with `name`, `steps` and optional `description`, `project`, `device` or `devices`, `settings`, `locale`, `continueURLBase`")
         }
-        try reader.checkKeys(top, allowed: ["name", "description", "project", "device", "settings", "locale", "continueURLBase", "steps"], context: nil, step: nil)
+        try reader.checkKeys(top, allowed: ["name", "description", "project", "device", "devices", "settings", "locale", "continueURLBase", "steps"], context: nil, step: nil)
         guard let nameNode = top["name"] else { throw reader.error(root, key: "name", "every scenario needs a `name`") }
         let name = try reader.string(nameNode, key: "name", step: nil)
         let description = try top["description"].map { node throws(ScenarioFileError) in try reader.string(node, key: "description", step: nil) } ?? ""
         let project = try top["project"].map { node throws(ScenarioFileError) in try reader.projectPatch(node) } ?? ProjectPatch()
         let device = try top["device"].map { node throws(ScenarioFileError) in try reader.device(node) } ?? .iPhone
+        var devices = [NamedDevice(name: .inferred(from: device), device: device)]
+        if let node = top["devices"] {
+            if top["device"] != nil {
+                throw reader.error(node, key: "devices", "give either `device` (one device) or `devices` (a list of one or two), not both")
+            }
+            devices = try reader.devices(node)
+        }
+        reader.devices = devices.map(\.name)
         var settings = ActionCodeSettings.iOSDefault(bundleID: "com.example.ios")
         if let node = top["settings"] { settings = try reader.settingsPatch(node, step: nil).applied(to: settings) }
         let locale = try top["locale"].map { node throws(ScenarioFileError) in try reader.string(node, key: "locale", step: nil) }
@@ -44,7 +52,9 @@ public enum ScenarioParser {
         for (offset, node) in sequence.enumerated() {
             steps.append(ScenarioStep(number: offset + 1, line: node.mark?.line, action: try reader.action(node, step: offset + 1)))
         }
-        return Scenario(name: name, description: description, source: source, project: project, device: device, settings: settings, locale: locale, continueURLBase: base, steps: steps)
+        var scenario = Scenario(name: name, description: description, source: source, project: project, device: device, settings: settings, locale: locale, continueURLBase: base, steps: steps)
+        scenario.devices = devices
+        return scenario
     }
 
     /// The project scenarios are usually played against, for checking their `project` overrides early.
@@ -55,13 +65,15 @@ public enum ScenarioParser {
         "open", "signIn", "forgotPassword", "requestPasswordReset", "requestVerification", "requestSignInLink",
         "confirmSignInEmail", "openMailbox", "openMessage", "tapLink", "pasteLink", "newPassword", "continue",
         "install", "update", "backToApp", "reloadUser", "subscribe", "signOut", "advance", "device", "settings",
-        "resetWorld", "retry", "dismissError", "draft", "killApp", "expect",
+        "resetWorld", "retry", "dismissError", "draft", "killApp", "focus", "expect",
     ]
 }
 
 /// Typed reads from YAML nodes with specific errors.
 private struct Reader {
     let source: String
+    /// The scenario's devices, once read: `focus` and `expect`'s `device` name one of them.
+    var devices: [DeviceName] = []
 
     func error(_ node: Node?, step: Int? = nil, key: String?, _ message: String) -> ScenarioFileError {
         ScenarioFileError(file: source, line: node?.mark?.line, step: step, key: key, message: message)
@@ -164,10 +176,61 @@ private struct Reader {
         return try devicePatch(node, step: nil, allowPreset: true).applied(to: preset)
     }
 
-    func devicePatch(_ node: Node, step: Int?, allowPreset: Bool = false) throws(ScenarioFileError) -> DevicePatch {
-        let mapping = try self.mapping(node, key: "device", step: step)
-        let keys = ["platform", "osName", "appInstalled", "installedVersion", "linksVerified", "mailClient", "mailScanner", "appKilledBeforeTap"]
-        try checkKeys(mapping, allowed: (allowPreset ? ["preset"] : []) + keys, context: "device", step: step)
+    static let deviceKeys = ["platform", "osName", "appInstalled", "installedVersion", "linksVerified", "mailClient", "mailScanner", "appKilledBeforeTap"]
+
+    /// `devices: [iphone, laptop]`, or items with knobs: `- {name: android, installedVersion: 9}`.
+    func devices(_ node: Node) throws(ScenarioFileError) -> [NamedDevice] {
+        guard let sequence = node.sequence else {
+            throw error(node, key: "devices", "expected a list of one or two devices (\(DeviceName.names)), for example `devices: [iphone, laptop]`, got \(shown(node))")
+        }
+        var devices: [NamedDevice] = []
+        for item in sequence {
+            let nameNode: Node
+            var patch = DevicePatch()
+            if item.scalar != nil {
+                nameNode = item
+            } else if let mapping = item.mapping {
+                try checkKeys(mapping, allowed: ["name"] + Self.deviceKeys, context: "devices", step: nil)
+                guard let named = mapping["name"] else {
+                    throw error(item, key: "devices", "a device with knobs needs its `name`, for example `{name: android, installedVersion: 9}`")
+                }
+                nameNode = named
+                patch = try devicePatch(item, step: nil, key: "devices")
+            } else {
+                throw error(item, key: "devices", "expected a device name (\(DeviceName.names)) or a mapping with `name` and device fields, got \(shown(item))")
+            }
+            let text = try string(nameNode, key: "name", step: nil)
+            guard let name = DeviceName(parsing: text) else {
+                throw error(nameNode, key: "devices", "unknown device `\(text)`; expected one of \(DeviceName.names)")
+            }
+            if devices.contains(where: { $0.name == name }) {
+                throw error(nameNode, key: "devices", "`\(name.rawValue)` is named twice; each device of a session has its own name")
+            }
+            devices.append(NamedDevice(name: name, device: patch.applied(to: name.preset)))
+        }
+        guard !devices.isEmpty, devices.count <= DeviceName.maximumCount else {
+            throw error(node, key: "devices", "expected one or two devices, got \(devices.count)")
+        }
+        return devices
+    }
+
+    /// A device the scenario holds, by name.
+    func deviceName(_ node: Node, key: String, step: Int) throws(ScenarioFileError) -> DeviceName {
+        let text = try string(node, key: key, step: step)
+        guard let name = DeviceName(parsing: text) else {
+            throw error(node, step: step, key: key, "unknown device `\(text)`; expected one of \(DeviceName.names)")
+        }
+        guard devices.contains(name) else {
+            let held = devices.map(\.rawValue).joined(separator: ", ")
+            throw error(node, step: step, key: key, "the scenario has no \(name.rawValue): its devices are \(held) (list them under `devices:`, for example `devices: [iphone, laptop]`)")
+        }
+        return name
+    }
+
+    func devicePatch(_ node: Node, step: Int?, allowPreset: Bool = false, key: String = "device") throws(ScenarioFileError) -> DevicePatch {
+        let mapping = try self.mapping(node, key: key, step: step)
+        let keys = Self.deviceKeys
+        if key == "device" { try checkKeys(mapping, allowed: (allowPreset ? ["preset"] : []) + keys, context: "device", step: step) }
         var patch = DevicePatch()
         if let value = mapping["platform"] {
             patch.platform = try oneOf(value, key: "platform", step: step, Device.Platform.allCases.map { ($0.rawValue, $0) })
@@ -311,7 +374,17 @@ private struct Reader {
         case "device": return .changeDevice(try devicePatch(try required(), step: step))
         case "settings": return .changeSettings(try settingsPatch(try required(), step: step))
         case "draft": return try draft(try required(), step: step)
-        default: return .expect(try expectations(try required(), step: step))
+        case "focus": return .focus(try deviceName(try required(), key: name, step: step))
+        default:
+            let value = try required()
+            let expectations = try expectations(value, step: step)
+            if let deviceNode = value.mapping?["device"] {
+                guard !expectations.isEmpty else {
+                    throw error(value, step: step, key: "expect", "`device` names the device the expectations are about; add at least one, for example `expect: {device: iphone, signedIn: false}`")
+                }
+                return .expectOn(try deviceName(deviceNode, key: "device", step: step), expectations)
+            }
+            return .expect(expectations)
         }
     }
 
@@ -335,7 +408,7 @@ private struct Reader {
         return .position(position)
     }
 
-    static let expectationKeys = ["landsAt", "screen", "fails", "noError", "emailVerified", "mailbox", "signedIn", "subscribed", "flowStep", "narrates", "linkOpensIn", "store", "finding"]
+    static let expectationKeys = ["landsAt", "screen", "fails", "noError", "emailVerified", "mailbox", "signedIn", "subscribed", "flowStep", "narrates", "linkOpensIn", "store", "finding", "device"]
 
     func expectations(_ node: Node, step: Int) throws(ScenarioFileError) -> [Expectation] {
         let mapping = try self.mapping(node, key: "expect", step: step)
@@ -344,6 +417,9 @@ private struct Reader {
         for (keyNode, value) in mapping {
             let key = keyNode.string ?? ""
             switch key {
+            case "device":
+                // Which device the others are about: read by `action`.
+                continue
             case "landsAt":
                 let path = try string(value, key: key, step: step)
                 guard AppScreen(path: path) != nil else {
@@ -398,6 +474,7 @@ private struct Reader {
         case "device": "`device: {appInstalled: false}`"
         case "settings": "`settings: {handleCodeInApp: true}`"
         case "draft": "`draft: {field: signIn.email, value: $verified.email}`"
+        case "focus": "`focus: laptop`"
         case "expect": "`expect: {landsAt: /articles/42}`"
         default: "`\(action): latest`"
         }

@@ -98,10 +98,11 @@ public enum ScenarioRunner {
                 transcript.failure = ScenarioFailure(source: scenario.source, step: step.number, line: step.line, message: problem.message)
                 transcript.recording = SessionRecording(driver)
                 return transcript
-            case .success(.expectations(let expectations)):
+            case .success(.expectations(let expectations, let device)):
                 let recent = driver.session.journal[recentMark...].flatMap(\.lines)
+                let checked = device.map(driver.session.focused(on:)) ?? driver.session
                 for expectation in expectations {
-                    let (met, detail) = check(expectation, in: driver.session, recent: recent)
+                    let (met, detail) = check(expectation, in: checked, recent: recent)
                     transcript.lines.append(.expectation(expectation, met: met, detail: detail))
                     if !met, transcript.failure == nil {
                         transcript.failure = ScenarioFailure(source: scenario.source, step: step.number, line: step.line, message: "expected \(UntrustedText.sanitize(expectation.description)), but \(detail)")
@@ -131,27 +132,42 @@ public enum ScenarioRunner {
     public static func present(_ scenario: Scenario, stepAt index: Int, in session: Session) -> PresentedStep {
         guard scenario.steps.indices.contains(index) else { return PresentedStep(event: nil, passed: false, summary: "no step \(index + 1)") }
         let step = scenario.steps[index]
-        switch resolve(step.action, in: session) {
+        // The step happens on the scenario's device, even when the presenter looks at the other.
+        let device = focus(of: scenario, before: index, in: session)
+        let onDevice = session.focused(on: device)
+        switch resolve(step.action, in: onDevice) {
         case .failure(let problem):
             return PresentedStep(event: nil, passed: false, summary: "✗ step \(step.number): \(problem.message)")
-        case .success(.expectations(let expectations)):
+        case .success(.expectations(let expectations, let named)):
             let mark = min(session.presenter?.journalMark ?? 0, session.journal.count)
             let recent = session.journal[mark...].flatMap(\.lines)
+            let checked = named.map(session.focused(on:)) ?? onDevice
             for expectation in expectations {
-                let (met, detail) = check(expectation, in: session, recent: recent)
+                let (met, detail) = check(expectation, in: checked, recent: recent)
                 if !met {
                     return PresentedStep(event: nil, passed: false, summary: "✗ expected \(UntrustedText.sanitize(expectation.description)), but \(detail)", checked: true)
                 }
             }
             return PresentedStep(event: nil, passed: true, summary: "✓ " + expectations.map { UntrustedText.sanitize($0.description) }.joined(separator: ", "), checked: true)
         case .success(.event(let event)):
-            return PresentedStep(event: event, passed: true, summary: "step \(step.number): \(UntrustedText.sanitize(step.action.summary))")
+            let sent: AppEvent = if case .deviceFocused = event { event } else if device != session.focus { .onDevice(device, event) } else { event }
+            return PresentedStep(event: sent, passed: true, summary: "step \(step.number): \(UntrustedText.sanitize(step.action.summary))")
         }
+    }
+
+    /// The device a scenario is on before step `index`: the one its last `focus` step named,
+    /// else the first.
+    static func focus(of scenario: Scenario, before index: Int, in session: Session) -> Int {
+        for step in scenario.steps[..<index].reversed() {
+            if case .focus(let name) = step.action, let found = session.deviceIndex(name) { return found }
+        }
+        return 0
     }
 
     enum Resolved {
         case event(AppEvent)
-        case expectations([Expectation])
+        /// Expectations about the device at this index, or the one in focus (nil).
+        case expectations([Expectation], device: Int?)
     }
 
     static func resolve(_ action: ScenarioAction, in session: Session) -> Result<Resolved, ResolveError> {
@@ -169,6 +185,12 @@ public enum ScenarioRunner {
                 return .success(inbox[position - 1])
             }
         }
+        func device(_ name: DeviceName) -> Result<Int, ResolveError> {
+            guard let index = session.deviceIndex(name) else {
+                return .failure(ResolveError("the session has no \(name.rawValue): its devices are \(session.devices.map(\.name.rawValue).joined(separator: ", "))"))
+            }
+            return .success(index)
+        }
         switch action {
         case .event(let event):
             return Result { () throws(ResolveError) in .event(try event.fillingUserPlaceholders(from: session.project)) }
@@ -177,7 +199,9 @@ public enum ScenarioRunner {
         case .pasteMessageLink(let reference): return message(reference).map { .event(.linkPasted($0.link)) }
         case .changeDevice(let patch): return .success(.event(.deviceEdited(patch.applied(to: state.device))))
         case .changeSettings(let patch): return .success(.event(.settingsEdited(patch.applied(to: state.settings))))
-        case .expect(let expectations): return .success(.expectations(expectations))
+        case .expect(let expectations): return .success(.expectations(expectations, device: nil))
+        case .focus(let name): return device(name).map { .event(.deviceFocused($0)) }
+        case .expectOn(let name, let expectations): return device(name).map { .expectations(expectations, device: $0) }
         }
     }
 
@@ -264,6 +288,8 @@ extension ScenarioAction {
         case .changeDevice(let patch): patch == .appKilled ? "killApp" : "device change"
         case .changeSettings: "settings change"
         case .expect(let expectations): "expect " + expectations.map(\.description).joined(separator: ", ")
+        case .focus(let name): "focus \(name.rawValue)"
+        case .expectOn(let name, let expectations): "expect on \(name.rawValue): " + expectations.map(\.description).joined(separator: ", ")
         }
     }
 }
@@ -328,6 +354,8 @@ extension AppEvent {
         case .draftEdited(let field, _): "draft \(field)"
         case .presenterStarted(let title, _): "present \(title)"
         case .presenterStepPlayed(let passed, _, _): "presenter step \(passed ? "passed" : "failed")"
+        case .deviceFocused(let index): "focus device \(index + 1)"
+        case .onDevice(let index, let event): "device \(index + 1): \(event.summary)"
         case .projectApplied(let project, _): "project \(project.projectId) applied"
         case .exchangeRecorded(_, let operation, let caller): "\(caller.rawValue): \(operation.rawValue) recorded"
         }

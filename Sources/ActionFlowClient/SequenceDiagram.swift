@@ -13,6 +13,8 @@ public struct SequenceDiagram: Sendable, Equatable {
     public enum Participant: String, Sendable, Hashable, CaseIterable {
         case user = "User"
         case app = "App"
+        /// The app on the second device, in a session of two.
+        case app2 = "App2"
         case auth = "Auth"
         case mailbox = "Mailbox"
         case webWidget = "Widget"
@@ -74,19 +76,30 @@ public struct SequenceDiagram: Sendable, Equatable {
         var builder = SequenceDiagramBuilder(session: session)
         for (index, entry) in session.journal.enumerated() {
             builder.position = index
+            builder.appLine = Self.appParticipant(on: entry.device, in: session)
+            builder.device = entry.device
             builder.add(entry.fact)
         }
         items = builder.items
         lifelines = Participant.allCases
             .filter { $0 != .scanner || builder.scannerActed }
+            .filter { $0 != .app2 || session.hasSeveralDevices }
             .map { Lifeline(participant: $0, label: Self.label(of: $0, in: session)) }
+    }
+
+    /// The lifeline of the app on the device a journal entry names: the first device's is `App`.
+    static func appParticipant(on device: DeviceName?, in session: Session) -> Participant {
+        guard let device, let index = session.deviceIndex(device), index > 0 else { return .app }
+        return .app2
     }
 
     static func label(of participant: Participant, in session: Session) -> String {
         let safe = JournalText.clean
         switch participant {
         case .user: return "User"
+        case .app where session.hasSeveralDevices: return safe(appLabel(session.devices[0]))
         case .app: return safe("App on \(session.app.device.osName)")
+        case .app2: return safe(session.devices.count > 1 ? appLabel(session.devices[1]) : "App")
         case .auth: return safe("Firebase Auth (\(session.project.projectId))")
         case .mailbox: return "Mailbox"
         case .webWidget: return "Web widget (hosted action page)"
@@ -99,6 +112,12 @@ public struct SequenceDiagram: Sendable, Equatable {
         case .browser: return "Browser"
         case .scanner: return "Mail scanner"
         }
+    }
+
+    /// "App on the iPhone (iOS 18)", "Web app on the laptop (Laptop browser)".
+    static func appLabel(_ device: SessionDevice) -> String {
+        let app = device.app.device.platform == .desktop ? "Web app" : "App"
+        return "\(app) on the \(device.name.title) (\(device.app.device.osName))"
     }
 
     /// The diagram as Mermaid `sequenceDiagram` text, one statement per line.
@@ -135,6 +154,13 @@ private struct SequenceDiagramBuilder {
     let session: Session
     var items: [SequenceDiagram.Item] = []
     var scannerActed = false
+    /// The app of the device the fact being added happened on.
+    var appLine: Participant = .app
+    /// The device the fact being added happened on, with two devices.
+    var device: DeviceName?
+    /// How many of a remote world's emails are drawn already: each device's mail app lists
+    /// the shared mailbox, and an email is drawn once, when it is first listed.
+    var mailDrawn = 0
     /// The web widget is on screen after a tap, so the next route comes from its Continue button.
     var widgetShowing = false
     /// The journal index of the fact being added.
@@ -163,7 +189,7 @@ private struct SequenceDiagramBuilder {
 
     /// A note with the fact's narration: the same words as the Flow pane, already clean.
     mutating func narrate(_ fact: JournalFact, over participants: Participant...) {
-        let lines = JournalText.lines(fact)
+        let lines = JournalEntry(at: nil, fact, device: device).lines
         guard !lines.isEmpty else { return }
         items.append(.note(.init(over: participants, lines: lines)))
     }
@@ -175,38 +201,38 @@ private struct SequenceDiagramBuilder {
     mutating func add(_ fact: JournalFact) {
         switch fact {
         case .unknownRoute(let path, _):
-            request(.user, .app, "open \(path)")
-            narrate(fact, over: .app)
+            request(.user, appLine, "open \(path)")
+            narrate(fact, over: appLine)
         case .arrived(.open(let screen), _):
-            request(.user, .app, "open \(screen.name)")
+            request(.user, appLine, "open \(screen.name)")
         case .gated(.open(let screen), _, _):
-            request(.user, .app, "open \(screen.name)")
-            narrate(fact, over: .app)
+            request(.user, appLine, "open \(screen.name)")
+            narrate(fact, over: appLine)
         case .noRoute, .gated, .arrived, .flowCompleted, .subscribed, .callFailed, .serviceFailed,
              .settingsEdited, .deviceEdited, .continueURLBaseEdited, .localeEdited:
-            narrate(fact, over: .app)
+            narrate(fact, over: appLine)
         case .forgotPassword:
-            request(.user, .app, "forgot password")
-            narrate(fact, over: .app)
+            request(.user, appLine, "forgot password")
+            narrate(fact, over: appLine)
         case .backToApp:
-            request(.user, .app, "back to the app")
+            request(.user, appLine, "back to the app")
         case .signedOut:
-            request(.user, .app, "sign out")
+            request(.user, appLine, "sign out")
         case .refused(.noContinueURL):
             narrate(fact, over: .webWidget)
         case .refused:
-            narrate(fact, over: .app)
+            narrate(fact, over: appLine)
         case .request(let call, let caller, let purpose):
             addRequest(call, by: caller, purpose)
         case .exchange(let id, let operation, let caller, let status, let error):
             reply(.auth, participant(caller), replyText(id: id, operation, status: status, error: error))
         case .reply(.checkYourEmail):
-            reply(.app, .user, "check your email")
+            reply(appLine, .user, "check your email")
         case .reply(.oobCodeSent(_, _, enumerationProtected: false)), .reply(.signedInWithPassword), .reply(.lookupSignedIn):
             // The reply arrow just drawn already says it.
             break
         case .reply:
-            narrate(fact, over: .app)
+            narrate(fact, over: appLine)
         case .webWidget(.asksForEmail):
             request(.webWidget, .user, "which email was the link sent to?")
         case .webWidget:
@@ -227,26 +253,30 @@ private struct SequenceDiagramBuilder {
             widgetShowing = false
             request(.user, .mailbox, "open \"\(subject)\"")
         case .linkPasted(let link):
-            request(.user, .app, "paste the link \(link)")
+            request(.user, appLine, "paste the link \(link)")
         case .routed(_, let route):
             addRoute(route)
         case .storePage:
             narrate(fact, over: .store)
         case .storeCompleted(let page):
-            request(.store, .app, "\(page.purpose == .install ? "installed" : "updated"): the app opens with the link")
+            request(.store, appLine, "\(page.purpose == .install ? "installed" : "updated"): the app opens with the link")
         case .browserOpened:
             narrate(fact, over: .browser)
+        case .webAppOpened(let url):
+            narrate(fact, over: .browser)
+            request(.browser, appLine, "open the web app at \(URLComponents(string: url)?.path ?? url)")
         case .askForSignInEmail:
-            narrate(fact, over: .app)
-            request(.app, .user, "which email did you sign in with?")
+            narrate(fact, over: appLine)
+            request(appLine, .user, "which email did you sign in with?")
         case .appColdStarted:
-            narrate(fact, over: .app)
+            narrate(fact, over: appLine)
         case .projectEdited, .clockAdvanced, .worldReset:
+            if case .worldReset = fact { mailDrawn = 0 }
             narrate(fact, over: .auth)
         case .retryRequested:
-            request(.user, .app, "retry")
+            request(.user, appLine, "retry")
         case .errorDismissed:
-            request(.user, .app, "dismiss the error")
+            request(.user, appLine, "dismiss the error")
         case .clockAdvanceRequested, .worldResetRequested:
             // The outcome (clock advanced, world reset, or a failure) is drawn instead.
             break
@@ -258,15 +288,15 @@ private struct SequenceDiagramBuilder {
         let from = participant(caller)
         switch purpose {
         case .signInForm:
-            request(.user, .app, "sign in as \(call.email ?? "(none)")")
+            request(.user, appLine, "sign in as \(call.email ?? "(none)")")
         case .emailConfirmed:
             request(.user, from, "my email is \(call.email ?? "(none)")")
         case .newPasswordForm:
             request(.user, from, "submit a new password")
         case .reloadTapped:
-            request(.user, .app, "reload")
+            request(.user, appLine, "reload")
         case .sendEmail:
-            if case .sendOobCode(let sent, _) = call { request(.user, .app, "send me a \(sent.requestType.rawValue) email") }
+            if case .sendOobCode(let sent, _) = call { request(.user, appLine, "send me a \(sent.requestType.rawValue) email") }
         case .handleLink, .webWidgetLoaded, .reloadAfterApplying, .scannerPreOpened:
             narrate(.request(call, by: caller, purpose: purpose), over: from)
         case .signInWithNewPassword, .loadSignedInUser:
@@ -275,7 +305,7 @@ private struct SequenceDiagramBuilder {
         if caller == .mailScanner { scannerActed = true }
         request(from, .auth, Self.requestText(call))
         if case .sendOobCode(let sent, _) = call, let continueURL = sent.continueUrl {
-            note(["continueUrl \(continueURL) travels in the email link and brings the user back"], over: [.app, .auth])
+            note(["continueUrl \(continueURL) travels in the email link and brings the user back"], over: [appLine, .auth])
         }
     }
 
@@ -283,7 +313,10 @@ private struct SequenceDiagramBuilder {
     private mutating func addMailSeenByListing(new: Int, total: Int) {
         guard let since = remoteInboxSince, new > 0 else { return }
         let inbox = session.sentMail
-        for index in (total - new)..<total {
+        let first = max(total - new, mailDrawn)
+        mailDrawn = max(mailDrawn, total)
+        guard first < total else { return }
+        for index in first..<total {
             if position >= since, inbox.indices.contains(index) {
                 let message = inbox[index]
                 request(.auth, .mailbox, "\(message.requestType.rawValue) email to \(message.to): \"\(message.subject)\"")
@@ -296,14 +329,15 @@ private struct SequenceDiagramBuilder {
     /// `alt` around the tap and the router's reasons: each step and each assumption.
     private mutating func addRoute(_ route: TapRoute) {
         let destination: Participant = switch route.destination {
-        case .app: .app
+        case .app: appLine
         case .store: .store
         case .webWidget: .webWidget
         case .browser: .browser
         }
         let fromWidget = widgetShowing
         widgetShowing = destination == .webWidget
-        items.append(.routeBegins(JournalText.clean("the link opens in: \(route.destination.summary)")))
+        let place = device.map { "on the \($0.title), " } ?? ""
+        items.append(.routeBegins(JournalText.clean("\(place)the link opens in: \(route.destination.summary)")))
         request(.user, destination, fromWidget ? "press Continue on the web widget" : "tap the link in the email")
         let span: [Participant] = [.user, destination]
         note(route.steps, over: span)
@@ -315,7 +349,7 @@ private struct SequenceDiagramBuilder {
 
     private func participant(_ caller: Caller) -> Participant {
         switch caller {
-        case .app: .app
+        case .app: appLine
         case .webWidget: .webWidget
         case .mailScanner: .scanner
         }

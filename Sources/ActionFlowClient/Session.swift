@@ -2,13 +2,16 @@ import ActionFlowBackend
 import ActionFlowModel
 import Foundation
 
-/// Everything a session is, in one value: the world the app talks to, the app on the device,
-/// the exchanges, the journal of what happened, presenter progress and form drafts. Saving,
-/// reopening and replaying are functions of it.
-public struct Session: Sendable, Equatable, Codable {
+/// Everything a session is, in one value: the world the app talks to, the devices and the app
+/// on each, the exchanges, the journal of what happened, presenter progress and form drafts.
+/// Saving, reopening and replaying are functions of it.
+public struct Session: Sendable, Equatable {
     public var world: World
-    /// The app on the device.
-    public var app: AppState
+    /// The devices, each with its own app (one by default: the phone). The world is shared.
+    public var devices: [SessionDevice]
+    /// The device in focus: events and taps apply to it (an event wrapped in `onDevice` applies
+    /// to the device it names).
+    public var focus: Int
     /// The latest backend exchanges (at most `exchangeWindow`), and how many there were in all.
     public var exchanges: [ExchangeRecord]
     public var exchangeCount: Int
@@ -16,19 +19,37 @@ public struct Session: Sendable, Equatable, Codable {
     public var journal: [JournalEntry]
     /// A scenario being presented one step per key press.
     public var presenter: PresenterProgress?
-    /// Form values typed on the phone that the app receives only with the form's button.
-    public var drafts: [String: String]
 
     public static let exchangeWindow = 50
 
+    /// The app on the device in focus.
+    public var app: AppState {
+        get { devices[focus].app }
+        set { devices[focus].app = newValue }
+        _modify { yield &devices[focus].app }
+    }
+
+    /// Form values typed on the device in focus that the app receives only with the form's button.
+    public var drafts: [String: String] {
+        get { devices[focus].drafts }
+        set { devices[focus].drafts = newValue }
+        _modify { yield &devices[focus].drafts }
+    }
+
     public init(world: World, app: AppState) {
+        self.init(world: world, devices: [SessionDevice(name: .inferred(from: app.device), app: app)])
+    }
+
+    /// A session on these devices (at least one), the first in focus.
+    public init(world: World, devices: [SessionDevice]) {
+        precondition(!devices.isEmpty, "a session holds at least one device")
         self.world = world
-        self.app = app
+        self.devices = devices
+        focus = 0
         exchanges = []
         exchangeCount = 0
         journal = []
         presenter = nil
-        drafts = [:]
     }
 
     /// A session on a fresh simulated project in this process.
@@ -36,9 +57,17 @@ public struct Session: Sendable, Equatable, Codable {
         Session(world: .embedded(SimulatedProject(configuration: project)), app: app)
     }
 
+    public static func embedded(project: ProjectConfiguration, devices: [SessionDevice]) -> Session {
+        Session(world: .embedded(SimulatedProject(configuration: project)), devices: devices)
+    }
+
     /// A session whose world runs elsewhere: only the app side is kept.
     public static func remote(project: ProjectConfiguration, app: AppState, now: Date?) -> Session {
         Session(world: .remote(RemoteWorld(project: project, inbox: [], now: now)), app: app)
+    }
+
+    public static func remote(project: ProjectConfiguration, devices: [SessionDevice], now: Date?) -> Session {
+        Session(world: .remote(RemoteWorld(project: project, inbox: [], now: now)), devices: devices)
     }
 
     /// The project the app routes links with: the embedded world's, or the one the remote
@@ -54,7 +83,7 @@ public struct Session: Sendable, Equatable, Codable {
     public var inbox: [MailMessage] {
         switch world {
         case .embedded(let simulated): Array(simulated.mailbox.prefix(app.listedMessages))
-        case .remote(let remote): remote.inbox
+        case .remote(let remote): Array(remote.inbox.prefix(app.listedMessages))
         }
     }
 
@@ -152,4 +181,64 @@ public enum DraftField: String, Sendable, CaseIterable {
     case confirmEmail = "confirm.email"
     case widgetPassword = "widget.password"
     case widgetEmail = "widget.email"
+}
+
+// A session with one device is written as format version 1 wrote it: `app` and `drafts` at the
+// top (and `deviceName` when the device's name is not its platform's: `laptop`). With two,
+// `devices` (each with its name, app and drafts) and `focus` take their place.
+extension Session: Codable {
+    private enum CodingKeys: String, CodingKey {
+        case world, app, drafts, deviceName, devices, focus, exchanges, exchangeCount, journal, presenter
+    }
+
+    /// Whether the session needs the layout of format version 2 (more than one device).
+    public var needsDeviceList: Bool { devices.count > 1 }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        world = try container.decode(World.self, forKey: .world)
+        if let devices = try container.decodeIfPresent([SessionDevice].self, forKey: .devices) {
+            guard !devices.isEmpty else {
+                throw DecodingError.dataCorruptedError(forKey: .devices, in: container, debugDescription: "a session holds at least one device")
+            }
+            let names = devices.map(\.name)
+            if Set(names).count != names.count {
+                throw DecodingError.dataCorruptedError(forKey: .devices, in: container, debugDescription: "two devices have the same name")
+            }
+            self.devices = devices
+            focus = try container.decode(Int.self, forKey: .focus)
+            guard devices.indices.contains(focus) else {
+                throw DecodingError.dataCorruptedError(forKey: .focus, in: container, debugDescription: "focus \(focus) names no device (there are \(devices.count))")
+            }
+        } else {
+            let app = try container.decode(AppState.self, forKey: .app)
+            let drafts = try container.decode([String: String].self, forKey: .drafts)
+            let name = try container.decodeIfPresent(DeviceName.self, forKey: .deviceName) ?? .inferred(from: app.device)
+            devices = [SessionDevice(name: name, app: app, drafts: drafts)]
+            focus = 0
+        }
+        exchanges = try container.decode([ExchangeRecord].self, forKey: .exchanges)
+        exchangeCount = try container.decode(Int.self, forKey: .exchangeCount)
+        journal = try container.decode([JournalEntry].self, forKey: .journal)
+        presenter = try container.decodeIfPresent(PresenterProgress.self, forKey: .presenter)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(world, forKey: .world)
+        if needsDeviceList {
+            try container.encode(devices, forKey: .devices)
+            try container.encode(focus, forKey: .focus)
+        } else {
+            try container.encode(app, forKey: .app)
+            try container.encode(drafts, forKey: .drafts)
+            // Only when the name is not the one the device's platform gives (readers of
+            // version 1 pass over it).
+            if devices[0].name != .inferred(from: app.device) { try container.encode(devices[0].name, forKey: .deviceName) }
+        }
+        try container.encode(exchanges, forKey: .exchanges)
+        try container.encode(exchangeCount, forKey: .exchangeCount)
+        try container.encode(journal, forKey: .journal)
+        try container.encodeIfPresent(presenter, forKey: .presenter)
+    }
 }

@@ -15,6 +15,9 @@ public struct RemoteEffects: Sendable {
     }
 
     public func run(_ effect: Effect) async -> [AppEvent] {
+        if case .onDevice(let index, let inner) = effect {
+            return await run(inner).map { .onDevice(index, $0) }
+        }
         do throws(AuthFailure) {
             switch effect {
             case .call(let call, let caller):
@@ -37,6 +40,8 @@ public struct RemoteEffects: Sendable {
                 return [.worldReset(now: try? await transport.now())]
             case .applyProject(let project):
                 return [.projectApplied(project, now: try await transport.applyProject(project))]
+            case .onDevice:
+                return []
             }
         } catch {
             return [.serviceFailed(effect, error)]

@@ -44,7 +44,15 @@ public struct SessionFileError: Error, Sendable, Equatable, CustomStringConverti
 /// Dates are seconds since 1970 (UTC).
 public enum SessionFile {
     public static let format = "actionflow-session"
-    public static let version = 1
+    /// The newest format version this actionflow reads and writes. Version 2 adds sessions of
+    /// two devices; a session of one device is still written as version 1, which older
+    /// actionflow reads too.
+    public static let version = 2
+
+    /// The version a recording is written as: the oldest that holds it.
+    public static func version(of recording: SessionRecording) -> Int {
+        recording.start.needsDeviceList || recording.current.needsDeviceList ? 2 : 1
+    }
 
     private struct Envelope: Codable {
         var format: String
@@ -66,7 +74,7 @@ public enum SessionFile {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         encoder.dateEncodingStrategy = .secondsSince1970
-        return try encoder.encode(Envelope(format: format, version: version, transport: recording.transport, start: recording.start, events: recording.events, times: recording.times, current: recording.current))
+        return try encoder.encode(Envelope(format: format, version: version(of: recording), transport: recording.transport, start: recording.start, events: recording.events, times: recording.times, current: recording.current))
     }
 
     /// Reads a session file made for `transport` (`embedded` or `rest`; nil takes either). Nil

@@ -10,16 +10,38 @@ extension Session {
     /// function call made here, its reply reduced at once, so nothing is returned; over a remote
     /// world the effects come back for a runner, whose replies return as events.
     public mutating func reduce(_ event: AppEvent) -> [Effect] {
-        var effects = reduceApp(event)
+        var effects = reduceOnDevice(event)
         guard isEmbedded else { return effects }
         // Effects run one after another in the order they were asked for, as a runner would.
         while !effects.isEmpty {
             let effect = effects.removeFirst()
             for reply in performEmbedded(effect) {
-                effects += reduceApp(reply)
+                effects += reduceOnDevice(reply)
             }
         }
         return []
+    }
+
+    /// Reduces an event on the device it is for: the one it names (`onDevice`), else the one in
+    /// focus. With several devices each effect names the device it came from, so that its
+    /// replies return there even when the focus has moved meanwhile.
+    mutating func reduceOnDevice(_ event: AppEvent) -> [Effect] {
+        switch event {
+        case .onDevice(let index, let inner):
+            guard devices.indices.contains(index) else { return [] }
+            let focused = focus
+            focus = index
+            defer { focus = focused }
+            return reduceOnDevice(inner)
+        case .deviceFocused(let index):
+            if devices.indices.contains(index) { focus = index }
+            return []
+        default:
+            let effects = reduceApp(event)
+            guard hasSeveralDevices else { return effects }
+            let index = focus
+            return effects.map { $0.isOnDevice ? $0 : .onDevice(index, $0) }
+        }
     }
 
     /// Composes the features: each event goes to the one that owns it.
@@ -41,6 +63,8 @@ extension Session {
              .clockAdvanceRequested, .worldResetRequested, .retryTapped, .errorDismissed,
              .clockAdvanced, .worldReset, .projectApplied, .serviceFailed:
             return reduceEditing(event)
+        case .deviceFocused, .onDevice:
+            return reduceOnDevice(event)
         case .draftEdited(let field, let text):
             drafts[field] = text
             return []
@@ -86,9 +110,10 @@ extension Session {
         }
     }
 
-    /// Appends a fact at the project's current time.
+    /// Appends a fact at the project's current time, naming the device in focus when there are several.
     mutating func log(_ fact: JournalFact) {
-        journal.append(JournalEntry(at: now, fact))
+        let device = hasSeveralDevices && !fact.isAboutTheWorld ? devices[focus].name : nil
+        journal.append(JournalEntry(at: now, fact, device: device))
     }
 
     /// Marks the effect's work as busy and returns it.
@@ -116,6 +141,13 @@ extension Session {
 
     /// Runs an effect on the simulated project in this session; returns the replies.
     private mutating func performEmbedded(_ effect: Effect) -> [AppEvent] {
+        if case .onDevice(let index, let inner) = effect {
+            guard devices.indices.contains(index) else { return [] }
+            let focused = focus
+            focus = index
+            defer { focus = focused }
+            return performEmbedded(inner).map { .onDevice(index, $0) }
+        }
         guard case .embedded(var simulated) = world else { return [] }
         defer { world = .embedded(simulated) }
         switch effect {
@@ -154,7 +186,15 @@ extension Session {
         case .applyProject(let project):
             simulated = SimulatedProject(configuration: project)
             return [.projectApplied(project, now: simulated.now)]
+        case .onDevice:
+            return []
         }
+    }
+}
+
+extension Effect {
+    var isOnDevice: Bool {
+        if case .onDevice = self { true } else { false }
     }
 }
 

@@ -197,6 +197,7 @@ extension Effect {
         case .refreshMailbox: .mailbox
         case .advanceClock: .clock
         case .resetWorld, .applyProject: .resetWorld
+        case .onDevice(_, let effect): effect.busyTask
         }
     }
 
@@ -207,6 +208,7 @@ extension Effect {
         case .advanceClock: "clock advance"
         case .resetWorld: "world reset"
         case .applyProject: "project change"
+        case .onDevice(_, let effect): effect.summary
         }
     }
 }

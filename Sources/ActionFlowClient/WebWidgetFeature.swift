@@ -10,7 +10,7 @@ extension Session {
             log(.refused(.noContinueButton))
             return []
         }
-        guard let route = LinkRouter.continueRoute(afterWidget: page.actionURL, on: app.device, project: project, requested: app.sentSettings),
+        guard let route = LinkRouter.continueRoute(afterWidget: page.actionURL, on: app.device, project: project, requested: requestedSettings),
               let continueURL = page.continueURL else {
             log(.refused(.noContinueURL))
             return []

@@ -10,6 +10,12 @@ public enum EmbeddedWorld {
         return AppState(device: .iPhone, settings: settings)
     }
 
+    /// The devices the interface starts with, each as its preset with the default app settings.
+    public static func defaultDevices(_ names: [DeviceName], project: ProjectConfiguration) -> [SessionDevice] {
+        let settings = defaultApp(project: project).settings
+        return names.map { SessionDevice(name: $0, settings: settings) }
+    }
+
     /// A fresh session on the embedded project. `app` nil starts from `defaultApp`.
     public static func session(project: ProjectConfiguration, app: AppState? = nil) -> Session {
         Session.embedded(project: project, app: app ?? defaultApp(project: project))

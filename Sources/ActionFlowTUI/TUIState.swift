@@ -1,8 +1,8 @@
 import ActionFlowClient
 
-/// The inspector's panes, in tab order (digits 1–7 select them).
+/// The inspector's panes, in tab order (digits 1–8 select them).
 public enum InspectorTab: Int, Sendable, CaseIterable {
-    case flow, settings, device, link, network, project, mailbox
+    case flow, settings, device, link, network, project, mailbox, sequence
 
     public var title: String {
         switch self {
@@ -13,6 +13,7 @@ public enum InspectorTab: Int, Sendable, CaseIterable {
         case .network: "Network"
         case .project: "Project"
         case .mailbox: "Mailbox"
+        case .sequence: "Sequence"
         }
     }
 
@@ -25,6 +26,7 @@ public enum InspectorTab: Int, Sendable, CaseIterable {
         case .network: "Net"
         case .project: "Proj"
         case .mailbox: "Mail"
+        case .sequence: "Seq"
         }
     }
 }

@@ -24,14 +24,17 @@ struct RunCommand: AsyncParsableCommand {
 
     @OptionGroup var transportOptions: TransportOptions
 
+    @OptionGroup var deviceOptions: DeviceOptions
+
     @Option(help: ArgumentHelp("Write the session to this file when the run ends (also when an expectation fails), to open with `actionflow --session`.", valueName: "file"))
     var save: String?
 
     func run() async throws {
-        let parsed: Scenario
+        var parsed: Scenario
         let project: ProjectConfiguration
         do {
             parsed = try ScenarioParser.load(contentsOf: try ScenarioLibrary.locate(scenario))
+            DeviceOptions.apply(try deviceOptions.names(), to: &parsed)
             project = try transportOptions.project.load()
             _ = try parsed.project.validated(appliedTo: project, source: parsed.source)
             if let save {

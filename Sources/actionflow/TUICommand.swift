@@ -12,7 +12,7 @@ struct TUICommand: AsyncParsableCommand {
         abstract: "Open the full-screen interface (the default when no command is given).",
         discussion: """
         Keys: Tab switches between the phone and the inspector, arrows or h/j/k/l move, Enter \
-        presses, 1-7 pick an inspector pane, e exports the session into --export-dir, ? shows every key, q quits. With --scenario FILE \
+        presses, 1-8 pick an inspector pane (8: the sequence diagram), e exports the session into --export-dir, ? shows every key, q quits. With --scenario FILE \
         the scenario is played one step per press of n, with narration, for a presenter.
         """
     )
@@ -23,6 +23,8 @@ struct TUICommand: AsyncParsableCommand {
     @OptionGroup var transportOptions: TransportOptions
 
     @OptionGroup var interface: InterfaceOptions
+
+    @OptionGroup var deviceOptions: DeviceOptions
 
     @Option(help: ArgumentHelp("Where e writes the session as a diagram, a report and a cast.", valueName: "folder"))
     var exportDir: String = "."
@@ -36,17 +38,23 @@ struct TUICommand: AsyncParsableCommand {
         var project: ProjectConfiguration
         var saved: SessionRecording?
         let transportName = transportOptions.transport == .rest ? "rest" : "embedded"
+        let deviceNames = try deviceOptions.names()
         do {
             base = try transportOptions.project.load()
             project = base
             if let scenario {
-                let parsed = try ScenarioParser.load(contentsOf: try ScenarioLibrary.locate(scenario))
+                var parsed = try ScenarioParser.load(contentsOf: try ScenarioLibrary.locate(scenario))
+                DeviceOptions.apply(deviceNames, to: &parsed)
                 project = try parsed.project.validated(appliedTo: base, source: parsed.source)
                 presented = parsed
             }
             if let session {
                 saved = try SessionFile.load(session, transport: transportName)
                 try SessionFile.checkWritable(session)
+                if let deviceNames, let saved, saved.current.devices.map(\.name) != deviceNames {
+                    let held = saved.current.devices.map(\.name.rawValue).joined(separator: ",")
+                    throw ValidationError("--devices \(deviceNames.map(\.rawValue).joined(separator: ",")): the session file \(session) already holds \(held); leave --devices out to reopen it")
+                }
             }
         } catch {
             FileHandle.standardError.write(Data("actionflow: \(error)\n".utf8))
@@ -55,7 +63,7 @@ struct TUICommand: AsyncParsableCommand {
 
         interface.startLogging()
         let logger = Logger(label: "actionflow.tui")
-        let app = presented?.initialApp ?? EmbeddedWorld.defaultApp(project: project)
+        let devices = presented?.initialDevices ?? EmbeddedWorld.defaultDevices(deviceNames ?? [.iphone], project: project)
         let driver: SessionDriver
         let summary: String
         var notice: String?
@@ -76,10 +84,10 @@ struct TUICommand: AsyncParsableCommand {
                     FileHandle.standardError.write(Data("actionflow: cannot start the scenario on \(transport.summary): \(error)\n".utf8))
                     throw ExitCode(2)
                 }
-                driver = SessionDriver(session: .remote(project: project, app: app, now: now), remote: remote)
+                driver = SessionDriver(session: .remote(project: project, devices: devices, now: now), remote: remote)
             }
         } else {
-            driver = saved.map { SessionDriver($0, remote: nil) } ?? SessionDriver(session: EmbeddedWorld.session(project: project, app: app), remote: nil)
+            driver = saved.map { SessionDriver($0, remote: nil) } ?? SessionDriver(session: .embedded(project: project, devices: devices), remote: nil)
             summary = "embedded"
         }
         let options = TUIApplication.Options(monochrome: interface.monochrome, logFile: interface.logFile, sessionFile: session, notice: notice, exportDirectory: exportDir)

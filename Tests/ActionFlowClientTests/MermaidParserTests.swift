@@ -97,7 +97,9 @@ struct MermaidParserTests {
         #expect(parsed.messages(ofType: 0).filter { $0.from == "Auth" && $0.to == "Mailbox" }.count == tally.mails)
         #expect(parsed.messages(ofType: 12).count == tally.routes)
         #expect(parsed.messages(ofType: 14).count == tally.routes)
-        let expectedActors = ["User", "App", "Auth", "Mailbox", "Widget", "Store", "Browser"] + (tally.scannerActed ? ["Scanner"] : [])
+        // The app on each device is a participant of its own.
+        let apps = session.devices.count > 1 ? ["App", "App2"] : ["App"]
+        let expectedActors = ["User"] + apps + ["Auth", "Mailbox", "Widget", "Store", "Browser"] + (tally.scannerActed ? ["Scanner"] : [])
         #expect(parsed.actors?.map(\.id) == expectedActors)
     }
 

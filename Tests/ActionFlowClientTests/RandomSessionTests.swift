@@ -64,4 +64,23 @@ struct RandomSessionTests {
             #expect(decoded?.current == session, "the session survives its file")
         }
     }
+
+    @Test("with two devices, any sequence of intents and focus moves leaves both apps usable, and the session survives its file")
+    func randomTwoDeviceSessions() async throws {
+        let project = try ProjectConfigLoader.loadDefault()
+        let settings = ActionCodeSettings(handleCodeInApp: true, iOSBundleID: "com.example.ios")
+        await propertyCheck(count: 40, input: Gen.int(in: 0...30).array(of: 1...30)) { script in
+            var session = Session.embedded(project: project, devices: [SessionDevice(name: .iphone, settings: settings), SessionDevice(name: .laptop, settings: settings)])
+            for index in script {
+                // 28 and above move the focus to the other device.
+                let event = index >= 28 ? .deviceFocused(1 - session.focus) : Self.intent(index, in: session)
+                #expect(session.reduce(event).isEmpty, "the embedded world leaves nothing to run")
+            }
+            #expect(session.devices.allSatisfy { $0.app.busy.isEmpty }, "busy after settling")
+            #expect(session.journal.allSatisfy { $0.device != nil || $0.fact.isAboutTheWorld }, "a fact of one device without its name")
+            #expect(!session.narration.contains { UntrustedText.needsSanitizing($0) }, "unsanitized narration")
+            let decoded = try? SessionFile.decode(SessionFile.encode(SessionRecording(start: session, events: [], current: session)), path: "random", transport: "embedded")
+            #expect(decoded?.current == session, "the session survives its file")
+        }
+    }
 }

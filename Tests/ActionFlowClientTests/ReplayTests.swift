@@ -54,6 +54,25 @@ struct ReplayTests {
         #expect(replay.session == recording.current)
     }
 
+    @Test("a remote session of two devices replays too: each reply was recorded with its device, and back and forth agree")
+    func remoteTwoDevices() async throws {
+        let project = try ProjectConfigLoader.loadDefault()
+        let scenario = try ScenarioParser.load(contentsOf: try ScenarioLibrary.locate("cross-device-password-reset"))
+        let transcript = await ScenarioLibrary.run(scenario, baseProject: project, over: RestrictedTransport.emulatorLike(EmbeddedTransport(configuration: project)))
+        #expect(transcript.passed, "\(transcript.text())")
+        let recording = try #require(transcript.recording)
+        let replies = recording.events.filter { if case .onDevice(_, .callSucceeded) = $0 { true } else { false } }
+        #expect(!replies.isEmpty)
+        #expect(!recording.events.contains { if case .callSucceeded = $0 { true } else { false } }, "no reply without its device")
+        var replay = Replay(recording)
+        while replay.forward() {}
+        #expect(replay.session == recording.current)
+        replay.seek(to: recording.events.count / 2)
+        var straight = Replay(recording)
+        for _ in 0..<(recording.events.count / 2) { straight.forward() }
+        #expect(replay.session == straight.session)
+    }
+
     @Test("the recorded pace: the pause before each event, from the times kept with the file")
     func recordedPace() async throws {
         let base = try await recordedReset()

@@ -63,12 +63,64 @@ struct ScenarioFileTests {
                 expected: "bad.yaml:4: step 1: `email`: unknown placeholder `$verifed.email`; expected one of $verified.email, $verified.password, $unverified.email, $unverified.password"),
         BadFile(yaml: header + "  - requestPasswordReset: $verified\n", expected: "bad.yaml:4: step 1: `requestPasswordReset`: unknown placeholder `$verified`"),
         BadFile(yaml: "name: \"\\e[31mred\"\nsteps: 5\n", expected: "bad.yaml:2: `steps`: expected a non-empty list of steps"),
+        BadFile(yaml: "name: t\ndevices: [iphone, ipad]\nsteps:\n  - forgotPassword\n", expected: "bad.yaml:2: `devices`: unknown device `ipad`; expected one of iphone, android, laptop, desktop"),
+        BadFile(yaml: "name: t\ndevices: [laptop, laptop]\nsteps:\n  - forgotPassword\n", expected: "bad.yaml:2: `devices`: `laptop` is named twice"),
+        BadFile(yaml: "name: t\ndevices: [iphone, android, laptop]\nsteps:\n  - forgotPassword\n", expected: "bad.yaml:2: `devices`: expected one or two devices, got 3"),
+        BadFile(yaml: "name: t\ndevices: laptop\nsteps:\n  - forgotPassword\n", expected: "bad.yaml:2: `devices`: expected a list of one or two devices"),
+        BadFile(yaml: "name: t\ndevices:\n  - {installedVersion: 9}\nsteps:\n  - forgotPassword\n", expected: "bad.yaml:3: `devices`: a device with knobs needs its `name`"),
+        BadFile(yaml: "name: t\ndevices:\n  - {name: android, colour: red}\nsteps:\n  - forgotPassword\n", expected: "bad.yaml:3: `colour`: unknown key in `devices`; expected one of name, platform"),
+        BadFile(yaml: "name: t\ndevice: iPhone\ndevices: [iphone, laptop]\nsteps:\n  - forgotPassword\n", expected: "bad.yaml:3: `devices`: give either `device` (one device) or `devices`"),
+        BadFile(yaml: header + "  - focus: laptop\n", expected: "bad.yaml:4: step 1: `focus`: the scenario has no laptop: its devices are iphone (list them under `devices:`"),
+        BadFile(yaml: "name: t\ndevices: [iphone, laptop]\nsteps:\n  - focus: tablet\n", expected: "bad.yaml:4: step 1: `focus`: unknown device `tablet`; expected one of iphone, android, laptop, desktop"),
+        BadFile(yaml: "name: t\ndevices: [iphone, laptop]\nsteps:\n  - expect: {device: android, signedIn: false}\n", expected: "bad.yaml:4: step 1: `device`: the scenario has no android"),
+        BadFile(yaml: "name: t\ndevices: [iphone, laptop]\nsteps:\n  - expect: {device: laptop}\n", expected: "bad.yaml:4: step 1: `expect`: `device` names the device the expectations are about; add at least one"),
     ]
 
     @Test("a malformed file gives a specific error with file, line, step and key", arguments: badFiles)
     func malformed(_ file: BadFile) throws {
         let problem = try #require(error(file.yaml), "parsed without error")
         #expect(problem.description.hasPrefix(file.expected), "got: \(problem.description)")
+    }
+
+    @Test("`devices` with knobs: each device starts as its preset with the fields given; `focus` and `expect` name them")
+    func devicesWithKnobs() throws {
+        let scenario = try ScenarioParser.parse("""
+            name: t
+            devices:
+              - {name: Android, installedVersion: 9, mailScanner: true}
+              - laptop
+            steps:
+              - focus: laptop
+              - expect: {device: android, signedIn: false}
+            """, source: "t.yaml")
+        #expect(scenario.devices.map(\.name) == [.android, .laptop])
+        var android = Device.pixel
+        android.installedVersion = 9
+        android.mailScanner = true
+        #expect(scenario.devices[0].device == android)
+        #expect(scenario.devices[1].device == .laptop)
+        #expect(scenario.steps.map(\.action) == [.focus(.laptop), .expectOn(.android, [.signedIn(nil)])])
+        #expect(scenario.steps.map(\.action.summary) == ["focus laptop", "expect on android: signedIn false"])
+        let session = scenario.embeddedSession(baseProject: try ProjectConfigLoader.loadDefault())
+        #expect(session.devices.map(\.name) == [.android, .laptop] && session.focus == 0)
+    }
+
+    @Test("an expectation about another device checks that device, and says so when it fails")
+    func expectationOnAnotherDevice() async throws {
+        let scenario = try ScenarioParser.parse("""
+            name: t
+            devices: [iphone, laptop]
+            steps:
+              - open: /account
+              - focus: laptop
+              - expect: {screen: app, landsAt: /}
+              - expect: {device: iphone, screen: signIn}
+              - expect: {device: iphone, landsAt: /account}
+            """, source: "t.yaml")
+        let transcript = await ScenarioLibrary.runEmbedded(scenario, baseProject: try ProjectConfigLoader.loadDefault())
+        let failure = try #require(transcript.failure)
+        #expect(failure.step == 5)
+        #expect(failure.message == "expected landsAt /account, but the app shows signIn")
     }
 
     @Test("hostile text in a scenario file is sanitized in errors")

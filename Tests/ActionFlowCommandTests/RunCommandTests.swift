@@ -51,6 +51,29 @@ import Testing
         await #expect(throws: ExitCode(2)) { try await command([scenario.path, "--project", project.path]).run() }
     }
 
+    @Test("--devices: a bad list is refused with the valid names; a scenario's devices are replaced, keeping their fields")
+    func devicesOption() async throws {
+        for (value, message) in [("ipad", "unknown device `ipad`; expected one of iphone, android, laptop, desktop"),
+                                 ("iphone,laptop,android", "3 devices named (iphone, laptop, android); a session holds at most 2")] {
+            do {
+                _ = try ActionFlowCommand.parseAsRoot(["run", "password-reset-in-app", "--devices", value])
+                Issue.record("--devices \(value) was accepted")
+            } catch {
+                #expect(ActionFlowCommand.message(for: error).contains("--devices: \(message)"))
+            }
+        }
+        // A one-device story played with a laptop beside the phone: the laptop is never used.
+        try await command(["password-reset-in-app", "--devices", "iphone,laptop", "--quiet"]).run()
+        // The laptop the cross-device scenario switches to is not there.
+        await #expect(throws: ExitCode.failure) { try await command(["cross-device-password-reset", "--devices", "iphone", "--quiet"]).run() }
+
+        var scenario = try ScenarioParser.parse("name: t\ndevice: {preset: pixel, installedVersion: 9}\nsteps:\n  - open: /\n", source: "t.yaml")
+        DeviceOptions.apply([.laptop, .android], to: &scenario)
+        #expect(scenario.devices.map(\.name) == [.laptop, .android])
+        #expect(scenario.devices[1].device.installedVersion == 9, "the android keeps the scenario's fields")
+        #expect(scenario.devices[0].device == .laptop)
+    }
+
     @Test func benchSecondsMustBePositive() {
         #expect(throws: (any Error).self) { try ActionFlowCommand.parseAsRoot(["bench", "core", "--seconds", "0"]) }
     }

@@ -179,15 +179,21 @@ final class TmuxSession {
 }
 
 extension TmuxSession {
-    /// Story 1 from the inbox on: tap the reset link, choose a password, land on the article;
-    /// `also` names more text the final screen shows.
-    func finishResetFromInbox(also: [String] = [], sourceLocation: SourceLocation = #_sourceLocation) throws {
+    /// Opens the mailbox, the newest message (its subject starts with `subject`) and taps its
+    /// link; `then` names what the screen shows after.
+    func tapLatestLink(subject: String, then: [String], sourceLocation: SourceLocation = #_sourceLocation) throws {
         try press("m")
-        waitFor("Inbox", "Reset your password", sourceLocation: sourceLocation)
+        waitFor("Inbox", subject, sourceLocation: sourceLocation)
         try press("Enter")
         waitFor("Tap the link", sourceLocation: sourceLocation)
         try press("Enter")
-        waitFor("Choose a new password", "enteringNewPassword", sourceLocation: sourceLocation)
+        waitFor(then, sourceLocation: sourceLocation)
+    }
+
+    /// Story 1 from the inbox on: tap the reset link, choose a password, land on the article;
+    /// `also` names more text the final screen shows.
+    func finishResetFromInbox(also: [String] = [], sourceLocation: SourceLocation = #_sourceLocation) throws {
+        try tapLatestLink(subject: "Reset your password", then: ["Choose a new password", "enteringNewPassword"], sourceLocation: sourceLocation)
         try press("Enter")
         try type("correct-horse-battery")
         try press("Enter", "Enter")

@@ -33,7 +33,7 @@ public enum Controller {
         default: break
         }
         if let overlay = ui.overlay { return handleOverlay(overlay, key, ui: &ui) }
-        if ScreenLayout(width: width, height: height).isTooSmall {
+        if ScreenLayout(width: width, height: height, session: session).isTooSmall {
             return key == .character("q") ? [.quit] : []
         }
         if ui.mode == .welcome { return handleWelcome(key, ui: &ui) }
@@ -174,6 +174,9 @@ public enum Controller {
         case .enter, .character(" "):
             guard all.indices.contains(selected) else { return [] }
             return activate(all[selected], ui: &ui)
+        case .character("d") where session.hasSeveralDevices:
+            ui.focus = .phone
+            return switchDevice(session, ui: &ui)
         case .character("m"): return [.send(.mailboxOpened)]
         case .character("a"): return [.send(.appOpened)]
         case .character("p"): ui.overlay = .pasteLink(TextEditor())
@@ -200,6 +203,13 @@ public enum Controller {
         return []
     }
 
+    /// The other device takes the focus: the following taps happen on it.
+    private static func switchDevice(_ session: Session, ui: inout UIState) -> [UICommand] {
+        let other = session.focus == 0 ? 1 : 0
+        ui.message = "on the \(session.devices[other].name.title)"
+        return [.send(.deviceFocused(other))]
+    }
+
     private static func activate(_ control: Control, ui: inout UIState) -> [UICommand] {
         if case .text(let value, _, _) = control.kind {
             ui.editing = Editing(id: control.id, editor: TextEditor(value))
@@ -219,7 +229,7 @@ public enum Controller {
 
     /// Scrolls the focused pane from where it is shown now.
     private static func scroll(by delta: Int, session: Session, ui: inout UIState, size: (Int, Int), focus: UIState.Focus? = nil) {
-        let layout = ScreenLayout(width: size.0, height: size.1)
+        let layout = ScreenLayout(width: size.0, height: size.1, session: session)
         let focus = focus ?? ui.focus
         let scrolling = MainView.inspectorRegions(session, ui, layout).scrolling
         let (key, blocks, area) = focus == .phone
@@ -230,19 +240,24 @@ public enum Controller {
         let bottom = max(0, content.contentHeight - area.height)
         let next = max(0, min(bottom, current + delta))
         // The Flow pane follows new narration again once scrolled back to the bottom.
-        ui.scroll[key] = (focus == .inspector && ui.tab == .flow && next == bottom) ? nil : next
+        ui.scroll[key] = (focus == .inspector && MainView.followsNewest(ui.tab) && next == bottom) ? nil : next
         if !content.controls.isEmpty, let visible = content.placed.first(where: { $0.controlIndex != nil && $0.row >= next }) {
             ui.selection[key] = visible.controlIndex
         }
     }
 
     private static func currentOffset(_ content: BlockLayout, key: String, focus: UIState.Focus, ui: UIState, height: Int) -> Int {
-        let requested = ui.scroll[key] ?? (focus == .inspector && ui.tab == .flow ? Int.max : 0)
+        let requested = ui.scroll[key] ?? (focus == .inspector && MainView.followsNewest(ui.tab) ? Int.max : 0)
         return content.scrollOffset(selected: content.controls.isEmpty ? nil : ui.selected(key), height: height, requested: requested)
     }
 
     private static func handleMouse(x: Int, y: Int, button: Key.MouseButton, session: Session, ui: inout UIState, width: Int, height: Int) -> [UICommand] {
-        let layout = ScreenLayout(width: width, height: height)
+        let layout = ScreenLayout(width: width, height: height, session: session)
+        if let other = layout.otherPhone, other.contains(x: x, y: y) {
+            // The other device takes the focus; the click itself does not press anything yet.
+            ui.focus = .phone
+            return button == .left ? switchDevice(session, ui: &ui) : []
+        }
         if button != .left {
             scroll(by: button == .scrollUp ? -3 : 3, session: session, ui: &ui, size: (width, height), focus: layout.phone.contains(x: x, y: y) ? .phone : .inspector)
             return []

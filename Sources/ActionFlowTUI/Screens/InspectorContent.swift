@@ -15,6 +15,7 @@ enum InspectorContent {
         case .network: network(session, ui)
         case .project: project(session)
         case .mailbox: mailbox(session)
+        case .sequence: SequencePane.blocks(session, width: 100).body
         }
     }
 
@@ -195,7 +196,9 @@ enum InspectorContent {
             change(&edited)
             return [.send(.deviceEdited(edited))]
         }
-        var blocks: [Block] = [.heading("Device"), .paragraph("Changes apply to the next tap of a link.", .muted), .blank]
+        // With two devices the pane is about the one in focus: its name says which.
+        let heading = session.hasSeveralDevices ? "Device · \(session.focusedDevice.name.title)" : "Device"
+        var blocks: [Block] = [.heading(heading), .paragraph("Changes apply to the next tap of a link.", .muted), .blank]
         blocks.append(.control(Control(id: "device.platform", label: "Platform", kind: .choice(device.platform.rawValue), activate: { direction in
             let all = Device.Platform.allCases
             let index = ((all.firstIndex(of: device.platform) ?? 0) + direction + all.count) % all.count

@@ -6,7 +6,7 @@ import ActionFlowModel
 public enum MainView {
     public static func render(session: Session, ui: UIState, transport: String, width: Int, height: Int) -> Frame {
         var frame = Frame(width: width, height: height, palette: Palette(mode: ui.colorMode))
-        let layout = ScreenLayout(width: width, height: height)
+        let layout = ScreenLayout(width: width, height: height, session: session)
         if layout.isTooSmall {
             drawTooSmall(&frame)
             return frame
@@ -20,9 +20,9 @@ public enum MainView {
             drawInspector(&frame, layout: layout, session: session, ui: ui)
             drawStatus(&frame, layout: layout, session: session, ui: ui, transport: transport)
         }
-        drawHints(&frame, layout: layout, ui: ui, presenting: session.presenter != nil)
+        drawHints(&frame, layout: layout, ui: ui, presenting: session.presenter != nil, otherDevice: otherDeviceTitle(session))
         switch ui.overlay {
-        case .help?: drawHelp(&frame)
+        case .help?: drawHelp(&frame, devices: session.devices.count)
         case .pasteLink(let editor)?: drawPaste(&frame, editor: editor)
         case nil: break
         }
@@ -65,22 +65,50 @@ public enum MainView {
 
     private static func drawPhone(_ frame: inout Frame, layout: ScreenLayout, session: Session, ui: UIState) {
         let focused = ui.focus == .phone && ui.overlay == nil
-        frame.box(layout.phone, title: PhoneContent.deviceLabel(session.app.device), role: focused ? .focusedBorder : .phoneFrame, titleRole: .phoneFrame)
+        drawDevice(&frame, in: layout.phone, session: session, ui: ui, focused: focused, active: true)
+        if let other = layout.otherPhone, session.devices.count > 1 {
+            let index = session.focus == 0 ? 1 : 0
+            drawDevice(&frame, in: other, session: session.focused(on: index), ui: ui, focused: false, active: false)
+        }
+    }
+
+    /// The title of a device's frame: what the device is, and with two devices which one.
+    static func deviceTitle(_ session: Session, active: Bool) -> String {
+        let label = PhoneContent.deviceLabel(session.app.device)
+        guard session.hasSeveralDevices else { return label }
+        return "\(active ? "▶ " : "")\(session.focusedDevice.name.title) · \(label)"
+    }
+
+    /// The title of the device not in focus, for the key that switches to it; nil with one device.
+    static func otherDeviceTitle(_ session: Session) -> String? {
+        guard session.hasSeveralDevices else { return nil }
+        return session.devices[session.focus == 0 ? 1 : 0].name.title
+    }
+
+    /// One device: `session` is focused on it. Only the device in focus (`active`) shows the
+    /// selection, the cursor and a field being edited.
+    private static func drawDevice(_ frame: inout Frame, in rect: Rect, session: Session, ui: UIState, focused: Bool, active: Bool) {
+        let title = deviceTitle(session, active: active && session.hasSeveralDevices)
+        frame.box(rect, title: title, role: focused ? .focusedBorder : .phoneFrame, titleRole: .phoneFrame)
         let page = PhoneContent.page(session, ui)
-        frame.put(page.bar.truncated(toColumns: layout.phoneBar.width), x: layout.phoneBar.x, y: layout.phoneBar.y, role: .accent, clip: layout.phoneBar)
-        frame.rule(in: Rect(x: layout.phone.x + 1, y: layout.phone.y + 2, width: layout.phone.width - 2, height: 1), y: layout.phone.y + 2)
-        let area = layout.phoneContent
-        let editing = ui.editing.map { (id: $0.id, editor: $0.editor) }
+        let bar = ScreenLayout.bar(of: rect)
+        frame.put(page.bar.truncated(toColumns: bar.width), x: bar.x, y: bar.y, role: .accent, clip: bar)
+        frame.rule(in: Rect(x: rect.x + 1, y: rect.y + 2, width: rect.width - 2, height: 1), y: rect.y + 2)
+        let area = ScreenLayout.content(of: rect)
+        let editing = active ? ui.editing.map { (id: $0.id, editor: $0.editor) } : nil
         let blocks = BlockLayout(page.blocks, width: area.width, editing: editing)
-        let selected = ui.selected(page.key)
+        let selected: Int? = active ? ui.selected(page.key) : nil
         let offset = blocks.scrollOffset(selected: selected, height: area.height, requested: ui.scroll[page.key] ?? 0)
         if let cursor = blocks.draw(into: &frame, rect: area, selected: selected, focused: focused, editing: editing, offset: offset), focused {
             frame.cursor = cursor
         }
-        frame.rule(in: Rect(x: layout.phone.x + 1, y: layout.phoneDock.y - 1, width: layout.phone.width - 2, height: 1), y: layout.phoneDock.y - 1)
-        let dock = [Span("a", .keyName), Span(" app  ", .muted), Span("m", .keyName), Span(" mail  ", .muted), Span("p", .keyName), Span(" paste link", .muted)]
+        let dockRect = ScreenLayout.dock(of: rect)
+        frame.rule(in: Rect(x: rect.x + 1, y: dockRect.y - 1, width: rect.width - 2, height: 1), y: dockRect.y - 1)
+        let dock: [Span] = active
+            ? [Span("a", .keyName), Span(" app  ", .muted), Span("m", .keyName), Span(" mail  ", .muted), Span("p", .keyName), Span(" paste link", .muted)]
+            : [Span("d", .keyName), Span(" use this device", .muted)]
         let dockWidth = dock.reduce(0) { $0 + $1.text.displayWidth }
-        frame.put(dock, x: layout.phoneDock.x + max(0, (layout.phoneDock.width - dockWidth) / 2), y: layout.phoneDock.y, clip: layout.phoneDock)
+        frame.put(dock, x: dockRect.x + max(0, (dockRect.width - dockWidth) / 2), y: dockRect.y, clip: dockRect)
     }
 
     private static func drawInspector(_ frame: inout Frame, layout: ScreenLayout, session: Session, ui: UIState) {
@@ -101,7 +129,7 @@ public enum MainView {
         let blocks = BlockLayout(regions.scrolling.blocks, width: area.width, editing: editing)
         let hasControls = !blocks.controls.isEmpty
         let selected = hasControls ? ui.selected(key) : nil
-        let requested = ui.scroll[key] ?? (ui.tab == .flow ? Int.max : 0)
+        let requested = ui.scroll[key] ?? (followsNewest(ui.tab) ? Int.max : 0)
         let offset = blocks.scrollOffset(selected: selected, height: area.height, requested: requested)
         if let cursor = blocks.draw(into: &frame, rect: area, selected: selected, focused: focused, editing: editing, offset: offset), focused {
             frame.cursor = cursor
@@ -112,11 +140,24 @@ public enum MainView {
     /// part that scrolls. Shared with the controller so keys and clicks scroll what is drawn.
     static func inspectorRegions(_ session: Session, _ ui: UIState, _ layout: ScreenLayout) -> (fixed: (blocks: [Block], area: Rect)?, scrolling: (blocks: [Block], area: Rect)) {
         let area = layout.inspectorContent
-        guard ui.tab == .flow else { return (nil, (InspectorContent.blocks(ui.tab, session, ui), area)) }
-        let timeline = InspectorContent.flowTimeline(session, width: area.width)
-        let height = min(BlockLayout(timeline, width: area.width, editing: nil).contentHeight, area.height / 2)
-        let split = area.splitRows(height + 1)
-        return ((timeline, Rect(x: area.x, y: area.y, width: area.width, height: height)), (InspectorContent.flowNarration(session), split.bottom))
+        let fixed: [Block], scrolling: [Block]
+        switch ui.tab {
+        case .flow:
+            (fixed, scrolling) = (InspectorContent.flowTimeline(session, width: area.width), InspectorContent.flowNarration(session))
+        case .sequence:
+            (fixed, scrolling) = SequencePane.blocks(session, width: area.width)
+        default:
+            return (nil, (InspectorContent.blocks(ui.tab, session, ui), area))
+        }
+        let height = min(BlockLayout(fixed, width: area.width, editing: nil).contentHeight, area.height / 2)
+        // The Flow timeline stands apart from the narration; the sequence's lifelines run on.
+        let split = area.splitRows(height + (ui.tab == .flow ? 1 : 0))
+        return ((fixed, Rect(x: area.x, y: area.y, width: area.width, height: height)), (scrolling, split.bottom))
+    }
+
+    /// Panes that grow as the flow goes show the newest content until the user scrolls.
+    static func followsNewest(_ tab: InspectorTab) -> Bool {
+        tab == .flow || tab == .sequence
     }
 
     private static func drawStatus(_ frame: inout Frame, layout: ScreenLayout, session: Session, ui: UIState, transport: String) {
@@ -124,6 +165,10 @@ public enum MainView {
         var spans = [Span(" ● \(transport) ", .statusBar), Span("│", .statusBar)]
         if let now = session.now {
             spans.append(Span(" ⏱ \(Clock.format(now)) UTC ", .statusBar))
+            spans.append(Span("│", .statusBar))
+        }
+        if session.hasSeveralDevices {
+            spans.append(Span(" on the \(session.focusedDevice.name.title) ", .statusBar))
             spans.append(Span("│", .statusBar))
         }
         if let session = session.app.session {
@@ -147,7 +192,7 @@ public enum MainView {
     }
 
     /// The hint bar for whatever has the keyboard.
-    static func hints(for ui: UIState, presenting: Bool = false) -> [(String, String)] {
+    static func hints(for ui: UIState, presenting: Bool = false, otherDevice: String? = nil) -> [(String, String)] {
         if case .pasteLink? = ui.overlay { return [("Enter", "open link"), ("Ctrl-U", "clear"), ("Esc", "cancel")] }
         if ui.overlay == .help { return [("any key", "close help"), ("q", "quit")] }
         if ui.mode == .welcome { return [("↑↓", "choose"), ("Enter", "start"), ("?", "help"), ("q", "quit")] }
@@ -156,17 +201,18 @@ public enum MainView {
         }
         var hints: [(String, String)] = []
         if presenting { hints += [("n", "next"), ("b", "back"), ("g", "play")] }
+        if let otherDevice { hints.append(("d", "→ \(otherDevice)")) }
         hints += [("↑↓", "select"), ("Enter", "press"), ("Tab", ui.focus == .phone ? "inspector" : "phone")]
-        if ui.focus == .inspector { hints.append(("←→", "tabs")) } else { hints.append(("1-7", "tabs")) }
+        if ui.focus == .inspector { hints.append(("←→", "tabs")) } else { hints.append(("1-8", "tabs")) }
         hints += [("+", "clock 1h"), ("R", "reset"), ("?", "help"), ("q", "quit")]
         return hints
     }
 
-    private static func drawHints(_ frame: inout Frame, layout: ScreenLayout, ui: UIState, presenting: Bool) {
+    private static func drawHints(_ frame: inout Frame, layout: ScreenLayout, ui: UIState, presenting: Bool, otherDevice: String?) {
         guard !layout.isTooSmall else { return }
         frame.fill(layout.hints, role: .keyHint)
         var x = 1
-        for (key, action) in hints(for: ui, presenting: presenting) {
+        for (key, action) in hints(for: ui, presenting: presenting, otherDevice: otherDevice) {
             let width = key.displayWidth + action.displayWidth + 3
             if x + width > frame.width { break }
             x = frame.put(key, x: x, y: layout.hints.y, role: .keyName)
@@ -210,7 +256,7 @@ public enum MainView {
 
     static let helpSections: [(String, [(String, String)])] = [
         ("Move", [("Tab / S-Tab", "phone ⇄ inspector"), ("↑ ↓  k j", "select a control"), ("← →  h l", "pane / change choice"),
-                  ("1 … 7", "inspector panes"), ("PgUp PgDn", "scroll"), ("Esc", "back / leave a field")]),
+                  ("1 … 8", "inspector panes"), ("PgUp PgDn", "scroll"), ("Esc", "back / leave a field")]),
         ("Act", [("Enter Space", "press, toggle, edit"), ("m / a", "mailbox / the app"), ("p", "paste a link"),
                  ("r / x", "retry / dismiss"), ("n", "next scenario step"),
                  ("e", "export the session")]),
@@ -219,13 +265,22 @@ public enum MainView {
         ("Terminal", [("Ctrl-L", "redraw"), ("Ctrl-Z", "suspend (fg resumes)"), ("q  Ctrl-C", "quit")]),
     ]
 
+    /// The keys of the help overlay; with two devices, also the one that switches between them.
+    static func keySections(devices: Int) -> [(String, [(String, String)])] {
+        guard devices > 1 else { return helpSections }
+        var sections = helpSections
+        sections[0].1.insert(("d", "the other device"), at: 1)
+        return sections
+    }
+
     /// One column when it fits the height, otherwise two side by side.
-    private static func drawHelp(_ frame: inout Frame) {
-        let rows = helpSections.reduce(0) { $0 + $1.1.count + 1 }
+    private static func drawHelp(_ frame: inout Frame, devices: Int) {
+        let sections = keySections(devices: devices)
+        let rows = sections.reduce(0) { $0 + $1.1.count + 1 }
         let twoColumns = rows + 4 > frame.height - 1
         let columns: [[(String, [(String, String)])]] = twoColumns
-            ? [Array(helpSections.prefix(2)), Array(helpSections.dropFirst(2))]
-            : [helpSections]
+            ? [Array(sections.prefix(2)), Array(sections.dropFirst(2))]
+            : [sections]
         let height = (columns.map { $0.reduce(0) { $0 + $1.1.count + 1 } }.max() ?? 0) + 4
         let inner = overlayBox(&frame, width: min(twoColumns ? 96 : 72, frame.width - 2), height: height, title: "Keys")
         let columnWidth = inner.width / columns.count

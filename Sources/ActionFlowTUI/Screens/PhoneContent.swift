@@ -33,13 +33,16 @@ enum PhoneContent {
     }
 
     static func page(_ session: Session, _ ui: UIState) -> PhonePage {
-        switch session.app.location {
+        var page = switch session.app.location {
         case .app: appPage(session, ui)
         case .mailbox(let openID): mailboxPage(session, openID)
         case .webWidget(let page): webWidgetPage(page, session, ui)
         case .store(let page): storePage(page)
         case .browser(let url): browserPage(url)
         }
+        // Each device remembers its own selection on a page.
+        if session.focus > 0 { page.key = "device\(session.focus).\(page.key)" }
+        return page
     }
 
     private static func draft(_ session: Session, _ field: DraftField, fallback: String = "") -> String {
@@ -76,7 +79,10 @@ enum PhoneContent {
 
     private static func appPage(_ session: Session, _ ui: UIState) -> PhonePage {
         let screen = session.app.screen
-        let bar = "The Newsletter  \(screen.path ?? "")"
+        // A computer shows the web app in its browser, at the page's address.
+        let bar = session.hasSeveralDevices && session.app.device.platform == .desktop
+            ? "⌕ \(URLComponents(string: session.app.continueURLBase)?.host ?? session.app.continueURLBase)\(session.app.resumePath)"
+            : "The Newsletter  \(screen.path ?? "")"
         var blocks = status(session)
         let email = session.app.session?.email.map(UntrustedText.sanitize)
         switch screen {
