@@ -22,15 +22,24 @@ struct JSONLineWriter {
         text.withUTF8Buffer { bytes.append(contentsOf: $0) }
     }
 
+    /// Runs of plain ASCII are copied whole; only what JSON or a terminal needs escaped is
+    /// looked at byte by byte.
     mutating func string(_ text: String) {
-        bytes.append(UInt8(ascii: "\""))
+        let quote = UInt8(ascii: "\""), backslash = UInt8(ascii: "\\")
+        bytes.append(quote)
         var text = text
         text.withUTF8 { utf8 in
+            var runStart = 0
             var index = 0
             while index < utf8.count {
                 let byte = utf8[index]
-                if byte >= 0x20, byte < 0x7F {
-                    if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { bytes.append(UInt8(ascii: "\\")) }
+                if byte >= 0x20, byte < 0x7F, byte != quote, byte != backslash {
+                    index += 1
+                    continue
+                }
+                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
+                if byte == quote || byte == backslash {
+                    bytes.append(backslash)
                     bytes.append(byte)
                     index += 1
                 } else if byte < 0x80 {
@@ -39,9 +48,11 @@ struct JSONLineWriter {
                 } else {
                     index = nonASCII(utf8, at: index)
                 }
+                runStart = index
             }
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
         }
-        bytes.append(UInt8(ascii: "\""))
+        bytes.append(quote)
     }
 
     mutating func optionalString(_ text: String?) {
