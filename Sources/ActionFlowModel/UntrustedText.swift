@@ -26,7 +26,12 @@ public enum UntrustedText {
 
     /// True when `sanitize` would change the text.
     public static func needsSanitizing(_ text: String) -> Bool {
-        text.unicodeScalars.contains { replacement(for: $0) != nil }
+        text.unicodeScalars.contains(where: needsSanitizing)
+    }
+
+    /// True when `sanitize` would replace the scalar.
+    public static func needsSanitizing(_ scalar: Unicode.Scalar) -> Bool {
+        replacement(for: scalar) != nil
     }
 
     /// The stand-in for a scalar that must not reach a terminal; nil for a safe scalar.

@@ -9,13 +9,17 @@ struct BenchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench",
         abstract: "Measure throughput and memory (build with -c release first). No subcommand: every section.",
-        subcommands: [BenchCoreCommand.self, BenchServeCommand.self, BenchTerminalCommand.self]
+        subcommands: [BenchCoreCommand.self, BenchInspectCommand.self, BenchServeCommand.self, BenchTerminalCommand.self]
     )
 
     func run() async throws {
         for section in Self.configuration.subcommands {
-            guard var command = try section.parseAsRoot([]) as? AsyncParsableCommand else { continue }
-            try await command.run()
+            var command = try section.parseAsRoot([])
+            if var asynchronous = command as? AsyncParsableCommand {
+                try await asynchronous.run()
+            } else {
+                try command.run()
+            }
         }
     }
 }

@@ -12,25 +12,55 @@ struct InspectCommand: ParsableCommand {
         wrappers (link, deep_link_id, double wrapping), Auth Emulator links, in any parameter order \
         and encoding. Exit status: 0 for an action link, 2 (with the reason on stderr) for text \
         that is no action link.
+
+        With --jsonl, reads one link per line (from standard input with -, or from a file) and \
+        writes one JSON object per line, the object --json gives, in input order; a line that is \
+        no link gives {"error": ..., "line": N} and the stream goes on (empty lines, lines over \
+        16 KiB and invalid UTF-8 included). Output is flushed per line when standard input is a \
+        terminal. Exit status 0 once the input is read, whatever its lines held.
         """
     )
 
-    @Argument(help: ArgumentHelp("The link, or - to read it from standard input.", valueName: "link"))
+    @Argument(help: ArgumentHelp("The link, or - to read it from standard input (with --jsonl: - or a file of links, one per line).", valueName: "link"))
     var link: String
 
     @Flag(help: "Print a JSON object instead of text.")
     var json = false
 
+    @Flag(help: "Inspect one link per line, writing one JSON object per line (JSON Lines).")
+    var jsonl = false
+
     @Option(name: .customLong("authorized-domain"), help: ArgumentHelp("An authorized domain to check the continue URL against (repeatable).", valueName: "domain"))
     var authorizedDomains: [String] = []
 
+    func validate() throws {
+        if json && jsonl { throw ValidationError("--json and --jsonl are exclusive: --jsonl already writes JSON, one object per line.") }
+    }
+
     func run() throws {
+        if jsonl { return try runStream() }
         let text = link == "-" ? Self.readStandardInput() : link
         switch Self.render(text, json: json, authorizedDomains: authorizedDomains.isEmpty ? nil : authorizedDomains) {
         case .success(let output):
             print(output)
         case .failure(let error):
             FileHandle.standardError.write(Data("actionflow inspect: \(error.description)\n".utf8))
+            throw ExitCode(2)
+        }
+    }
+
+    private func runStream() throws {
+        let input = link == "-" ? STDIN_FILENO : open(link, O_RDONLY)
+        guard input >= 0 else {
+            FileHandle.standardError.write(Data("actionflow inspect: cannot open \(UntrustedText.sanitize(link)): \(String(cString: strerror(errno)))\n".utf8))
+            throw ExitCode(2)
+        }
+        defer { if input != STDIN_FILENO { close(input) } }
+        let stream = InspectStream(authorizedDomains: authorizedDomains.isEmpty ? nil : authorizedDomains, flushEachLine: isatty(input) == 1)
+        do {
+            try stream.run(input: input, output: STDOUT_FILENO)
+        } catch {
+            FileHandle.standardError.write(Data("actionflow inspect: \(error)\n".utf8))
             throw ExitCode(2)
         }
     }

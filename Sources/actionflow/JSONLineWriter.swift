@@ -1,0 +1,214 @@
+import ActionFlowModel
+
+/// Compact JSON written straight into bytes, for `inspect --jsonl`, where `JSONEncoder` and a
+/// second pass for unsafe characters cost more than inspecting the link. Writes exactly what
+/// `JSONOutput.encodeLine` writes for the same value (the tests compare them byte for byte):
+/// keys sorted, slashes unescaped, and every character `UntrustedText` would replace written as
+/// a `\u` escape.
+struct JSONLineWriter {
+    private(set) var bytes: [UInt8] = []
+
+    init(capacity: Int = 4096) {
+        bytes.reserveCapacity(capacity)
+    }
+
+    mutating func removeAll() {
+        bytes.removeAll(keepingCapacity: true)
+    }
+
+    // MARK: Values
+
+    mutating func raw(_ text: StaticString) {
+        text.withUTF8Buffer { bytes.append(contentsOf: $0) }
+    }
+
+    /// Runs of plain ASCII are copied whole; only what JSON or a terminal needs escaped is
+    /// looked at byte by byte.
+    mutating func string(_ text: String) {
+        let quote = UInt8(ascii: "\""), backslash = UInt8(ascii: "\\")
+        bytes.append(quote)
+        var text = text
+        text.withUTF8 { utf8 in
+            var runStart = 0
+            var index = 0
+            while index < utf8.count {
+                let byte = utf8[index]
+                if byte >= 0x20, byte < 0x7F, byte != quote, byte != backslash {
+                    index += 1
+                    continue
+                }
+                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
+                if byte == quote || byte == backslash {
+                    bytes.append(backslash)
+                    bytes.append(byte)
+                    index += 1
+                } else if byte < 0x80 {
+                    escapeControl(byte)
+                    index += 1
+                } else {
+                    index = nonASCII(utf8, at: index)
+                }
+                runStart = index
+            }
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
+        }
+        bytes.append(quote)
+    }
+
+    mutating func optionalString(_ text: String?) {
+        if let text { string(text) } else { raw("null") }
+    }
+
+    mutating func optionalBool(_ value: Bool?) {
+        switch value {
+        case true?: raw("true")
+        case false?: raw("false")
+        case nil: raw("null")
+        }
+    }
+
+    mutating func integer(_ value: Int) {
+        bytes.append(contentsOf: String(value).utf8)
+    }
+
+    /// `"key":` after a comma unless it is the object's first.
+    mutating func key(_ name: StaticString, first: Bool = false) {
+        if !first { bytes.append(UInt8(ascii: ",")) }
+        bytes.append(UInt8(ascii: "\""))
+        raw(name)
+        raw("\":")
+    }
+
+    mutating func array<Element>(_ elements: [Element], _ write: (inout JSONLineWriter, Element) -> Void) {
+        bytes.append(UInt8(ascii: "["))
+        for (index, element) in elements.enumerated() {
+            if index > 0 { bytes.append(UInt8(ascii: ",")) }
+            write(&self, element)
+        }
+        bytes.append(UInt8(ascii: "]"))
+    }
+
+    // MARK: Escapes
+
+    private static let hexDigits = Array("0123456789abcdef".utf8)
+
+    private mutating func escapeControl(_ byte: UInt8) {
+        switch byte {
+        case 0x08: raw("\\b")
+        case 0x09: raw("\\t")
+        case 0x0A: raw("\\n")
+        case 0x0C: raw("\\f")
+        case 0x0D: raw("\\r")
+        default: unicodeEscape(UInt16(byte))
+        }
+    }
+
+    private mutating func unicodeEscape(_ unit: UInt16) {
+        raw("\\u")
+        for shift in stride(from: 12, through: 0, by: -4) {
+            bytes.append(Self.hexDigits[Int((unit >> UInt16(shift)) & 0xF)])
+        }
+    }
+
+    /// One non-ASCII scalar from `index`: copied as it is, or escaped when a terminal must not
+    /// obey it. Returns the index after it.
+    private mutating func nonASCII(_ utf8: UnsafeBufferPointer<UInt8>, at index: Int) -> Int {
+        let lead = utf8[index]
+        let length = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : 2
+        let end = min(index + length, utf8.count)
+        var value = UInt32(lead) & (length == 4 ? 0x07 : length == 3 ? 0x0F : 0x1F)
+        for position in (index + 1)..<end {
+            value = value << 6 | UInt32(utf8[position] & 0x3F)
+        }
+        if let scalar = Unicode.Scalar(value), UntrustedText.needsSanitizing(scalar) {
+            for unit in String(scalar).utf16 { unicodeEscape(unit) }
+        } else {
+            bytes.append(contentsOf: utf8[index..<end])
+        }
+        return end
+    }
+}
+
+extension JSONLineWriter {
+    /// The object `inspect --json` prints for a link, on one line.
+    mutating func anatomy(_ anatomy: LinkAnatomy) {
+        raw("{")
+        key("actionURL", first: true)
+        string(anatomy.actionURL)
+        key("apiKey")
+        optionalString(anatomy.apiKey)
+        key("continueLink")
+        if let link = anatomy.continueLink {
+            raw("{")
+            key("destination", first: true)
+            string(link.destination)
+            key("layers")
+            array(link.layers) { $0.layer($1) }
+            raw("}")
+        } else {
+            raw("null")
+        }
+        key("continueUrl")
+        optionalString(anatomy.continueUrl)
+        key("continueUrlAuthorized")
+        optionalBool(anatomy.continueUrlAuthorized)
+        key("findings")
+        array(anatomy.findings) { writer, finding in
+            writer.raw("{")
+            writer.key("code", first: true)
+            writer.string(finding.code)
+            writer.key("message")
+            writer.string(finding.message)
+            writer.key("severity")
+            writer.string(finding.severity.rawValue)
+            writer.raw("}")
+        }
+        key("lang")
+        optionalString(anatomy.lang)
+        key("layers")
+        array(anatomy.layers) { $0.layer($1) }
+        key("link")
+        string(anatomy.link)
+        key("mode")
+        optionalString(anatomy.mode)
+        key("oobCode")
+        optionalString(anatomy.oobCode)
+        key("operation")
+        string(anatomy.operation.rawValue)
+        key("tenantId")
+        optionalString(anatomy.tenantId)
+        raw("}")
+    }
+
+    mutating func layer(_ layer: LinkLayer) {
+        raw("{")
+        key("host", first: true)
+        string(layer.host)
+        key("kind")
+        string(layer.kind.rawValue)
+        key("parameters")
+        array(layer.parameters) { writer, parameter in
+            writer.raw("{")
+            writer.key("meaning", first: true)
+            writer.optionalString(parameter.meaning)
+            writer.key("name")
+            writer.string(parameter.name)
+            writer.key("value")
+            writer.string(parameter.value)
+            writer.raw("}")
+        }
+        key("url")
+        string(layer.url)
+        raw("}")
+    }
+
+    /// `{"error": ..., "line": N}` for an input line that is no link.
+    mutating func lineError(_ message: String, line: Int) {
+        raw("{")
+        key("error", first: true)
+        string(message)
+        key("line")
+        integer(line)
+        raw("}")
+    }
+}
