@@ -93,7 +93,34 @@ let package = Package(
             exclude: ["Interop"]
         ),
         .testTarget(name: "ActionFlowEndToEndTests"),
+        // The fuzz targets' invariants (README, "Robustness"), shared by the fuzzer and by the
+        // tests that replay every seed and every input a fuzzer once found.
+        .target(
+            name: "FuzzChecks",
+            dependencies: ["ActionFlowModel", "ActionFlowBackend", "ActionFlowTransport", "ActionFlowClient", "ActionFlowTUI", "ActionFlowServer"],
+            path: "Fuzz/Checks"
+        ),
+        .testTarget(name: "FuzzRegressionTests", dependencies: ["FuzzChecks"]),
         .testTarget(name: "ActionFlowTUITests", dependencies: ["ActionFlowTUI", "ActionFlowClient", "ActionFlowModel", "ActionFlowBackend"], exclude: ["Golden"]),
     ],
     swiftLanguageModes: [.v6]
 )
+
+// The libFuzzer executable (README, "Robustness"): declared only when ACTIONFLOW_FUZZ=1, which
+// `scripts/fuzz` sets to build it into .build-fuzz with the project's own modules instrumented
+// for coverage and the address sanitizer. A normal build never sees it: it cannot link without
+// the fuzzer runtime. Dependencies stay uninstrumented, which keeps the build short.
+if Context.environment["ACTIONFLOW_FUZZ"] == "1" {
+    let sanitizers = ["-sanitize=fuzzer,address"]
+    for target in package.targets where target.type == .regular {
+        target.swiftSettings = (target.swiftSettings ?? []) + [.unsafeFlags(sanitizers)]
+        target.cSettings = (target.cSettings ?? []) + [.unsafeFlags(["-fsanitize=fuzzer-no-link,address"])]
+    }
+    package.targets.append(.executableTarget(
+        name: "ActionFlowFuzz",
+        dependencies: ["FuzzChecks"],
+        path: "Fuzz/Driver",
+        swiftSettings: [.unsafeFlags(sanitizers + ["-parse-as-library"])],
+        linkerSettings: [.unsafeFlags(sanitizers + ["-use-ld=lld"])]
+    ))
+}

@@ -1,3 +1,4 @@
+import ActionFlowModel
 import Foundation
 
 /// A session and the events that led to it from its starting point: what a session file holds,
@@ -36,7 +37,8 @@ public struct SessionFileError: Error, Sendable, Equatable, CustomStringConverti
         self.reason = reason
     }
 
-    public var description: String { "session file \(path): \(reason)" }
+    /// Reasons quote the file (a bad value, a path): kept terminal-safe on one line.
+    public var description: String { UntrustedText.sanitize("session file \(path): \(reason)") }
 }
 
 /// The session file format (README, "Session files"): one JSON object with a format name and

@@ -49,8 +49,14 @@ public enum UntrustedText {
             // Zero-width space, bidi embeddings, overrides, isolates and marks: shown, never obeyed.
             // ZWJ and ZWNJ stay: emoji sequences and several scripts need them.
             return "\u{FFFD}"
-        case 0xE0000...0xE007F:
-            // Tag characters hide text.
+        case 0x00AD, 0x180E, 0x2065, 0xFFF0...0xFFF8, 0x1BCA0...0x1BCA3, 0x1D173...0x1D17A:
+            // The other invisible format characters (soft hyphen, Mongolian vowel separator,
+            // shorthand and musical format controls) and the code points reserved for more:
+            // terminals disagree on their width, so they would shift what follows.
+            return "\u{FFFD}"
+        case 0xE0000...0xE00FF, 0xE01F0...0xE0FFF:
+            // Tag characters hide text; the rest of the plane is reserved for such characters.
+            // (The variation selectors between stay: they only choose a glyph.)
             return "\u{FFFD}"
         default:
             return nil

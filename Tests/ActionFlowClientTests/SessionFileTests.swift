@@ -92,16 +92,49 @@ struct SessionFileTests {
         #expect(throws: SessionFileError.self) { try SessionFile.load(base.path, transport: "embedded") }
     }
 
-    @Test("a file cut at any byte is refused, never loaded as another session")
-    func truncatedAnywhere() async throws {
-        let data = try SessionFile.encode(try await midFlowRecording())
-        // Every offset near both ends, and a spread in between (each decode is a full parse).
-        let offsets = Array(0..<200) + Array(stride(from: 200, to: data.count - 200, by: 97)) + Array((data.count - 200)..<data.count)
-        for offset in offsets {
-            #expect(throws: SessionFileError.self, "cut at \(offset) of \(data.count)") {
-                try SessionFile.decode(data.prefix(offset), path: "cut.json", transport: "embedded")
+    /// A smaller flow than `midFlowRecording`, so that every byte of its file can be cut.
+    func shortRecording(email: String) async throws -> SessionRecording {
+        var driver = SessionDriver(session: try fresh(), remote: nil)
+        await driver.send(.openRoute("/articles/42"))
+        await driver.send(.draftEdited(field: "signIn.email", text: email))
+        return SessionRecording(driver)
+    }
+
+    @Test("a file cut at any byte is refused with a clear reason; whole, it loads as saved")
+    func truncatedAtEveryByte() async throws {
+        let recording = try await shortRecording(email: "bob@example.com")
+        let data = try SessionFile.encode(recording)
+        for offset in 0...data.count {
+            do {
+                let loaded = try SessionFile.decode(data.prefix(offset), path: "cut.json", transport: "embedded")
+                #expect(offset == data.count && loaded == recording, "cut at \(offset) of \(data.count) loaded as a session")
+            } catch {
+                #expect(offset < data.count, "the whole file is refused: \(error)")
+                #expect(error.reason.contains("cut short") || error.reason.contains("is empty"), "cut at \(offset): \(error.reason)")
+                #expect(error.description.hasPrefix("session file cut.json: "))
             }
         }
+    }
+
+    @Test("a save interrupted at any byte leaves the previous session loadable, and the next save goes through")
+    func interruptedSave() async throws {
+        let base = try folder()
+        let path = base.appendingPathComponent("demo.json").path
+        let previous = try await shortRecording(email: "alice@example.com")
+        try SessionFile.save(previous, to: path)
+        let next = try await shortRecording(email: "bob@example.com")
+        let data = try SessionFile.encode(next)
+        // What a kill during `save` leaves: part of the new file under the temporary name of the
+        // process that was writing it, the previous file untouched (the rename never happened).
+        let temporary = base.appendingPathComponent(".demo.json.99999.tmp")
+        for offset in stride(from: 0, through: data.count, by: max(1, data.count / 64)) {
+            try data.prefix(offset).write(to: temporary)
+            #expect(try SessionFile.load(path, transport: "embedded") == previous, "temporary file cut at \(offset)")
+        }
+        try SessionFile.save(next, to: path)
+        #expect(try SessionFile.load(path, transport: "embedded") == next)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: base.path).sorted() == [".demo.json.99999.tmp", "demo.json"],
+                "the save left no file of its own, and did not touch another process's")
     }
 
     @Test("saving replaces the file whole and leaves no temporary file behind")

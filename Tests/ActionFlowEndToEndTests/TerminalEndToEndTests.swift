@@ -12,25 +12,35 @@ struct TerminalEndToEndTests {
         tmux.waitFor("Sign in", "to continue to /articles/42", "alice@example.com")
     }
 
+    /// Story 1 from the refused password: forgot password, reset by email, back at the article, quit.
+    private func resetAfterWrongPasswordAndQuit(_ tmux: TmuxSession, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        try tmux.press("Down", "Enter")
+        tmux.waitFor("Forgot password", "Send reset email", sourceLocation: sourceLocation)
+        try tmux.press("Down", "Enter")
+        tmux.waitFor("emailSent", "sendOobCode PASSWORD_RESET", sourceLocation: sourceLocation)
+        try tmux.finishResetFromInbox(also: ["alice@example.com ✓"], sourceLocation: sourceLocation)
+        // The Sequence pane draws the flow just played, following its newest arrows.
+        try tmux.press("8")
+        tmux.waitFor("Seq", "┬ Firebase Auth (demo-actionflow)", "│   ├──▶│", "│   │◀╌╌┤", "resumed at", sourceLocation: sourceLocation)
+        try tmux.press("q")
+        #expect(tmux.waitForExit() == 0, sourceLocation: sourceLocation)
+        tmux.expectTerminalRestored(sourceLocation: sourceLocation)
+    }
+
+    /// Story 1 up to its first failure: a wrong password refused.
+    private func startStoryOneWithWrongPassword(_ tmux: TmuxSession, password: String = "nope") throws {
+        try startStoryOne(tmux)
+        try tmux.press("Down", "Enter")
+        try tmux.type(password)
+        try tmux.press("Enter", "Enter")
+        tmux.waitFor("INVALID_PASSWORD")
+    }
+
     @Test("Story 1 in the app: wrong password, reset by email, back at the article")
     func storyOneInApp() throws {
         let tmux = try TmuxSession()
-        try startStoryOne(tmux)
-        try tmux.press("Down", "Enter")
-        try tmux.type("not-my-password")
-        try tmux.press("Enter", "Enter")
-        tmux.waitFor("INVALID_PASSWORD")
-        try tmux.press("Down", "Enter")
-        tmux.waitFor("Forgot password", "Send reset email")
-        try tmux.press("Down", "Enter")
-        tmux.waitFor("emailSent", "sendOobCode PASSWORD_RESET")
-        try tmux.finishResetFromInbox(also: ["alice@example.com ✓"])
-        // The Sequence pane draws the flow just played, following its newest arrows.
-        try tmux.press("8")
-        tmux.waitFor("Seq", "┬ Firebase Auth (demo-actionflow)", "│   ├──▶│", "│   │◀╌╌┤", "resumed at")
-        try tmux.press("q")
-        #expect(tmux.waitForExit() == 0)
-        tmux.expectTerminalRestored()
+        try startStoryOneWithWrongPassword(tmux, password: "not-my-password")
+        try resetAfterWrongPasswordAndQuit(tmux)
     }
 
     @Test("Story 2 through the web widget: verify, Continue, reload, subscribe")
@@ -107,11 +117,7 @@ struct TerminalEndToEndTests {
     @Test("Resizing mid-flow re-lays out without losing state; too small says how large")
     func resize() throws {
         let tmux = try TmuxSession()
-        try startStoryOne(tmux)
-        try tmux.press("Down", "Enter")
-        try tmux.type("nope")
-        try tmux.press("Enter", "Enter")
-        tmux.waitFor("INVALID_PASSWORD")
+        try startStoryOneWithWrongPassword(tmux)
         try tmux.resize(width: 80, height: 24)
         tmux.waitFor("INVALID_PASSWORD", "Flow Set Dev Link Net Proj Mail Seq")
         #expect(tmux.screen().split(separator: "\n").allSatisfy { $0.count <= 80 })
@@ -122,6 +128,65 @@ struct TerminalEndToEndTests {
         try tmux.press("q")
         #expect(tmux.waitForExit() == 0)
         tmux.expectTerminalRestored()
+    }
+
+    @Test("A resize storm mid-flow (200 sizes in 2 s, 1×1 to 400×120, keys among them) leaves a whole screen and the flow goes on")
+    func resizeStorm() throws {
+        let tmux = try TmuxSession()
+        try startStoryOneWithWrongPassword(tmux)
+
+        // Sizes from a fixed pseudo-random sequence, with both extremes and the usual ones.
+        var seed: UInt64 = 12
+        func next(_ range: ClosedRange<Int>) -> Int {
+            seed = seed &* 6364136223846793005 &+ 1442695040888963407
+            return range.lowerBound + Int((seed >> 33) % UInt64(range.count))
+        }
+        let fixed = [(1, 1), (400, 120), (80, 24), (79, 23), (2, 1), (1, 60), (300, 2), (160, 48)]
+        let sizes = (0..<200).map { index in index % 5 == 0 ? fixed[(index / 5) % fixed.count] : (next(1...400), next(1...120)) }
+        // Tab keys (harmless in any state) arrive during the storm; one typed while the
+        // terminal is too small is dropped, as the screen then asks for a larger terminal.
+        let keys: [Int: String] = [40: "2", 90: "5", 140: "4", 190: "3"]
+        let started = Date()
+        for (index, size) in sizes.enumerated() {
+            try tmux.resize(width: size.0, height: size.1)
+            if let key = keys[index] { try tmux.press(key) }
+            let due = started.addingTimeInterval(Double(index + 1) * 0.01)
+            if due > Date() { Thread.sleep(until: due) }
+        }
+        let stormSeconds = Date().timeIntervalSince(started)
+        #expect(stormSeconds < 6, "the storm took \(stormSeconds) s")
+        try tmux.resize(width: 100, height: 30)
+        tmux.waitFor("INVALID_PASSWORD", "Flow  Settings  Device  Link")
+
+        // Whole: the screen as drawn by diffs after the storm is the screen a full redraw gives.
+        let settled = stableScreen(tmux)
+        try tmux.press("C-l")
+        Thread.sleep(forTimeInterval: 0.3)
+        let redrawn = stableScreen(tmux)
+        #expect(settled == redrawn, "stray characters after the storm:\n\(settled)\nredrawn:\n\(redrawn)")
+        let lines = settled.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines.count >= 30 && lines.allSatisfy { $0.count <= 100 })
+        for line in lines[1..<28] {
+            #expect(line.hasSuffix("│") || line.hasSuffix("╮") || line.hasSuffix("╯"), "row broken: \(line)")
+        }
+        // Keys act again at once, and the flow goes on from where it was (digits focus the
+        // inspector; Tab goes back to the phone).
+        try tmux.press("3")
+        tmux.waitFor("Changes apply to the next tap")
+        try tmux.press("1", "Tab")
+        try resetAfterWrongPasswordAndQuit(tmux)
+    }
+
+    /// The screen once two captures 150 ms apart agree.
+    private func stableScreen(_ tmux: TmuxSession) -> String {
+        var previous = tmux.screen()
+        for _ in 0..<40 {
+            Thread.sleep(forTimeInterval: 0.15)
+            let current = tmux.screen()
+            if current == previous { return current }
+            previous = current
+        }
+        return previous
     }
 
     @Test("Ctrl-C quits and restores the terminal")

@@ -62,6 +62,26 @@ import Testing
         #expect(try ContinueURLPolicy.browserHost(of: "https://a@b@Evil.COM:80/x").get() == "evil.com")
         #expect(try ContinueURLPolicy.browserHost(of: "http://[::1]:8080/").get() == "[::1]")
     }
+
+    /// Found by fuzzing (Fuzz/Regressions/links): a host ending in a number is an IPv4 address
+    /// to a browser, in any form, and an IPv6 address is visited in its shortest form.
+    @Test func addressesAreReadAsBrowsersReadThem() throws {
+        #expect(try ContinueURLPolicy.browserHost(of: "http://199").get() == "0.0.0.199")
+        #expect(try ContinueURLPolicy.browserHost(of: "http://127.1/x").get() == "127.0.0.1")
+        #expect(try ContinueURLPolicy.browserHost(of: "https://0x7f.0.0.1/").get() == "127.0.0.1")
+        #expect(try ContinueURLPolicy.browserHost(of: "https://2130706433:8080/").get() == "127.0.0.1")
+        #expect(try ContinueURLPolicy.browserHost(of: "https://0177.0.0.1./").get() == "127.0.0.1")
+        #expect(try ContinueURLPolicy.browserHost(of: "https://%31%32%37.0.0.1/").get() == "127.0.0.1")
+        #expect(try ContinueURLPolicy.browserHost(of: "http://[0:0:0::1]/").get() == "[::1]")
+        #expect(try ContinueURLPolicy.browserHost(of: "http://[::FFFF:127.0.0.1]/").get() == "[::ffff:7f00:1]")
+        #expect(ContinueURLPolicy.check("http://127.1/", authorizedDomains: ["127.0.0.1"]) == .authorized(host: "127.0.0.1"))
+        #expect(ContinueURLPolicy.check("http://[0::1]/", authorizedDomains: ["[::1]"]) == .authorized(host: "[::1]"))
+        for notAnAddress in ["http://1.2.3.4.5/", "http://256.1.1.1/", "http://08/", "http://example.0x/", "http://a.1/", "http://[1::2::3]/", "http://[::1:]/"] {
+            #expect(!ContinueURLPolicy.check(notAnAddress, authorizedDomains: ["127.0.0.1"]).isAuthorized, "\(notAnAddress)")
+            #expect((try? ContinueURLPolicy.browserHost(of: notAnAddress).get()) == nil, "\(notAnAddress) is refused by browsers")
+        }
+        #expect(try ContinueURLPolicy.browserHost(of: "http://example.0x1g/").get() == "example.0x1g", "a last label that is no number")
+    }
 }
 
 @Suite struct ActionLinkBuilderTests {

@@ -20,6 +20,17 @@ import Testing
         #expect(UntrustedText.sanitize("a\tb\nc\rd") == "a␉b␊c␍d")
         #expect(UntrustedText.sanitizeLines("one\r\ntwo\u{1B}") == ["one", "two␛"])
     }
+
+    /// Found by fuzzing (Fuzz/Regressions/text): every invisible format character is shown,
+    /// not only the bidi controls and zero-width spaces; joiners and variation selectors stay.
+    @Test func invisibleFormatCharactersAreShown() {
+        for invisible in ["\u{AD}", "\u{180E}", "\u{2065}", "\u{FFF0}", "\u{1BCA0}", "\u{1D173}", "\u{E0080}", "\u{E01F0}"] {
+            #expect(UntrustedText.sanitize("a\(invisible)b") == "a\u{FFFD}b", "U+\(String(invisible.unicodeScalars.first!.value, radix: 16))")
+        }
+        for kept in ["👩\u{200D}💻", "\u{915}\u{94D}\u{200C}", "❤\u{FE0F}", "\u{845B}\u{E0100}"] {
+            #expect(!UntrustedText.needsSanitizing(kept))
+        }
+    }
 }
 
 @Suite struct AuthFailureTests {

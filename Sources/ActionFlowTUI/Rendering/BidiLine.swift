@@ -61,7 +61,9 @@ public enum BidiLine {
                 output.append(contentsOf: run)
             }
         }
-        return output
+        // A character that only extends another (a lone skin-tone modifier) would join the one
+        // now before it and change the line's width: such a line keeps its logical order.
+        return output.count == characters.count ? output : line
     }
 
     /// The strong direction of a character: letters and digits have one, spaces and punctuation none.

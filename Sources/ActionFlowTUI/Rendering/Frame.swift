@@ -246,15 +246,13 @@ public enum TextWrap {
                     line = ""
                     lineWidth = 0
                 }
-                while wordWidth > width {
-                    let (head, rest) = cut(word, columns: width - lineWidth - (lineWidth > 0 ? 1 : 0))
-                    if lineWidth > 0 { line += " " }
-                    line += head
-                    result.append(line)
-                    line = ""
-                    lineWidth = 0
-                    word = rest
+                if wordWidth > width {
+                    // A word wider than a line starts one (the line was ended above) and fills
+                    // whole lines; its last piece goes on like a word.
+                    var pieces = hardLines(word, width: width)
+                    word = pieces.removeLast()
                     wordWidth = DisplayWidth.of(word)
+                    result.append(contentsOf: pieces)
                 }
                 if lineWidth > 0 {
                     line += " "
@@ -272,27 +270,21 @@ public enum TextWrap {
     /// tokens and JSON).
     public static func hardLines(_ text: String, width: Int) -> [String] {
         guard width > 0 else { return [] }
+        // One pass: a long link or JSON body is not copied again for every line it fills.
         var result: [String] = []
-        var rest = text.screenSafe
-        repeat {
-            let (head, tail) = cut(rest, columns: width)
-            result.append(head)
-            rest = tail
-        } while !rest.isEmpty
-        return result
-    }
-
-    private static func cut(_ text: String, columns: Int) -> (String, String) {
-        var head = ""
+        var line = ""
         var used = 0
-        var index = text.startIndex
-        while index < text.endIndex {
-            let width = DisplayWidth.of(text[index])
-            if used + width > max(1, columns), !head.isEmpty { break }
-            head.append(text[index])
-            used += width
-            index = text.index(after: index)
+        for character in text.screenSafe {
+            let columns = DisplayWidth.of(character)
+            if used + columns > width, !line.isEmpty {
+                result.append(line)
+                line = ""
+                used = 0
+            }
+            line.append(character)
+            used += columns
         }
-        return (head, String(text[index...]))
+        result.append(line)
+        return result
     }
 }

@@ -1,0 +1,55 @@
+import ActionFlowClient
+import ActionFlowModel
+import ActionFlowTUI
+import Foundation
+
+/// The session file loader, and what is done with a loaded session. Invariants:
+/// - a refused file gets one terminal-safe reason;
+/// - a loaded session saves and loads back equal;
+/// - it goes on: events reduce without a crash, and every tab of the interface draws whole,
+///   terminal-safe frames of it.
+enum SessionChecks {
+    static func check(_ data: Data) async -> [String] {
+        var violations = Violations()
+        let recording: SessionRecording
+        do {
+            recording = try SessionFile.decode(data, path: "fuzz.json", transport: nil)
+        } catch {
+            if let bad = ScreenSafety.firstForbidden(in: error.description) {
+                violations.fail("the error \(ScreenSafety.describe(error.description)) holds \(bad)")
+            }
+            return violations.list
+        }
+        checkRoundTrip(recording, into: &violations)
+        var driver = SessionDriver(recording, remote: nil)
+        var ui = UIState(colorMode: .full256)
+        ui.mode = .main
+        checkFrames(driver.session, ui: &ui, into: &violations)
+        let message = driver.session.inbox.last?.id ?? "none"
+        for event: AppEvent in [.mailboxOpened, .messageOpened(id: message), .linkTapped(messageID: message), .continueTapped, .clockAdvanceRequested(seconds: 3600)] {
+            await driver.send(event)
+        }
+        checkFrames(driver.session, ui: &ui, into: &violations)
+        checkRoundTrip(SessionRecording(driver), into: &violations)
+        return violations.list
+    }
+
+    static func checkRoundTrip(_ recording: SessionRecording, into violations: inout Violations) {
+        do {
+            let again = try SessionFile.decode(SessionFile.encode(recording), path: "again.json", transport: recording.transport)
+            violations.expect(again == recording, "a session saved and loaded back is different")
+        } catch {
+            violations.fail("a session does not save and load back: \(error)")
+        }
+    }
+
+    static func checkFrames(_ session: Session, ui: inout UIState, into violations: inout Violations) {
+        for tab in InspectorTab.allCases {
+            ui.tab = tab
+            for (width, height) in [(100, 30), (41, 12)] {
+                let frame = MainView.render(session: session, ui: ui, transport: session.isEmbedded ? "embedded" : "rest", width: width, height: height)
+                TextChecks.checkRows(frame, text: "the \(tab) tab", into: &violations)
+            }
+        }
+    }
+}
