@@ -171,6 +171,8 @@ enum ChildProcess {
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_adddup2(&actions, stdin, 0)
         posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        // The reference prints its own figure on stderr; this command prints both.
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         var pid: pid_t = 0
@@ -179,14 +181,27 @@ enum ChildProcess {
         return pid
     }
 
+    /// Waits for the child, sampling its peak resident size (`VmHWM`) while it runs: `wait4`'s
+    /// `ru_maxrss` would count this process's memory too, as `posix_spawn` starts the child
+    /// sharing it until the exec.
     private static func wait(_ pid: pid_t, _ executable: String, since start: ContinuousClock.Instant) throws -> Result {
         var status: Int32 = 0
-        var usage = rusage()
-        while wait4(pid, &status, 0, &usage) < 0 {
-            guard errno == EINTR else { throw Failure(description: "lost track of \(executable)") }
+        var peakKiB = 0
+        while true {
+            let done = waitpid(pid, &status, WNOHANG)
+            if done == pid { break }
+            if done < 0, errno != EINTR { throw Failure(description: "lost track of \(executable)") }
+            peakKiB = max(peakKiB, highWaterKiB(pid) ?? 0)
+            usleep(2_000)
         }
         let seconds = (ContinuousClock.now - start).seconds
         guard status & 0x7F == 0, (status >> 8) & 0xFF == 0 else { throw Failure(description: "\(executable) failed (wait status \(status))") }
-        return Result(seconds: seconds, peakMiB: Double(usage.ru_maxrss) / 1024)
+        return Result(seconds: seconds, peakMiB: Double(peakKiB) / 1024)
+    }
+
+    private static func highWaterKiB(_ pid: pid_t) -> Int? {
+        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }) else { return nil }
+        return Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "")
     }
 }
