@@ -156,7 +156,7 @@ struct TerminalEndToEndTests {
         let stormSeconds = Date().timeIntervalSince(started)
         #expect(stormSeconds < 6, "the storm took \(stormSeconds) s")
         try tmux.resize(width: 100, height: 30)
-        tmux.waitFor("INVALID_PASSWORD", "Flow  Settings  Device  Link")
+        tmux.waitFor("INVALID_PASSWORD", "Flow  Set  Dev  Link  Net  Proj  Mail  Seq")
 
         // Whole: the screen as drawn by diffs after the storm is the screen a full redraw gives.
         let settled = stableScreen(tmux)
@@ -196,7 +196,7 @@ struct TerminalEndToEndTests {
         try tmux.press("C-c")
         #expect(tmux.waitForExit() == 0)
         tmux.expectTerminalRestored()
-        #expect(!tmux.screen().contains("Flow  Settings"), "the interface is still on the main screen")
+        #expect(!tmux.screen().contains("Flow  Set"), "the interface is still on the main screen")
     }
 
     @Test("SIGTERM ends the program with the terminal restored")
@@ -207,7 +207,7 @@ struct TerminalEndToEndTests {
         kill(pid, SIGTERM)
         #expect(tmux.waitForExit() == 128 + Int(SIGTERM), "the program ends by SIGTERM, as asked")
         tmux.expectTerminalRestored()
-        #expect(!tmux.screen().contains("Flow  Settings"))
+        #expect(!tmux.screen().contains("Flow  Set"))
     }
 
     @Test("SIGHUP and crash signals (SEGV, ABRT) still leave the terminal as it was found", arguments: [SIGHUP, SIGSEGV, SIGABRT])
@@ -218,7 +218,7 @@ struct TerminalEndToEndTests {
         kill(pid, signal)
         #expect(tmux.waitForExit() == 128 + Int(signal), "the program ends by the signal it got")
         tmux.expectTerminalRestored()
-        #expect(!tmux.screen().contains("Flow  Settings"), "the interface is still on the screen")
+        #expect(!tmux.screen().contains("Flow  Set"), "the interface is still on the screen")
     }
 
     @Test("A hostile pasted email cannot move the cursor or break the frame")
