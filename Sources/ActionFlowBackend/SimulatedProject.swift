@@ -192,6 +192,10 @@ public struct SimulatedProject: Sendable, Equatable, Codable {
     public mutating func deleteAllAccounts() {
         accounts.removeAll()
         localIdByEmail.removeAll()
+        // Their tokens now name no user either way: without their records, ID tokens still read
+        // as USER_NOT_FOUND and refresh tokens as INVALID_REFRESH_TOKEN, as before.
+        sessions.removeAll()
+        if refreshTokens != nil { refreshTokens = [:] }
     }
 
     /// The settings a code was requested with (the Hosting link router needs them).

@@ -1,25 +1,30 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import HummingbirdCore
 import Logging
 import NIOCore
+import NIOHTTP1
 
 /// Serves an `EmulatorAPI` over HTTP/1.1 with Hummingbird: one log line per request (path only,
-/// never the query, which can hold `oobCode` and `apiKey`), bodies over the limit rejected in
-/// the emulator's error shape.
+/// never the query, which can hold `oobCode` and `apiKey`), bodies over the limit refused in
+/// the emulator's error shape as soon as they are known to be too large, and `limits` on heads,
+/// connections and idle time.
 public struct AuthEmulatorServer: Sendable {
     public let api: EmulatorAPI
     public let host: String
     public let port: Int
+    public let limits: ServerLimits
     public let logger: Logger
 
     public static let defaultHost = "127.0.0.1"
     public static let defaultPort = 9099
 
-    public init(api: EmulatorAPI, host: String = AuthEmulatorServer.defaultHost, port: Int = AuthEmulatorServer.defaultPort, logger: Logger) {
+    public init(api: EmulatorAPI, host: String = AuthEmulatorServer.defaultHost, port: Int = AuthEmulatorServer.defaultPort, limits: ServerLimits = ServerLimits(), logger: Logger) {
         self.api = api
         self.host = host
         self.port = port
+        self.limits = limits
         self.logger = logger
     }
 
@@ -47,9 +52,21 @@ public struct AuthEmulatorServer: Sendable {
 
     private func application(onListening: @escaping @Sendable (Int) async -> Void) -> some ApplicationProtocol {
         let logger = self.logger
+        let limits = self.limits
+        let headerBytes = min(limits.maxHeaderBytes, ServerLimits.parserHeaderCeiling)
+        var channel = HTTP1Channel.Configuration(
+            additionalChannelHandlers: [ConnectionGuard(limits: limits)],
+            idleTimeout: TimeAmount(limits.idleTimeout)
+        )
+        channel.httpDecoder = .init(maxHeaderFieldSize: headerBytes, maxHeaderListSize: headerBytes)
         return Application(
-            responder: EmulatorResponder(api: api, logger: logger),
-            configuration: ApplicationConfiguration(address: .hostname(host, port: port), serverName: "actionflow"),
+            responder: EmulatorResponder(api: api, limits: limits, logger: logger),
+            server: .http1(configuration: channel),
+            configuration: ApplicationConfiguration(
+                address: .hostname(host, port: port),
+                serverName: "actionflow",
+                availableConnectionsDelegate: .maximum(limits.maxConnections, logger: logger)
+            ),
             onServerRunning: { channel in await onListening(channel.localAddress?.port ?? 0) },
             logger: logger
         )
@@ -76,6 +93,7 @@ public struct RunningEmulatorServer: Sendable {
 struct EmulatorResponder: HTTPResponder {
     typealias Context = BasicRequestContext
     let api: EmulatorAPI
+    let limits: ServerLimits
     let logger: Logger
 
     func respond(to request: Request, context: BasicRequestContext) async throws -> Response {
@@ -86,6 +104,10 @@ struct EmulatorResponder: HTTPResponder {
         // HTTP/1's Host arrives as the `:authority` pseudo-header; the emulator's links use it.
         if headers["host"] == nil, let authority = request.head.authority { headers["host"] = authority }
         do {
+            // A declared length over the limit is refused before reading any of it.
+            if let declared = request.headers[.contentLength].flatMap({ Int($0) }), declared > api.maxBodyBytes {
+                throw NIOTooManyBytesError(maxBytes: api.maxBodyBytes)
+            }
             let body = try await request.collectBody(upTo: api.maxBodyBytes)
             response = await api.handle(APIRequest(
                 method: request.method.rawValue,
@@ -95,11 +117,19 @@ struct EmulatorResponder: HTTPResponder {
                 body: Data(buffer: body)
             ))
         } catch is NIOTooManyBytesError {
-            // Refused before routing; still with CORS headers, so a browser can read why.
-            response = EmulatorAPI.withCORS(
+            // Refused before routing; still with CORS headers, so a browser can read why. The
+            // connection closes once the rest of the body is dropped (`ConnectionGuard`).
+            var refusal = EmulatorAPI.withCORS(
                 .failure(status: 413, code: .init("PAYLOAD_TOO_LARGE"), detail: "the request body exceeds \(api.maxBodyBytes) bytes"),
                 for: APIRequest(method: request.method.rawValue, path: request.uri.path, headers: headers)
             )
+            refusal.headers["Connection"] = "close"
+            response = refusal
+        } catch let error as HTTPParserError {
+            // A body the parser refuses (a broken chunk): the same answer as a broken head.
+            var refusal = ConnectionGuard.refusal(for: error, maxHeaderBytes: limits.maxHeaderBytes)
+            refusal.headers["Connection"] = "close"
+            response = refusal
         }
         let elapsed = ContinuousClock.now - started
         let millis = Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000

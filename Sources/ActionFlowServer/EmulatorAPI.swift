@@ -605,6 +605,8 @@ public struct EmulatorAPI: Sendable {
                 return .jsonObject([:])
             case ("DELETE", "accounts"):
                 try transport.withProject { (project) throws(AuthFailure) in project.deleteAllAccounts() }
+                // Hand the freed pages back, so that `serve`'s memory falls after a load test.
+                ServerLimits.returnFreedMemory()
                 return .jsonObject([:])
             case ("GET", "config"):
                 return .jsonObject(Self.emulatorConfig(transport.snapshot.options))

@@ -23,13 +23,21 @@ struct BenchServeCommand: AsyncParsableCommand {
     @Option(help: "Sequential calls for the added-latency comparison.")
     var calls = 2000
 
+    @Flag(help: "Instead: serve in its own process under hostile clients, beside a well-behaved one (README, \"Robustness\").")
+    var hostile = false
+
+    @Option(help: "With --hostile: distinct users signed up during the load.")
+    var signUps = 100_000
+
     func validate() throws {
         guard (1...1024).contains(connections) else { throw ValidationError("--connections must be from 1 to 1024, not \(connections)") }
         guard seconds.isFinite, seconds > 0, seconds <= 600 else { throw ValidationError("--seconds must be above 0 and at most 600, not \(seconds)") }
         guard (1...1_000_000).contains(calls) else { throw ValidationError("--calls must be from 1 to 1000000, not \(calls)") }
+        guard (0...10_000_000).contains(signUps) else { throw ValidationError("--sign-ups must be from 0 to 10000000, not \(signUps)") }
     }
 
     func run() async throws {
+        if hostile { return try await BenchServeHostile.run(signUps: signUps) }
         let project = try ProjectConfigLoader.loadDefault()
         var logger = Logger(label: "bench-serve")
         logger.logLevel = .critical

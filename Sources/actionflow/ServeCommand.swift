@@ -36,8 +36,17 @@ struct ServeCommand: AsyncParsableCommand {
 
     @OptionGroup var project: ProjectFileOption
 
-    @Option(help: "Largest request body accepted, in bytes.")
+    @Option(help: "Largest request body accepted, in bytes; a larger one gets 413 as soon as it is known.")
     var maxBodyBytes = EmulatorAPI.defaultMaxBodyBytes
+
+    @Option(help: ArgumentHelp("Largest request line and headers together, in bytes (at most \(ServerLimits.parserHeaderCeiling)); a larger head gets 431.", valueName: "bytes"))
+    var maxHeaderBytes = ServerLimits.defaultMaxHeaderBytes
+
+    @Option(help: ArgumentHelp("Connections open at once; more wait until one closes. Also bounded by the open-file limit.", valueName: "count"))
+    var maxConnections = ServerLimits.defaultMaxConnections
+
+    @Option(help: ArgumentHelp("Seconds a connection may send nothing (idle keep-alive, or headers trickling in) before it is closed.", valueName: "seconds"))
+    var idleTimeout: Double = Double(ServerLimits.defaultIdleTimeout.components.seconds)
 
     @Flag(help: "Do not log one line per request.")
     var quiet = false
@@ -46,6 +55,13 @@ struct ServeCommand: AsyncParsableCommand {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be from 0 to 65535, not \(port)") }
         guard !host.trimmingCharacters(in: .whitespaces).isEmpty else { throw ValidationError("--host is empty") }
         guard maxBodyBytes >= 1024 else { throw ValidationError("--max-body-bytes must be at least 1024") }
+        guard (1024...ServerLimits.parserHeaderCeiling).contains(maxHeaderBytes) else {
+            throw ValidationError("--max-header-bytes must be from 1024 to \(ServerLimits.parserHeaderCeiling), not \(maxHeaderBytes)")
+        }
+        guard maxConnections >= 1 else { throw ValidationError("--max-connections must be at least 1, not \(maxConnections)") }
+        guard idleTimeout.isFinite, idleTimeout >= 0.1, idleTimeout <= 86_400 else {
+            throw ValidationError("--idle-timeout must be from 0.1 to 86400 seconds, not \(idleTimeout)")
+        }
     }
 
     func run() async throws {
@@ -54,7 +70,12 @@ struct ServeCommand: AsyncParsableCommand {
         let served = api.project
         var logger = Logger(label: "actionflow.serve") { StreamLogHandler.standardOutput(label: $0) }
         logger.logLevel = quiet ? .warning : .info
-        let server = AuthEmulatorServer(api: api, host: host, port: port, logger: logger)
+        let descriptors = ServerLimits.raiseOpenFileLimit()
+        if maxConnections > descriptors {
+            logger.warning("--max-connections \(maxConnections) is above what the open-file limit allows; at most \(descriptors) connections")
+        }
+        let limits = ServerLimits(maxHeaderBytes: maxHeaderBytes, maxConnections: min(maxConnections, max(1, descriptors)), idleTimeout: .milliseconds(Int64(idleTimeout * 1000)))
+        let server = AuthEmulatorServer(api: api, host: host, port: port, limits: limits, logger: logger)
         let host = self.host
         let behaviour = self.behaviour
         if !["127.0.0.1", "::1", "localhost"].contains(host) {

@@ -78,5 +78,20 @@ import Testing
         #expect(message(["serve", "--max-body-bytes", "10"]) == "--max-body-bytes must be at least 1024")
         #expect(message(["serve", "--host", " "]) == "--host is empty")
         #expect(message(["serve", "--project", "/no/such/project.yaml"]).contains("/no/such/project.yaml"))
+        #expect(message(["serve", "--max-header-bytes", "100"]) == "--max-header-bytes must be from 1024 to 81920, not 100")
+        #expect(message(["serve", "--max-connections", "0"]) == "--max-connections must be at least 1, not 0")
+        #expect(message(["serve", "--idle-timeout", "0"]) == "--idle-timeout must be from 0.1 to 86400 seconds, not 0.0")
+        #expect(message(["serve", "--idle-timeout", "nan"]).contains("--idle-timeout"))
+    }
+
+    @Test("serve --help lists every limit with its default")
+    func serveHelpListsLimits() {
+        let help = ServeCommand.helpMessage(columns: 200)
+        for option in ["--max-body-bytes <max-body-bytes>", "--max-header-bytes <bytes>", "--max-connections <count>", "--idle-timeout <seconds>"] {
+            #expect(help.contains(option), "\(option) missing from serve --help")
+        }
+        for defaultValue in ["(default: 65536)", "(default: 16384)", "(default: 4096)", "(default: 30.0)"] {
+            #expect(help.contains(defaultValue), "\(defaultValue) missing from serve --help")
+        }
     }
 }
