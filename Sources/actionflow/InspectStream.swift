@@ -92,7 +92,9 @@ struct InspectStream {
         case .tooLong(let bytes):
             return json.lineError(LinkParseError.tooLong(bytes: bytes, limit: LinkInspector.maximumLinkBytes).description, line: number)
         case .bytes(let bytes):
-            guard let decoded = String(validating: bytes, as: UTF8.self) else {
+            // Plain ASCII, the usual line, needs no validation.
+            let ascii = bytes.withUnsafeBufferPointer { $0.allSatisfy { $0 < 0x80 } }
+            guard let decoded = ascii ? String(decoding: bytes, as: UTF8.self) : String(validating: bytes, as: UTF8.self) else {
                 return json.lineError("line \(number) is not valid UTF-8", line: number)
             }
             text = decoded

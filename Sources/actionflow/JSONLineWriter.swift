@@ -82,6 +82,7 @@ struct JSONLineWriter: ~Copyable {
 
     // MARK: Values
 
+    @inline(__always)
     mutating func raw(_ text: StaticString) {
         append(text.utf8Start, count: text.utf8CodeUnitCount)
     }
@@ -164,6 +165,7 @@ struct JSONLineWriter: ~Copyable {
     }
 
     /// `"key":` after a comma unless it is the object's first.
+    @inline(__always)
     mutating func key(_ name: StaticString, first: Bool = false) {
         if !first { append(UInt8(ascii: ",")) }
         append(UInt8(ascii: "\""))
