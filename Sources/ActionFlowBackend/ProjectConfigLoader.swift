@@ -391,12 +391,47 @@ private final class ConfigReader {
 
     func date(_ node: Node, _ path: String) throws(ProjectConfigError) -> Date {
         let value = try scalar(node, path, expected: "a UTC time such as 2026-01-15T09:00:00Z")
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime]
-        guard let date = formatter.date(from: value.string) else {
+        guard let date = Self.utcTime(value.string) ?? Self.internetDateTime(value.string) else {
             throw error(node, path, "expected a time such as 2026-01-15T09:00:00Z, got \(describe(node))")
         }
         return date
+    }
+
+    /// Any RFC 3339 time, through Foundation's formatter (its first use loads ICU).
+    static func internetDateTime(_ text: String) -> Date? {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime]
+        return formatter.date(from: text)
+    }
+
+    /// The usual shape, `YYYY-MM-DDTHH:MM:SSZ` with every field in range, read directly: the
+    /// project file is loaded on every start. Nil for anything else (the formatter decides).
+    static func utcTime(_ text: String) -> Date? {
+        let bytes = Array(text.utf8)
+        guard bytes.count == 20, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"), bytes[10] == UInt8(ascii: "T"),
+              bytes[13] == UInt8(ascii: ":"), bytes[16] == UInt8(ascii: ":"), bytes[19] == UInt8(ascii: "Z") else { return nil }
+        func number(_ range: Range<Int>) -> Int? {
+            var value = 0
+            for byte in bytes[range] {
+                guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
+                value = value * 10 + Int(byte - UInt8(ascii: "0"))
+            }
+            return value
+        }
+        guard let year = number(0..<4), let month = number(5..<7), let day = number(8..<10),
+              let hour = number(11..<13), let minute = number(14..<16), let second = number(17..<19),
+              year >= 1970, (1...12).contains(month), hour < 24, minute < 60, second < 60 else { return nil }
+        let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
+        let monthDays = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
+        guard (1...monthDays[month - 1]).contains(day) else { return nil }
+        // Days since 1970-01-01 (the civil-from-days algorithm, run backwards).
+        let shiftedYear = month <= 2 ? year - 1 : year
+        let era = shiftedYear / 400
+        let yearOfEra = shiftedYear - era * 400
+        let dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        let days = era * 146_097 + dayOfEra - 719_468
+        return Date(timeIntervalSince1970: TimeInterval(days * 86_400 + hour * 3_600 + minute * 60 + second))
     }
 
     func userPassword(_ node: Node, _ path: String) throws(ProjectConfigError) -> String {

@@ -67,7 +67,7 @@ extension SimulatedProject {
         if let name = account.displayName { claims["name"] = name }
         if let picture = account.photoUrl { claims["picture"] = picture }
         if provider == "anonymous" { claims["provider_id"] = "anonymous" }
-        let payload = (try? JSONSerialization.data(withJSONObject: claims, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data("{}".utf8)
+        let payload = Data((CompactJSON.string(claims) ?? "{}").utf8)
         let token = "eyJhbGciOiJub25lIiwidHlwIjoiSldUIn0." + Self.base64URL(payload) + "."
         sessions[token] = Session(localId: account.localId, generation: account.sessionGeneration, provider: provider, issuedAt: issuedAt)
         return token
@@ -135,8 +135,7 @@ extension SimulatedProject {
             "extraClaims": [String: Any](), "projectId": projectId,
         ]
         if let tenantId { record["tenantId"] = tenantId }
-        let data = (try? JSONSerialization.data(withJSONObject: record, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data()
-        return data.base64EncodedString()
+        return Data((CompactJSON.string(record) ?? "").utf8).base64EncodedString()
     }
 
     /// A refresh token's record, or nil when it is not one (Node's base64 reading is lenient:

@@ -127,7 +127,7 @@ public struct LinkLayer: Sendable, Hashable, Codable {
 
     /// The value of the last parameter with this name (what the SDKs read when a name repeats).
     public func value(_ name: String) -> String? {
-        parameters.last { $0.name == name }?.value
+        parameters.last { $0.isNamed(name) }?.value
     }
 }
 
@@ -142,27 +142,43 @@ public struct LinkParameter: Sendable, Hashable, Codable {
     }
 
     /// What this parameter does in the protocol; nil for names the protocol does not define.
+    /// Chosen by length first: a few comparisons instead of one per known name (it is written
+    /// for every parameter of every streamed link).
     public var meaning: String? {
-        switch name {
-        case "link": "the wrapped link (the payload the app receives)"
-        case "deep_link_id": "the wrapped link (Dynamic Links custom-scheme form)"
-        case "apn": "Android package name: the app that opens the link"
-        case "amv": "Android minimum version code: older installs go to the Play Store to upgrade"
-        case "afl": "Android fallback link: opened instead of installing when the app is missing"
-        case "ibi": "iOS bundle id: the app that opens the link"
-        case "ifl": "iOS fallback link: opened when the app is missing"
-        case "isi": "App Store id: where iOS users without the app can install it"
-        case "imv": "iOS minimum app version"
-        case "ofl": "fallback link on other platforms (desktop)"
-        case "efr": "skip the Dynamic Links preview page"
-        case "mode": "the action: resetPassword, verifyEmail, recoverEmail, signIn, verifyAndChangeEmail or revertSecondFactorAddition"
-        case "oobCode": "the one-time action code (single use, expires)"
-        case "apiKey": "the project's Web API key, used by the handler to call Identity Toolkit"
-        case "continueUrl": "the continue (state) URL from ActionCodeSettings.url"
-        case "lang": "the language of the email and the hosted page (X-Firebase-Locale)"
-        case "tenantId": "the Identity Platform tenant the user belongs to"
+        switch name.utf8.count {
+        case 3:
+            switch name {
+            case "apn": "Android package name: the app that opens the link"
+            case "amv": "Android minimum version code: older installs go to the Play Store to upgrade"
+            case "afl": "Android fallback link: opened instead of installing when the app is missing"
+            case "ibi": "iOS bundle id: the app that opens the link"
+            case "ifl": "iOS fallback link: opened when the app is missing"
+            case "isi": "App Store id: where iOS users without the app can install it"
+            case "imv": "iOS minimum app version"
+            case "ofl": "fallback link on other platforms (desktop)"
+            case "efr": "skip the Dynamic Links preview page"
+            default: nil
+            }
+        case 4:
+            switch name {
+            case "link": "the wrapped link (the payload the app receives)"
+            case "mode": "the action: resetPassword, verifyEmail, recoverEmail, signIn, verifyAndChangeEmail or revertSecondFactorAddition"
+            case "lang": "the language of the email and the hosted page (X-Firebase-Locale)"
+            default: nil
+            }
+        case 6 where name == "apiKey": "the project's Web API key, used by the handler to call Identity Toolkit"
+        case 7 where name == "oobCode": "the one-time action code (single use, expires)"
+        case 8 where name == "tenantId": "the Identity Platform tenant the user belongs to"
+        case 11 where name == "continueUrl": "the continue (state) URL from ActionCodeSettings.url"
+        case 12 where name == "deep_link_id": "the wrapped link (Dynamic Links custom-scheme form)"
         default: nil
         }
+    }
+
+    /// `name == candidate`, with the cheap length test first: most names compared differ in length.
+    @inline(__always)
+    func isNamed(_ candidate: String) -> Bool {
+        name.utf8.count == candidate.utf8.count && name == candidate
     }
 
     enum CodingKeys: String, CodingKey { case name, value, meaning }

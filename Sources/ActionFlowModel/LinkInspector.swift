@@ -27,7 +27,7 @@ public enum LinkInspector {
         }
         var layers = chain.layers
         func actionValue(_ name: String) -> String? {
-            action.split.value(name) ?? chain.strayActionParameters.last { $0.name == name }?.value
+            action.split.value(name) ?? chain.strayActionParameters.last { $0.isNamed(name) }?.value
         }
         let mode = actionValue("mode")
         let oobCode = actionValue("oobCode")
@@ -128,15 +128,24 @@ public enum LinkInspector {
         var layers: [LinkLayer] { links.map(\.layer) }
         var last: ChainLink? { links.last }
         var hasStrayActionParameters: Bool {
-            strayActionParameters.contains { $0.name == "mode" || $0.name == "oobCode" }
+            strayActionParameters.contains { $0.isNamed("mode") || $0.isNamed("oobCode") }
         }
     }
 
     /// The parameters of an action URL (a switch: cheaper than hashing on the hot path).
     static func isActionParameter(_ name: String) -> Bool {
-        switch name {
-        case "mode", "oobCode", "apiKey", "continueUrl", "lang", "tenantId": true
-        default: false
+        actionParameterBit(name) != nil
+    }
+
+    /// A bit of its own for each action parameter, chosen by length first.
+    private static func actionParameterBit(_ name: String) -> UInt8? {
+        switch name.utf8.count {
+        case 4: name == "mode" ? 1 : name == "lang" ? 2 : nil
+        case 6: name == "apiKey" ? 4 : nil
+        case 7: name == "oobCode" ? 8 : nil
+        case 8: name == "tenantId" ? 16 : nil
+        case 11: name == "continueUrl" ? 32 : nil
+        default: nil
         }
     }
 
@@ -200,7 +209,7 @@ public enum LinkInspector {
     /// The payload parameter of a wrapper, when there is one.
     private static func wrapperParameter(_ split: SplitURL) -> (parameter: LinkParameter, malformed: Bool)? {
         guard let parameters = split.parameters,
-              let index = parameters.lastIndex(where: { $0.name == "deep_link_id" }) ?? parameters.lastIndex(where: { $0.name == "link" })
+              let index = parameters.lastIndex(where: { $0.isNamed("deep_link_id") }) ?? parameters.lastIndex(where: { $0.isNamed("link") })
         else { return nil }
         return (parameters[index], split.malformedParameters.contains(index))
     }
@@ -315,14 +324,15 @@ public enum LinkInspector {
 
     private static func duplicateParameterFindings(_ split: SplitURL, into findings: inout [Finding]) {
         guard let parameters = split.parameters else { return }
-        // A handful of names: arrays beat hashing here.
-        var seen: [String] = []
-        var reported: [String] = []
-        for parameter in parameters where isActionParameter(parameter.name) {
-            if !seen.contains(parameter.name) {
-                seen.append(parameter.name)
-            } else if !reported.contains(parameter.name) {
-                reported.append(parameter.name)
+        // One bit per action parameter: no set or array to build for every link.
+        var seen: UInt8 = 0
+        var reported: UInt8 = 0
+        for parameter in parameters {
+            guard let bit = actionParameterBit(parameter.name) else { continue }
+            if seen & bit == 0 {
+                seen |= bit
+            } else if reported & bit == 0 {
+                reported |= bit
                 findings.append(Finding(code: "link.duplicate-parameter", severity: .warning,
                                         message: "\(parameter.name) appears more than once: the SDKs keep the last value, other parsers the first."))
             }

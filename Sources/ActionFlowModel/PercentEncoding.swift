@@ -47,36 +47,43 @@ public enum PercentEncoding {
         return String(validating: out, as: UTF8.self)
     }
 
-    /// `decode` over UTF-8 bytes in memory: the link inspector's fast path.
+    /// `decode` over UTF-8 bytes in memory: the link inspector's fast path. One pass finds
+    /// whether there is anything to decode and whether the text is ASCII (which needs no
+    /// validation), one more decodes.
     public static func decode(utf8 bytes: UnsafeBufferPointer<UInt8>, plusAsSpace: Bool = false) -> String? {
         var needsDecoding = false
-        for byte in bytes where byte == UInt8(ascii: "%") || (plusAsSpace && byte == UInt8(ascii: "+")) {
-            needsDecoding = true
-            break
+        var combined: UInt8 = 0
+        for byte in bytes {
+            combined |= byte
+            if byte == UInt8(ascii: "%") || (plusAsSpace && byte == UInt8(ascii: "+")) { needsDecoding = true }
         }
-        guard needsDecoding else { return validUTF8String(bytes) }
+        guard needsDecoding else { return string(bytes, isASCII: combined < 0x80) }
         return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: bytes.count) { out -> String? in
             var written = 0
             var index = 0
+            var decodedCombined: UInt8 = 0
             while index < bytes.count {
                 let byte = bytes[index]
+                let decoded: UInt8
                 if byte == UInt8(ascii: "%") {
                     guard index + 2 < bytes.count, let high = hexValue(bytes[index + 1]), let low = hexValue(bytes[index + 2]) else { return nil }
-                    out[written] = high << 4 | low
+                    decoded = high << 4 | low
                     index += 3
                 } else {
-                    out[written] = plusAsSpace && byte == UInt8(ascii: "+") ? UInt8(ascii: " ") : byte
+                    decoded = plusAsSpace && byte == UInt8(ascii: "+") ? UInt8(ascii: " ") : byte
                     index += 1
                 }
+                out[written] = decoded
+                decodedCombined |= decoded
                 written += 1
             }
-            return validUTF8String(UnsafeBufferPointer(rebasing: out[..<written]))
+            return string(UnsafeBufferPointer(rebasing: out[..<written]), isASCII: decodedCombined < 0x80)
         }
     }
 
     /// ASCII needs no validation; the generic validating initializer is slow on hot paths.
-    private static func validUTF8String(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
-        if bytes.allSatisfy({ $0 < 0x80 }) { return String(decoding: bytes, as: UTF8.self) }
+    private static func string(_ bytes: UnsafeBufferPointer<UInt8>, isASCII: Bool) -> String? {
+        if isASCII { return String(decoding: bytes, as: UTF8.self) }
         return String(validating: bytes, as: UTF8.self)
     }
 

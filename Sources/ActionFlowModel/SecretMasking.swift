@@ -42,6 +42,8 @@ public enum SecretMasking {
     /// Masks the values of `oobCode`, `apiKey` and `key` query parameters anywhere in a text,
     /// including inside percent-encoded (`oobCode%3D...`) and double-encoded wrapped links.
     public static func maskLinks(in text: String) -> String {
+        // Every separator has `=` or `%`: most values (emails, names, plain URLs) have neither.
+        guard text.utf8.contains(where: { $0 == UInt8(ascii: "=") || $0 == UInt8(ascii: "%") }) else { return text }
         var result = text
         for name in secretQueryParameters {
             for separator in ["=", "%3D", "%3d", "%253D", "%253d"] {
@@ -89,7 +91,7 @@ public enum SecretMasking {
     }
 
     private static func maskValues(after prefix: String, in text: String) -> String {
-        guard text.contains(prefix) else { return text }
+        guard text.utf8.firstRange(of: prefix.utf8) != nil else { return text }
         var output = ""
         var rest = Substring(text)
         while let range = rest.range(of: prefix) {

@@ -30,7 +30,7 @@ struct SplitURL: Sendable {
 
     /// The last value of `name`, as the SDKs read repeated parameters.
     func value(_ name: String) -> String? {
-        parameters?.last { $0.name == name }?.value
+        parameters?.last { $0.isNamed(name) }?.value
     }
 }
 

@@ -45,8 +45,7 @@ extension ExchangeRecord {
 
     /// The masked JSON of a request or response body.
     public static func maskedJSON(_ value: some Encodable) -> String {
-        guard let data = try? JSONEncoder().encode(value) else { return "{}" }
-        return SecretMasking.maskJSON(data)
+        SecretMasking.maskedJSON(value)
     }
 
     /// Runs a call and measures it.

@@ -55,6 +55,8 @@ struct BenchInspectCommand: ParsableCommand {
             line += "; Python reference not found at \(reference) (--reference)"
         }
         print(line)
+        let single = try Self.median(runs) { try ChildProcess.run(executable, ["inspect", "--jsonl", "-", "--jobs", "1"], stdin: input) }
+        print("  with --jobs 1 (one thread; the figure above uses \(InspectStream.defaultWorkers)): \(Int((Double(links) / single.seconds).rounded())) links/s (\(String(format: "%.3f", single.seconds)) s)")
         print("  peak memory over \(links) links: \(String(format: "%.1f", own.peakMiB)) MiB")
         if memoryLines > 0 {
             let streamed = try ChildProcess.run(executable, ["inspect", "--jsonl", "-"], feeding: memoryLines, from: Self.corpus(count: min(memoryLines, 10_000)))
@@ -131,6 +133,47 @@ enum ChildProcess {
         return try wait(pid, executable, since: start)
     }
 
+    /// Wall seconds of one short run, standard input empty: a blocking wait, since the memory
+    /// sampling of `run` would round the time up to its sampling period.
+    static func time(_ executable: String, _ arguments: [String]) throws -> Double {
+        let input = open("/dev/null", O_RDONLY)
+        guard input >= 0 else { throw Failure(description: "cannot open /dev/null") }
+        defer { close(input) }
+        let start = ContinuousClock.now
+        let pid = try spawn(executable, arguments, stdin: input)
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 {
+            guard errno == EINTR else { throw Failure(description: "lost track of \(executable)") }
+        }
+        let seconds = (ContinuousClock.now - start).seconds
+        guard status & 0x7F == 0, (status >> 8) & 0xFF == 0 else { throw Failure(description: "\(executable) failed (wait status \(status))") }
+        return seconds
+    }
+
+    /// Runs to the end and returns what it wrote on standard error (standard output discarded).
+    static func standardError(_ executable: String, _ arguments: [String]) throws -> String {
+        var pipeEnds: [Int32] = [0, 0]
+        guard pipe(&pipeEnds) == 0 else { throw Failure(description: "cannot create a pipe") }
+        for end in pipeEnds { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+        let input = open("/dev/null", O_RDONLY)
+        defer { close(input) }
+        let pid = try spawn(executable, arguments, stdin: input, stderr: pipeEnds[1])
+        close(pipeEnds[1])
+        var collected: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { read(pipeEnds[0], $0.baseAddress, $0.count) }
+            if count < 0, errno == EINTR { continue }
+            guard count > 0 else { break }
+            collected.append(contentsOf: chunk[..<count])
+        }
+        close(pipeEnds[0])
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0, errno == EINTR {}
+        guard status & 0x7F == 0, (status >> 8) & 0xFF == 0 else { throw Failure(description: "\(executable) failed (wait status \(status))") }
+        return String(decoding: collected, as: UTF8.self)
+    }
+
     /// Runs with `lines` lines on standard input, cycling through `corpus`, written from here
     /// through a pipe (no file of that size is made).
     static func run(_ executable: String, _ arguments: [String], feeding lines: Int, from corpus: [String]) throws -> Result {
@@ -165,14 +208,19 @@ enum ChildProcess {
         }
     }
 
-    private static func spawn(_ executable: String, _ arguments: [String], stdin: Int32) throws -> pid_t {
+    /// Starts `executable` with standard output discarded, and standard error too unless `stderr` is given.
+    private static func spawn(_ executable: String, _ arguments: [String], stdin: Int32, stderr: Int32? = nil) throws -> pid_t {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_adddup2(&actions, stdin, 0)
         posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-        // The reference prints its own figure on stderr; this command prints both.
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        if let stderr {
+            posix_spawn_file_actions_adddup2(&actions, stderr, 2)
+        } else {
+            // The reference prints its own figure on stderr; this command prints both.
+            posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        }
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         var pid: pid_t = 0

@@ -33,8 +33,15 @@ struct InspectCommand: ParsableCommand {
     @Option(name: .customLong("authorized-domain"), help: ArgumentHelp("An authorized domain to check the continue URL against (repeatable).", valueName: "domain"))
     var authorizedDomains: [String] = []
 
+    @Option(help: ArgumentHelp("With --jsonl: threads inspecting links at once (default: one per core, at most 4; output stays in input order).", valueName: "n"))
+    var jobs: Int?
+
     func validate() throws {
         if json && jsonl { throw ValidationError("--json and --jsonl are exclusive: --jsonl already writes JSON, one object per line.") }
+        if let jobs {
+            guard jsonl else { throw ValidationError("--jobs applies to --jsonl only: a single link is inspected at once.") }
+            guard (1...64).contains(jobs) else { throw ValidationError("--jobs must be between 1 and 64, not \(jobs)") }
+        }
     }
 
     func run() throws {
@@ -56,7 +63,8 @@ struct InspectCommand: ParsableCommand {
             throw ExitCode(2)
         }
         defer { if input != STDIN_FILENO { close(input) } }
-        let stream = InspectStream(authorizedDomains: authorizedDomains.isEmpty ? nil : authorizedDomains, flushEachLine: isatty(input) == 1)
+        let stream = InspectStream(authorizedDomains: authorizedDomains.isEmpty ? nil : authorizedDomains, flushEachLine: isatty(input) == 1,
+                                   workers: jobs ?? InspectStream.defaultWorkers)
         do {
             try stream.run(input: input, output: STDOUT_FILENO)
         } catch {

@@ -12,27 +12,75 @@ import Darwin
 /// `{"error": ..., "line": N}` and the stream goes on. Memory stays flat whatever the input: lines
 /// are read in fixed chunks, and a line longer than a link may be is skipped to its end, not kept.
 struct InspectStream {
+    static let blockSize = 64 * 1024
+    /// Lines read before the workers share them out.
+    static let batchLines = 512
+
     let authorizedDomains: [String]?
     /// Writes each object as soon as it is made (someone is typing or watching), instead of in
     /// large blocks.
     let flushEachLine: Bool
+    /// Threads inspecting lines at once; one makes the stream strictly line after line.
+    var workers = 1
+
+    /// The default number of workers: one per core, at most four.
+    static var defaultWorkers: Int { min(max(ProcessInfo.processInfo.activeProcessorCount, 1), 4) }
 
     /// Inspects every line of `input` into `output`; returns the number of lines read.
     @discardableResult
     func run(input: Int32, output: Int32) throws -> Int {
         var reader = LineReader(descriptor: input, limit: LinkInspector.maximumLinkBytes)
-        var writer = BlockWriter(descriptor: output)
-        var json = JSONLineWriter()
+        if workers > 1 && !flushEachLine { return try runInBatches(&reader, output: output) }
+        // Lines gather in the writer's buffer and leave in large writes.
+        var json = JSONLineWriter(capacity: Self.blockSize * 2)
         var number = 0
         while let line = try reader.next() {
             number += 1
-            json.removeAll()
             write(line, number: number, into: &json)
-            writer.append(json.bytes)
-            writer.append(0x0A)
-            if flushEachLine || writer.isFull { try writer.flush() }
+            json.append(0x0A)
+            if flushEachLine || json.count >= Self.blockSize { try json.flush(to: output) }
         }
-        try writer.flush()
+        try json.flush(to: output)
+        return number
+    }
+
+    /// Each batch of lines is cut into one contiguous slice per worker, and the slices' output
+    /// is written in input order: memory holds one batch, however long the input.
+    private func runInBatches(_ reader: inout LineReader, output: Int32) throws -> Int {
+        let workers = self.workers
+        let writers = UnsafeMutablePointer<JSONLineWriter>.allocate(capacity: workers)
+        for index in 0..<workers { (writers + index).initialize(to: JSONLineWriter(capacity: Self.blockSize)) }
+        defer {
+            writers.deinitialize(count: workers)
+            writers.deallocate()
+        }
+        var batch: [LineReader.Line] = []
+        batch.reserveCapacity(Self.batchLines)
+        var number = 0
+        var finished = false
+        while !finished {
+            batch.removeAll(keepingCapacity: true)
+            while batch.count < Self.batchLines {
+                guard let line = try reader.next() else {
+                    finished = true
+                    break
+                }
+                batch.append(line)
+            }
+            let firstNumber = number + 1
+            number += batch.count
+            let slice = (batch.count + workers - 1) / workers
+            batch.withUnsafeBufferPointer { lines in
+                let work = SharedBatch(lines: lines, writers: writers)
+                DispatchQueue.concurrentPerform(iterations: workers) { worker in
+                    for index in min(worker * slice, work.lines.count)..<min((worker + 1) * slice, work.lines.count) {
+                        write(work.lines[index], number: firstNumber + index, into: &work.writers[worker])
+                        work.writers[worker].append(0x0A)
+                    }
+                }
+            }
+            for worker in 0..<workers { try writers[worker].flush(to: output) }
+        }
         return number
     }
 
@@ -44,7 +92,9 @@ struct InspectStream {
         case .tooLong(let bytes):
             return json.lineError(LinkParseError.tooLong(bytes: bytes, limit: LinkInspector.maximumLinkBytes).description, line: number)
         case .bytes(let bytes):
-            guard let decoded = String(validating: bytes, as: UTF8.self) else {
+            // Plain ASCII, the usual line, needs no validation.
+            let ascii = bytes.withUnsafeBufferPointer { $0.allSatisfy { $0 < 0x80 } }
+            guard let decoded = ascii ? String(decoding: bytes, as: UTF8.self) : String(validating: bytes, as: UTF8.self) else {
                 return json.lineError("line \(number) is not valid UTF-8", line: number)
             }
             text = decoded
@@ -55,6 +105,13 @@ struct InspectStream {
             json.lineError(error.description, line: number)
         }
     }
+}
+
+/// A batch and the workers' writers, handed to the workers: each reads the batch and touches
+/// only its own writer, and the batch stays unchanged until every worker is done.
+private struct SharedBatch: @unchecked Sendable {
+    let lines: UnsafeBufferPointer<LineReader.Line>
+    let writers: UnsafeMutablePointer<JSONLineWriter>
 }
 
 /// Lines of a file descriptor, read in fixed chunks: `\n` ends a line (a `\r` before it is
@@ -129,42 +186,6 @@ struct LineReader {
             }
             if errno != EINTR { throw StreamError(action: "read the links", code: errno) }
         }
-    }
-}
-
-/// Output gathered into large writes.
-struct BlockWriter {
-    static let blockSize = 64 * 1024
-
-    let descriptor: Int32
-    private var buffer: [UInt8] = []
-
-    init(descriptor: Int32) {
-        self.descriptor = descriptor
-        buffer.reserveCapacity(Self.blockSize * 2)
-    }
-
-    var isFull: Bool { buffer.count >= Self.blockSize }
-
-    mutating func append(_ bytes: [UInt8]) {
-        buffer.append(contentsOf: bytes)
-    }
-
-    mutating func append(_ byte: UInt8) {
-        buffer.append(byte)
-    }
-
-    mutating func flush() throws {
-        var offset = 0
-        while offset < buffer.count {
-            let written = buffer.withUnsafeBytes { write(descriptor, $0.baseAddress! + offset, $0.count - offset) }
-            if written < 0 {
-                if errno == EINTR { continue }
-                throw StreamError(action: "write the results", code: errno)
-            }
-            offset += written
-        }
-        buffer.removeAll(keepingCapacity: true)
     }
 }
 

@@ -1,46 +1,110 @@
 import ActionFlowModel
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Compact JSON written straight into bytes, for `inspect --jsonl`, where `JSONEncoder` and a
 /// second pass for unsafe characters cost more than inspecting the link. Writes exactly what
 /// `JSONOutput.encodeLine` writes for the same value (the tests compare them byte for byte):
 /// keys sorted, slashes unescaped, and every character `UntrustedText` would replace written as
 /// a `\u` escape.
-struct JSONLineWriter {
-    private(set) var bytes: [UInt8] = []
+struct JSONLineWriter: ~Copyable {
+    /// An owned buffer rather than `[UInt8]`: a line takes hundreds of small appends, and an
+    /// array checks uniqueness and capacity on each.
+    private var base: UnsafeMutablePointer<UInt8>
+    private(set) var count = 0
+    private var capacity: Int
 
     init(capacity: Int = 4096) {
-        bytes.reserveCapacity(capacity)
+        self.capacity = max(capacity, 64)
+        base = .allocate(capacity: self.capacity)
     }
 
+    deinit {
+        base.deallocate()
+    }
+
+    /// What was written so far.
+    var bytes: [UInt8] { Array(UnsafeBufferPointer(start: base, count: count)) }
+
     mutating func removeAll() {
-        bytes.removeAll(keepingCapacity: true)
+        count = 0
+    }
+
+    /// Writes everything gathered to `descriptor` and empties the buffer.
+    mutating func flush(to descriptor: Int32) throws(StreamError) {
+        var offset = 0
+        while offset < count {
+            let written = write(descriptor, base + offset, count - offset)
+            if written < 0 {
+                if errno == EINTR { continue }
+                throw StreamError(action: "write the results", code: errno)
+            }
+            offset += written
+        }
+        count = 0
+    }
+
+    // MARK: Bytes
+
+    @inline(__always)
+    private mutating func reserve(_ extra: Int) {
+        if count + extra > capacity { grow(to: count + extra) }
+    }
+
+    private mutating func grow(to needed: Int) {
+        var newCapacity = capacity * 2
+        while newCapacity < needed { newCapacity *= 2 }
+        let newBase = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
+        newBase.update(from: base, count: count)
+        base.deallocate()
+        base = newBase
+        capacity = newCapacity
+    }
+
+    @inline(__always)
+    mutating func append(_ byte: UInt8) {
+        reserve(1)
+        base[count] = byte
+        count += 1
+    }
+
+    @inline(__always)
+    mutating func append(_ start: UnsafePointer<UInt8>, count length: Int) {
+        guard length > 0 else { return }
+        reserve(length)
+        (base + count).update(from: start, count: length)
+        count += length
     }
 
     // MARK: Values
 
+    @inline(__always)
     mutating func raw(_ text: StaticString) {
-        text.withUTF8Buffer { bytes.append(contentsOf: $0) }
+        append(text.utf8Start, count: text.utf8CodeUnitCount)
     }
 
-    /// Runs of plain ASCII are copied whole; only what JSON or a terminal needs escaped is
-    /// looked at byte by byte.
+    /// Runs of plain ASCII are copied whole, found eight bytes at a time; only what JSON or a
+    /// terminal needs escaped is looked at byte by byte.
     mutating func string(_ text: String) {
-        let quote = UInt8(ascii: "\""), backslash = UInt8(ascii: "\\")
-        bytes.append(quote)
+        append(UInt8(ascii: "\""))
         var text = text
         text.withUTF8 { utf8 in
+            guard let start = utf8.baseAddress else { return }
+            let end = utf8.count
             var runStart = 0
             var index = 0
-            while index < utf8.count {
-                let byte = utf8[index]
-                if byte >= 0x20, byte < 0x7F, byte != quote, byte != backslash {
-                    index += 1
-                    continue
-                }
-                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
-                if byte == quote || byte == backslash {
-                    bytes.append(backslash)
-                    bytes.append(byte)
+            while index < end {
+                index = Self.plainRunEnd(start, from: index, to: end)
+                append(start + runStart, count: index - runStart)
+                guard index < end else { break }
+                let byte = start[index]
+                if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
+                    append(UInt8(ascii: "\\"))
+                    append(byte)
                     index += 1
                 } else if byte < 0x80 {
                     escapeControl(byte)
@@ -50,9 +114,37 @@ struct JSONLineWriter {
                 }
                 runStart = index
             }
-            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
         }
-        bytes.append(quote)
+        append(UInt8(ascii: "\""))
+    }
+
+    /// The index of the first byte from `index` that is not printable ASCII or is a quote or a
+    /// backslash (`end` when there is none).
+    @inline(__always)
+    private static func plainRunEnd(_ start: UnsafePointer<UInt8>, from index: Int, to end: Int) -> Int {
+        var index = index
+        let raw = UnsafeRawPointer(start)
+        while index + 8 <= end, !needsEscaping(raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)) {
+            index += 8
+        }
+        while index < end {
+            let byte = start[index]
+            guard byte >= 0x20, byte < 0x7F, byte != UInt8(ascii: "\""), byte != UInt8(ascii: "\\") else { break }
+            index += 1
+        }
+        return index
+    }
+
+    /// Whether any of eight bytes is below 0x20, 0x7F or above, a quote or a backslash (exact
+    /// for "any", which is all the scan needs).
+    @inline(__always)
+    private static func needsEscaping(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        func hasZeroByte(_ value: UInt64) -> Bool { (value &- ones) & ~value & highs != 0 }
+        let belowSpace = (word &- ones &* 0x20) & ~word & highs
+        return word & highs != 0 || belowSpace != 0
+            || hasZeroByte(word ^ (ones &* 0x7F)) || hasZeroByte(word ^ (ones &* 0x22)) || hasZeroByte(word ^ (ones &* 0x5C))
     }
 
     mutating func optionalString(_ text: String?) {
@@ -68,24 +160,26 @@ struct JSONLineWriter {
     }
 
     mutating func integer(_ value: Int) {
-        bytes.append(contentsOf: String(value).utf8)
+        var text = String(value)
+        text.withUTF8 { append($0.baseAddress!, count: $0.count) }
     }
 
     /// `"key":` after a comma unless it is the object's first.
+    @inline(__always)
     mutating func key(_ name: StaticString, first: Bool = false) {
-        if !first { bytes.append(UInt8(ascii: ",")) }
-        bytes.append(UInt8(ascii: "\""))
+        if !first { append(UInt8(ascii: ",")) }
+        append(UInt8(ascii: "\""))
         raw(name)
         raw("\":")
     }
 
     mutating func array<Element>(_ elements: [Element], _ write: (inout JSONLineWriter, Element) -> Void) {
-        bytes.append(UInt8(ascii: "["))
+        append(UInt8(ascii: "["))
         for (index, element) in elements.enumerated() {
-            if index > 0 { bytes.append(UInt8(ascii: ",")) }
+            if index > 0 { append(UInt8(ascii: ",")) }
             write(&self, element)
         }
-        bytes.append(UInt8(ascii: "]"))
+        append(UInt8(ascii: "]"))
     }
 
     // MARK: Escapes
@@ -106,7 +200,7 @@ struct JSONLineWriter {
     private mutating func unicodeEscape(_ unit: UInt16) {
         raw("\\u")
         for shift in stride(from: 12, through: 0, by: -4) {
-            bytes.append(Self.hexDigits[Int((unit >> UInt16(shift)) & 0xF)])
+            append(Self.hexDigits[Int((unit >> UInt16(shift)) & 0xF)])
         }
     }
 
@@ -123,7 +217,7 @@ struct JSONLineWriter {
         if let scalar = Unicode.Scalar(value), UntrustedText.needsSanitizing(scalar) {
             for unit in String(scalar).utf16 { unicodeEscape(unit) }
         } else {
-            bytes.append(contentsOf: utf8[index..<end])
+            append(utf8.baseAddress! + index, count: end - index)
         }
         return end
     }

@@ -4,6 +4,25 @@ import Foundation
 import Testing
 
 @Suite struct ProjectConfigLoaderTests {
+    @Test("clockStart reads as Foundation's RFC 3339 formatter reads it, out-of-range fields and all, and refuses what it refuses")
+    func clockStartTimes() throws {
+        let base = try ProjectConfigLoader.loadDefault()
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime]
+        for text in ["2026-01-15T09:00:00Z", "1970-01-01T00:00:00Z", "2000-02-29T23:59:59Z", "2100-03-01T00:00:00Z",
+                     "2024-12-31T12:34:56Z", "2026-01-15T09:00:00+02:00", "1969-12-31T23:59:59Z",
+                     // Out of range: the formatter rolls them over, and so does the loader.
+                     "2026-02-30T00:00:00Z", "2026-01-15T24:00:00Z"] {
+            let project = try ProjectConfigLoader.parse("clockStart: \"\(text)\"\n", fileName: "mine.yaml", base: base)
+            #expect(project.clockStart == formatter.date(from: text), "\(text)")
+        }
+        for text in ["2026-13-01T00:00:00Z", "2026-01-15 09:00:00Z", "2026-01-15T09:00:00"] {
+            #expect(throws: ProjectConfigError.self, "\(text)") {
+                try ProjectConfigLoader.parse("clockStart: \"\(text)\"\n", fileName: "mine.yaml", base: base)
+            }
+        }
+    }
+
     @Test func defaultProjectMirrorsTheGuide() throws {
         let project = try ProjectConfigLoader.loadDefault()
         #expect(project.projectId == "demo-actionflow")

@@ -64,6 +64,29 @@ struct InspectStreamTests {
         }
     }
 
+    @Test("Several workers write exactly what one writes, in input order; --jobs is checked")
+    func workersKeepOrder() throws {
+        var input = Data()
+        for index in 1...1_500 {
+            let line = switch index % 5 {
+            case 0: "not a link \(index)"
+            case 1: Self.wrappedLink
+            case 2: ""
+            default: "https://demo-actionflow.firebaseapp.com/__/auth/action?mode=signIn&oobCode=C\(index)&apiKey=K"
+            }
+            input.append(Data((line + "\n").utf8))
+        }
+        let one = try CastExportTests.run(Self.binary, ["inspect", "--jsonl", "-", "--jobs", "1"], input: input)
+        let three = try CastExportTests.run(Self.binary, ["inspect", "--jsonl", "-", "--jobs", "3"], input: input)
+        #expect(one.status == 0 && three.status == 0)
+        #expect(try objects(one.output).count == 1_500)
+        #expect(one.output == three.output)
+        let zero = try CastExportTests.run(Self.binary, ["inspect", "--jsonl", "-", "--jobs", "0"])
+        #expect(zero.errors.contains("--jobs must be between 1 and 64, not 0"))
+        let single = try CastExportTests.run(Self.binary, ["inspect", Self.resetLink, "--jobs", "2"])
+        #expect(single.errors.contains("--jobs applies to --jsonl only"))
+    }
+
     @Test("A line of megabytes is reported by its length, not kept; the next line is still read")
     func hugeLine() throws {
         var input = Data(repeating: UInt8(ascii: "x"), count: 3_000_000)
