@@ -12,12 +12,17 @@ public struct AuthEmulatorServer: Sendable {
     public let host: String
     public let port: Int
     public let logger: Logger
+    /// Also answers `GET benchmarkStaticPath` with a fixed JSON body: `bench serve`'s floor.
+    public let servesBenchmarkRoute: Bool
 
+    /// The benchmark's static route: what the framework costs without the emulator's work.
+    public static let benchmarkStaticPath = "/emulator/bench/static"
     public static let defaultHost = "127.0.0.1"
     public static let defaultPort = 9099
 
-    public init(api: EmulatorAPI, host: String = AuthEmulatorServer.defaultHost, port: Int = AuthEmulatorServer.defaultPort, logger: Logger) {
+    public init(api: EmulatorAPI, host: String = AuthEmulatorServer.defaultHost, port: Int = AuthEmulatorServer.defaultPort, logger: Logger, servesBenchmarkRoute: Bool = false) {
         self.api = api
+        self.servesBenchmarkRoute = servesBenchmarkRoute
         self.host = host
         self.port = port
         self.logger = logger
@@ -48,7 +53,7 @@ public struct AuthEmulatorServer: Sendable {
     private func application(onListening: @escaping @Sendable (Int) async -> Void) -> some ApplicationProtocol {
         let logger = self.logger
         return Application(
-            responder: EmulatorResponder(api: api, logger: logger),
+            responder: EmulatorResponder(api: api, logger: logger, servesBenchmarkRoute: servesBenchmarkRoute),
             configuration: ApplicationConfiguration(address: .hostname(host, port: port), serverName: "actionflow"),
             onServerRunning: { channel in await onListening(channel.localAddress?.port ?? 0) },
             logger: logger
@@ -77,8 +82,13 @@ struct EmulatorResponder: HTTPResponder {
     typealias Context = BasicRequestContext
     let api: EmulatorAPI
     let logger: Logger
+    let servesBenchmarkRoute: Bool
+    static let benchmarkBody = ByteBuffer(string: #"{"kind":"actionflow#benchmark","static":true}"#)
 
     func respond(to request: Request, context: BasicRequestContext) async throws -> Response {
+        if servesBenchmarkRoute, request.uri.path == AuthEmulatorServer.benchmarkStaticPath {
+            return Response(status: .ok, headers: [.contentType: "application/json"], body: ResponseBody(byteBuffer: Self.benchmarkBody))
+        }
         let started = ContinuousClock.now
         var request = request
         let response: APIResponse
