@@ -14,6 +14,13 @@ struct DisplayWidthTests {
         #expect("한국".displayWidth == 4)
     }
 
+    @Test("Measuring a string gives the sum of its characters' widths, on ASCII and on mixed text alike")
+    func stringsSumCharacters() {
+        for text in ["", "plain ASCII text", "tab\there", "café au lait", "a日b👍c", "line\r\nbreak", "\u{7F}del"] {
+            #expect(DisplayWidth.of(text) == text.reduce(0) { $0 + DisplayWidth.of($1) }, "\(text.debugDescription)")
+        }
+    }
+
     @Test("Control bytes are measured after sanitizing: one visible column each")
     func controls() {
         #expect("a\u{1B}[2Jb".displayWidth == 6)
