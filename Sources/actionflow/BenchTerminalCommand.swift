@@ -69,6 +69,8 @@ struct BenchTerminalCommand: AsyncParsableCommand {
             keyLine += String(format: "; bare Swift + ncurses p99 %.2f ms; ratio %.2fx", referenceP99, p99 / max(0.001, referenceP99))
         }
         print(keyLine)
+        let slowest = stories.timedKeys.sorted { $0.milliseconds > $1.milliseconds }.prefix(5)
+        print("    slowest keys: " + slowest.map { String(format: "#%d %@ %.2f ms", $0.index, StoryKeys.name($0.key), $0.milliseconds) }.joined(separator: ", "))
         let focusMove = Self.percentile(stories.focusMoveBytes.map(Double.init), 0.5)
         let redraw = Self.percentile(stories.redrawBytes.map(Double.init), 0.5)
         print(String(format: "  bytes per focus move  median %.0f, max %d (two text fields; target under 400); a whole redraw %.0f; ratio %.3f",
@@ -107,6 +109,17 @@ enum StoryKeys {
     static let up = "\u{1B}OA"
     static let enter = "\r"
 
+    /// A key as the bench output names it.
+    static func name(_ key: String) -> String {
+        switch key {
+        case down: "Down"
+        case up: "Up"
+        case enter: "Enter"
+        case "\t": "Tab"
+        default: "'\(key)'"
+        }
+    }
+
     /// Every pane, each moved through and back.
     static let tour: [Step] = (1...8).flatMap { tab in ["\(tab)", "j", "j", "k", "k"].map { Step(key: $0) } } + [Step(key: "\t")]
 
@@ -131,6 +144,8 @@ enum StoryKeys {
 
     struct Result {
         var latencies: [Double] = []
+        /// Each drawn key's milliseconds with its place in the script and the key, for finding slow paths.
+        var timedKeys: [(index: Int, key: String, milliseconds: Double)] = []
         var silentKeys = 0
         var focusMoveBytes: [Int] = []
         /// Bytes of whole-screen redraws, the reference for a focus move's.
@@ -153,6 +168,7 @@ enum StoryKeys {
             let (count, milliseconds) = session.press(step.key)
             if let milliseconds {
                 result.latencies.append(milliseconds)
+                result.timedKeys.append((index + 1, step.key, milliseconds))
             } else {
                 result.silentKeys += 1
             }
