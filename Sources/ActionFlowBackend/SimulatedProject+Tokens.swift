@@ -161,6 +161,24 @@ extension SimulatedProject {
     }
 
     static func lenientBase64(_ text: String) -> Data? {
+        // Tokens are ASCII: one pass over the bytes, as the Character path below would go.
+        if text.utf8.allSatisfy({ $0 < 0x80 }) {
+            var standard: [UInt8] = []
+            standard.reserveCapacity(text.utf8.count + 3)
+            for byte in text.utf8 {
+                switch byte {
+                case UInt8(ascii: "-"): standard.append(UInt8(ascii: "+"))
+                case UInt8(ascii: "_"): standard.append(UInt8(ascii: "/"))
+                case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                     UInt8(ascii: "+"), UInt8(ascii: "/"):
+                    standard.append(byte)
+                default: continue
+                }
+            }
+            guard !standard.isEmpty else { return nil }
+            while standard.count % 4 != 0 { standard.append(UInt8(ascii: "=")) }
+            return Data(base64Encoded: Data(standard))
+        }
         var standard = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
         standard = standard.filter { $0.isLetter || $0.isNumber || $0 == "+" || $0 == "/" }
         guard !standard.isEmpty else { return nil }

@@ -16,12 +16,17 @@ public struct AuthEmulatorServer: Sendable {
     public let port: Int
     public let limits: ServerLimits
     public let logger: Logger
+    /// Also answers `GET benchmarkStaticPath` with a fixed JSON body: `bench serve`'s floor.
+    public let servesBenchmarkRoute: Bool
 
+    /// The benchmark's static route: what the framework costs without the emulator's work.
+    public static let benchmarkStaticPath = "/emulator/bench/static"
     public static let defaultHost = "127.0.0.1"
     public static let defaultPort = 9099
 
-    public init(api: EmulatorAPI, host: String = AuthEmulatorServer.defaultHost, port: Int = AuthEmulatorServer.defaultPort, limits: ServerLimits = ServerLimits(), logger: Logger) {
+    public init(api: EmulatorAPI, host: String = AuthEmulatorServer.defaultHost, port: Int = AuthEmulatorServer.defaultPort, limits: ServerLimits = ServerLimits(), logger: Logger, servesBenchmarkRoute: Bool = false) {
         self.api = api
+        self.servesBenchmarkRoute = servesBenchmarkRoute
         self.host = host
         self.port = port
         self.limits = limits
@@ -60,7 +65,7 @@ public struct AuthEmulatorServer: Sendable {
         )
         channel.httpDecoder = .init(maxHeaderFieldSize: headerBytes, maxHeaderListSize: headerBytes)
         return Application(
-            responder: EmulatorResponder(api: api, limits: limits, logger: logger),
+            responder: EmulatorResponder(api: api, limits: limits, logger: logger, servesBenchmarkRoute: servesBenchmarkRoute),
             server: .http1(configuration: channel),
             configuration: ApplicationConfiguration(
                 address: .hostname(host, port: port),
@@ -95,8 +100,13 @@ struct EmulatorResponder: HTTPResponder {
     let api: EmulatorAPI
     let limits: ServerLimits
     let logger: Logger
+    let servesBenchmarkRoute: Bool
+    static let benchmarkBody = ByteBuffer(string: #"{"kind":"actionflow#benchmark","static":true}"#)
 
     func respond(to request: Request, context: BasicRequestContext) async throws -> Response {
+        if servesBenchmarkRoute, request.uri.path == AuthEmulatorServer.benchmarkStaticPath {
+            return Response(status: .ok, headers: [.contentType: "application/json"], body: ResponseBody(byteBuffer: Self.benchmarkBody))
+        }
         let started = ContinuousClock.now
         var request = request
         let response: APIResponse

@@ -17,4 +17,14 @@ struct ActionFlowCommand: AsyncParsableCommand {
         ],
         defaultSubcommand: TUICommand.self
     )
+
+    /// With no arguments, straight to the interface: parsing as the root would first build every
+    /// command's arguments, which costs the first frame several milliseconds.
+    static func main() async {
+        if CommandLine.arguments.count == 1 {
+            await TUICommand.main([])
+        } else {
+            await main(nil)
+        }
+    }
 }

@@ -2,65 +2,281 @@ import ArgumentParser
 import CTerminalSupport
 import Foundation
 
-/// `actionflow bench terminal`: the interface in a pseudo-terminal, measured from outside: cold
-/// start to first complete frame, key-to-frame latency, and bytes written per focus move.
+/// `actionflow bench terminal`: the interface in a pseudo-terminal, measured from outside beside
+/// references built at bench time: cold start to first complete frame against the Swift floor of
+/// `../shared/bench/swift_floor.swift`, key-to-frame latency through both user stories, and
+/// peak memory after them against a bare Swift + ncurses program.
 struct BenchTerminalCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "terminal",
-        abstract: "Cold start to first frame, key-to-frame latency (median, p99) and bytes per focus move, in a pseudo-terminal."
+        abstract: "First frame against the Swift floor, key-to-frame latency (median, p99) through both user stories, bytes per focus move, peak memory against bare Swift + ncurses."
     )
 
-    @Option(help: "Cold starts to measure.")
-    var starts = 10
+    @Option(help: "Cold starts of each program (the median is reported).")
+    var starts = 9
 
-    @Option(help: "Key presses to measure.")
+    @Option(help: "Key presses: both user stories, then moves between the inspector's panes.")
     var keys = 300
+
+    @Option(help: ArgumentHelp("The Swift floor program's source, built here with swiftc -O.", valueName: "path"))
+    var floor = "../shared/bench/swift_floor.swift"
+
+    static let firstFrameTarget = 1.5
+    static let memoryTarget = 1.5
+    static let keyToFrameP99Target = 2.0
 
     func validate() throws {
         guard (1...200).contains(starts) else { throw ValidationError("--starts must be between 1 and 200, not \(starts)") }
-        guard (10...10_000).contains(keys) else { throw ValidationError("--keys must be between 10 and 10000, not \(keys)") }
+        let minimum = StoryKeys.script.count
+        guard (minimum...10_000).contains(keys) else { throw ValidationError("--keys must be between \(minimum) (both stories) and 10000, not \(keys)") }
     }
 
     func run() async throws {
-        let binary = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path
-        var startTimes: [Double] = []
-        for _ in 0..<starts {
-            let session = try PseudoTerminalSession(binary: binary)
-            startTimes.append(try session.waitForText("quit", timeout: 10) * 1000)
-            session.finish()
-        }
-
-        let session = try PseudoTerminalSession(binary: binary)
-        _ = try session.waitForText("quit", timeout: 10)
-        // Story 1 opens the sign-in form: j/k (↓/↑) then move focus between its two text fields.
-        session.write("1")
-        _ = try session.waitForText("Password", timeout: 10)
-        session.drain(quiet: 0.2)
-        var latencies: [Double] = []
-        var bytes: [Int] = []
-        for index in 0..<keys {
-            let sent = Date()
-            session.write(index % 2 == 0 ? "j" : "k")
-            let (count, last) = session.drain(quiet: 0.03)
-            guard count > 0, let last else { throw ValidationError("no frame after key \(index + 1)") }
-            latencies.append(last.timeIntervalSince(sent) * 1000)
-            bytes.append(count)
-        }
-        session.finish()
-
+        let binary = try ChildProcess.ownExecutable()
+        let references = try ReferencePrograms(floorSource: floor)
+        defer { references.remove() }
         print("terminal (pseudo-terminal 100x30, TERM=xterm-256color)")
-        print(String(format: "  cold start to first frame   median %.1f ms  (min %.1f, max %.1f, %d starts; target < 100 ms)",
-                     percentile(startTimes, 0.5), startTimes.min() ?? 0, startTimes.max() ?? 0, starts))
-        print(String(format: "  key to frame                median %.2f ms  p99 %.2f ms  (%d keys; target p99 < 5 ms)",
-                     percentile(latencies, 0.5), percentile(latencies, 0.99), keys))
-        print(String(format: "  bytes per focus move        median %.0f  max %d  (two text fields; target < 400)",
-                     percentile(bytes.map(Double.init), 0.5), bytes.max() ?? 0))
+        #if DEBUG
+        print("  note: debug build; build with -c release for representative figures")
+        #endif
+
+        // Alternating starts, so both programs see the same machine.
+        var own: [Double] = []
+        var floorStarts: [Double] = []
+        for _ in 0..<starts {
+            own.append(try PseudoTerminalSession.firstFrame([binary], marker: "quit"))
+            if let floorProgram = references.floor {
+                floorStarts.append(try PseudoTerminalSession.firstFrame([floorProgram], marker: ReferencePrograms.floorMarker))
+            }
+        }
+        var line = String(format: "  first frame (actionflow, no arguments)  median %.1f ms (%d starts each)", Self.percentile(own, 0.5), starts)
+        if floorStarts.isEmpty {
+            line += "; Swift floor not built: \(references.floorProblem ?? "")"
+        } else {
+            let ratio = Self.percentile(own, 0.5) / Self.percentile(floorStarts, 0.5)
+            line += String(format: "; Swift floor %.1f ms; ratio %.2fx (target at most %.1fx: %@)",
+                           Self.percentile(floorStarts, 0.5), ratio, Self.firstFrameTarget, ratio <= Self.firstFrameTarget ? "meets" : "above")
+        }
+        print(line)
+
+        let stories = try StoryKeys.play(binary, keys: keys)
+        let reference = try references.curses.map { try PseudoTerminalSession.reference([$0], marker: ReferencePrograms.cursesMarker, keys: 100) }
+        let p99 = Self.percentile(stories.latencies, 0.99)
+        var keyLine = String(format: "  key to frame  median %.2f ms, p99 %.2f ms (%d keys through both stories, %d drew nothing; target p99 under %.0f ms: %@)",
+                             Self.percentile(stories.latencies, 0.5), p99, keys, stories.silentKeys, Self.keyToFrameP99Target, p99 < Self.keyToFrameP99Target ? "meets" : "above")
+        if let reference {
+            let referenceP99 = Self.percentile(reference.latencies, 0.99)
+            keyLine += String(format: "; bare Swift + ncurses p99 %.2f ms; ratio %.2fx", referenceP99, p99 / max(0.001, referenceP99))
+        }
+        print(keyLine)
+        let slowest = stories.timedKeys.sorted { $0.milliseconds > $1.milliseconds }.prefix(5)
+        print("    slowest keys: " + slowest.map { String(format: "#%d %@ %.2f ms", $0.index, StoryKeys.name($0.key), $0.milliseconds) }.joined(separator: ", "))
+        let focusMove = Self.percentile(stories.focusMoveBytes.map(Double.init), 0.5)
+        let redraw = Self.percentile(stories.redrawBytes.map(Double.init), 0.5)
+        print(String(format: "  bytes per focus move  median %.0f, max %d (two text fields; target under 400); a whole redraw %.0f; ratio %.3f",
+                     focusMove, stories.focusMoveBytes.max() ?? 0, redraw, focusMove / max(1, redraw)))
+        var memory = String(format: "  peak memory after both stories  %.1f MiB (VmHWM)", Double(stories.peakKiB) / 1024)
+        if let reference {
+            let ratio = Double(stories.peakKiB) / Double(max(1, reference.peakKiB))
+            memory += String(format: "; bare Swift + ncurses %.1f MiB; ratio %.2fx (target at most %.1fx: %@)",
+                             Double(reference.peakKiB) / 1024, ratio, Self.memoryTarget, ratio <= Self.memoryTarget ? "meets" : "above")
+        } else {
+            memory += "; Swift + ncurses reference not built: \(references.cursesProblem ?? "")"
+        }
+        print(memory)
     }
 
-    private func percentile(_ values: [Double], _ fraction: Double) -> Double {
+    static func percentile(_ values: [Double], _ fraction: Double) -> Double {
         guard !values.isEmpty else { return 0 }
         let sorted = values.sorted()
         return sorted[min(sorted.count - 1, Int((Double(sorted.count - 1) * fraction).rounded()))]
+    }
+}
+
+/// The keys of both user stories as a user types them, with what the screen shows once each is
+/// done, then moves between the inspector's panes up to the number of keys asked for.
+enum StoryKeys {
+    struct Step {
+        var key: String
+        /// Text the screen shows after this key (checked, so a changed screen cannot go unnoticed).
+        var shows: String?
+        /// Moves focus between two text fields.
+        var movesFocus = false
+    }
+
+    /// The arrows as xterm sends them in keypad mode, which the interface turns on.
+    static let down = "\u{1B}OB"
+    static let up = "\u{1B}OA"
+    static let enter = "\r"
+
+    /// A key as the bench output names it.
+    static func name(_ key: String) -> String {
+        switch key {
+        case down: "Down"
+        case up: "Up"
+        case enter: "Enter"
+        case "\t": "Tab"
+        default: "'\(key)'"
+        }
+    }
+
+    /// Every pane, each moved through and back.
+    static let tour: [Step] = (1...8).flatMap { tab in ["\(tab)", "j", "j", "k", "k"].map { Step(key: $0) } } + [Step(key: "\t")]
+
+    static let script: [Step] = {
+        var steps: [Step] = [Step(key: "1", shows: "to continue to /articles/42")]
+        // Story 1: focus between the two fields, a wrong password, then the reset by email.
+        for index in 0..<10 { steps.append(Step(key: index % 2 == 0 ? down : up, movesFocus: true)) }
+        steps += [Step(key: down), Step(key: enter)] + "nope".map { Step(key: String($0)) }
+        steps += [Step(key: enter), Step(key: enter, shows: "INVALID_PASSWORD")]
+        steps += [Step(key: down), Step(key: enter, shows: "Send reset email"), Step(key: down), Step(key: enter, shows: "emailSent")]
+        steps += [Step(key: "m", shows: "Inbox"), Step(key: enter), Step(key: enter, shows: "Choose a new password"), Step(key: enter)]
+        steps += "correct-horse-battery".map { Step(key: String($0)) }
+        steps += [Step(key: enter), Step(key: enter, shows: "Password reset · completed")]
+        steps += tour
+        // Story 2 on a reset world: verify the email in the app, then subscribe.
+        steps += [Step(key: "R"), Step(key: "w"), Step(key: "3", shows: "Send verification email")]
+        steps += [Step(key: enter, shows: "sendOobCode VERIFY_EMAIL"), Step(key: "m"), Step(key: enter), Step(key: enter, shows: "Subscribe now")]
+        steps += [Step(key: enter, shows: "Subscribed with bob@example.com")]
+        steps += tour
+        return steps
+    }()
+
+    struct Result {
+        var latencies: [Double] = []
+        /// Each drawn key's milliseconds with its place in the script and the key, for finding slow paths.
+        var timedKeys: [(index: Int, key: String, milliseconds: Double)] = []
+        var silentKeys = 0
+        var focusMoveBytes: [Int] = []
+        /// Bytes of whole-screen redraws, the reference for a focus move's.
+        var redrawBytes: [Int] = []
+        var peakKiB = 0
+    }
+
+    /// After the script: each pane in turn, down and back up.
+    static let filler = (1...8).flatMap { ["\($0)", "j", "k"] }
+
+    /// Plays the script, then moves on through the panes up to `keys`.
+    static func play(_ binary: String, keys: Int) throws -> Result {
+        let session = try PseudoTerminalSession([binary])
+        defer { session.finish() }
+        _ = try session.waitForText("quit", timeout: 10)
+        session.drain(quiet: 0.2)
+        var result = Result()
+        for index in 0..<keys {
+            let step = index < script.count ? script[index] : Step(key: filler[(index - script.count) % filler.count])
+            let (count, milliseconds) = session.press(step.key)
+            if let milliseconds {
+                result.latencies.append(milliseconds)
+                result.timedKeys.append((index + 1, step.key, milliseconds))
+            } else {
+                result.silentKeys += 1
+            }
+            if step.movesFocus { result.focusMoveBytes.append(count) }
+            if let text = step.shows {
+                guard let redrawBytes = session.shows(text) else {
+                    throw ValidationError("key \(index + 1) of the stories: '\(text)' is not on the screen")
+                }
+                result.redrawBytes.append(redrawBytes)
+            }
+        }
+        result.peakKiB = session.peakResidentKiB()
+        return result
+    }
+}
+
+/// The reference programs, built with swiftc -O into a temporary folder: the Swift floor (its
+/// source from ../shared/bench) and a bare Swift + ncurses program that fills the screen.
+struct ReferencePrograms {
+    static let floorMarker = "floor ready"
+    static let cursesMarker = "curses reference ready"
+
+    let folder: URL
+    var floor: String?
+    var floorProblem: String?
+    var curses: String?
+    var cursesProblem: String?
+
+    /// The smallest Swift program that draws a full ncurses screen, then a line per key until q.
+    static let cursesSource = """
+    import CursesReference
+    setlocale(LC_ALL, "")
+    initscr()
+    cbreak()
+    noecho()
+    keypad(reference_stdscr(), true)
+    for row in 0..<reference_lines() {
+        let text = row == 0 ? "\(cursesMarker)" : String(repeating: "x", count: Int(reference_cols()))
+        mvaddstr(row, 0, text)
+    }
+    refresh()
+    var presses = 0
+    while getch() != Int32(UInt8(ascii: "q")) {
+        presses += 1
+        mvaddstr(1, 0, "key \\(presses)")
+        refresh()
+    }
+    endwin()
+    """
+
+    static let cursesModule = """
+    module CursesReference [system] {
+        header "reference.h"
+        link "ncursesw"
+        export *
+    }
+    """
+
+    static let cursesHeader = """
+    #define _XOPEN_SOURCE_EXTENDED 1
+    #define NCURSES_WIDECHAR 1
+    #include <locale.h>
+    #include <ncursesw/curses.h>
+    static inline WINDOW *reference_stdscr(void) { return stdscr; }
+    static inline int reference_lines(void) { return LINES; }
+    static inline int reference_cols(void) { return COLS; }
+    """
+
+    init(floorSource: String) throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("actionflow-bench-references-\(getpid())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        if FileManager.default.fileExists(atPath: floorSource) {
+            let output = folder.appendingPathComponent("swift_floor").path
+            floorProblem = Self.swiftc([floorSource, "-o", output])
+            if floorProblem == nil { floor = output }
+        } else {
+            floorProblem = "no source at \(floorSource) (--floor)"
+        }
+        let source = folder.appendingPathComponent("curses_reference.swift")
+        try Data(Self.cursesSource.utf8).write(to: source)
+        try Data(Self.cursesModule.utf8).write(to: folder.appendingPathComponent("module.modulemap"))
+        try Data(Self.cursesHeader.utf8).write(to: folder.appendingPathComponent("reference.h"))
+        let output = folder.appendingPathComponent("curses_reference").path
+        cursesProblem = Self.swiftc([source.path, "-I", folder.path, "-o", output])
+        if cursesProblem == nil { curses = output }
+    }
+
+    func remove() {
+        try? FileManager.default.removeItem(at: folder)
+    }
+
+    /// Runs `swiftc -O`; returns why it failed, or nil.
+    private static func swiftc(_ arguments: [String]) -> String? {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["swiftc", "-O"] + arguments
+        let errors = Pipe()
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = errors
+        do {
+            try process.run()
+        } catch {
+            return "cannot run swiftc: \(error)"
+        }
+        let message = errors.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus != 0 else { return nil }
+        return "swiftc failed: " + String(decoding: message.prefix(300), as: UTF8.self).replacingOccurrences(of: "\n", with: " ")
     }
 }
 
@@ -68,18 +284,17 @@ struct BenchTerminalCommand: AsyncParsableCommand {
 final class PseudoTerminalSession {
     private let pid: pid_t
     private let master: Int32
-    private let logFile: String
     private var output = [UInt8]()
     private let started = Date()
 
-    init(binary: String, width: Int = 100, height: Int = 30) throws {
-        logFile = FileManager.default.temporaryDirectory.appendingPathComponent("actionflow-bench-\(getpid()).log").path
-        let arguments = [binary, "tui", "--log-file", logFile]
+    /// `command`: the program and its arguments.
+    init(_ command: [String], width: Int = 100, height: Int = 30) throws {
+        let binary = command[0]
         var environment = ProcessInfo.processInfo.environment
         environment["TERM"] = "xterm-256color"
         environment["LC_ALL"] = "C.UTF-8"
         environment["NO_COLOR"] = nil
-        let argv = arguments.map { strdup($0) } + [nil]
+        let argv = command.map { strdup($0) } + [nil]
         let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer {
             argv.forEach { free($0) }
@@ -146,6 +361,52 @@ final class PseudoTerminalSession {
             waitpid(pid, &status, 0)
         }
         close(master)
-        try? FileManager.default.removeItem(atPath: logFile)
+    }
+
+    /// Writes `key` and reads until the screen is quiet: the bytes drawn and the milliseconds
+    /// from the key to the last of them (nil when nothing was drawn).
+    func press(_ key: String) -> (bytes: Int, milliseconds: Double?) {
+        let sent = Date()
+        write(key)
+        let (count, last) = drain(quiet: 0.03)
+        return (count, last.map { $0.timeIntervalSince(sent) * 1000 })
+    }
+
+    /// Whether `text` is on the screen: Ctrl-L has the whole screen drawn again, and its text is
+    /// read without the escape sequences (a diff alone may leave parts of a text unchanged).
+    /// Returns the bytes of that whole redraw, or nil when the text is not there.
+    func shows(_ text: String) -> Int? {
+        output.removeAll()
+        write("\u{0C}")
+        let (count, _) = drain(quiet: 0.1)
+        let drawn = String(decoding: output, as: UTF8.self)
+            .replacingOccurrences(of: #"\x1B(\[[0-9;?]*[ -/]*[@-~]|[()][0-9A-Za-z])"#, with: "", options: .regularExpression)
+        return drawn.contains(text) ? count : nil
+    }
+
+    /// The program's peak resident size so far (`VmHWM`), in KiB.
+    func peakResidentKiB() -> Int {
+        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }) else { return 0 }
+        return Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "") ?? 0
+    }
+
+    /// Milliseconds from the start of `command` to `marker` on its screen; then it is quit.
+    static func firstFrame(_ command: [String], marker: String) throws -> Double {
+        let session = try PseudoTerminalSession(command)
+        defer { session.finish() }
+        return try session.waitForText(marker, timeout: 10) * 1000
+    }
+
+    /// A program that draws a line per key: its peak resident size once its first frame is
+    /// drawn (KiB), then its key-to-frame latencies for `keys` keys.
+    static func reference(_ command: [String], marker: String, keys: Int) throws -> (peakKiB: Int, latencies: [Double]) {
+        let session = try PseudoTerminalSession(command)
+        defer { session.finish() }
+        _ = try session.waitForText(marker, timeout: 10)
+        session.drain(quiet: 0.2)
+        let peak = session.peakResidentKiB()
+        let latencies = (0..<keys).compactMap { _ in session.press("j").milliseconds }
+        return (peak, latencies)
     }
 }

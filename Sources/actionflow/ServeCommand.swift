@@ -51,6 +51,10 @@ struct ServeCommand: AsyncParsableCommand {
     @Flag(help: "Do not log one line per request.")
     var quiet = false
 
+    /// For `bench serve` only: the framework's floor to compare the emulator's routes with.
+    @Flag(help: ArgumentHelp("Also answer GET \(AuthEmulatorServer.benchmarkStaticPath) with fixed JSON.", visibility: .hidden))
+    var benchStaticRoute = false
+
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be from 0 to 65535, not \(port)") }
         guard !host.trimmingCharacters(in: .whitespaces).isEmpty else { throw ValidationError("--host is empty") }
@@ -75,7 +79,7 @@ struct ServeCommand: AsyncParsableCommand {
             logger.warning("--max-connections \(maxConnections) is above what the open-file limit allows; at most \(descriptors) connections")
         }
         let limits = ServerLimits(maxHeaderBytes: maxHeaderBytes, maxConnections: min(maxConnections, max(1, descriptors)), idleTimeout: .milliseconds(Int64(idleTimeout * 1000)))
-        let server = AuthEmulatorServer(api: api, host: host, port: port, limits: limits, logger: logger)
+        let server = AuthEmulatorServer(api: api, host: host, port: port, limits: limits, logger: logger, servesBenchmarkRoute: benchStaticRoute)
         let host = self.host
         let behaviour = self.behaviour
         if !["127.0.0.1", "::1", "localhost"].contains(host) {

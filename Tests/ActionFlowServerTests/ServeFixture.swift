@@ -19,7 +19,8 @@ struct ServeFixture {
     let configuration: ProjectConfiguration
 
     /// `behaviour`: `serve --as production` (the default) or `--as emulator`.
-    static func start(as behaviour: ServeBehaviour = .production, limits: ServerLimits = ServerLimits(), configure: (inout ProjectConfiguration) -> Void = { _ in }) async throws -> ServeFixture {
+    /// `benchmarkRoute`: `serve --bench-static-route`.
+    static func start(as behaviour: ServeBehaviour = .production, limits: ServerLimits = ServerLimits(), benchmarkRoute: Bool = false, configure: (inout ProjectConfiguration) -> Void = { _ in }) async throws -> ServeFixture {
         var configuration = try ProjectConfigLoader.loadDefault()
         configure(&configuration)
         var logger = Logger(label: "serve-test")
@@ -31,7 +32,7 @@ struct ServeFixture {
             api = EmulatorAPI(configuration: configuration, behaviour: behaviour)
         }
         let embedded = api.transport
-        let server = try await AuthEmulatorServer(api: api, host: "127.0.0.1", port: 0, limits: limits, logger: logger).start()
+        let server = try await AuthEmulatorServer(api: api, host: "127.0.0.1", port: 0, limits: limits, logger: logger, servesBenchmarkRoute: benchmarkRoute).start()
         let rest = await RESTTransport.connect(configuration: RESTTransportConfiguration(
             target: .emulator(host: "127.0.0.1", port: server.port), apiKey: configuration.apiKey, projectId: configuration.projectId, timeout: 5
         ))

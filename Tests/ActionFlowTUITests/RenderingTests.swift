@@ -1,4 +1,4 @@
-import ActionFlowTUI
+@testable import ActionFlowTUI
 import Testing
 
 @Suite("Display width")
@@ -12,6 +12,22 @@ struct DisplayWidthTests {
         #expect("👩‍💻".displayWidth == 2)
         #expect("❤️".displayWidth == 2)
         #expect("한국".displayWidth == 4)
+    }
+
+    @Test("Wrapping gives a short plain line back as it is, and the same lines as word wrapping for any other text")
+    func shortLinesAsWrapped() {
+        let texts = ["", "one line", "x", " leading", "trailing ", "two  spaces", "tab\there", "café au lait", "exactly twenty chars", "a line that is longer than the width"]
+        for text in texts {
+            #expect(TextWrap.lines(text, width: 20) == TextWrap.wrappedLines(text, width: 20), "\(text.debugDescription)")
+        }
+        #expect(TextWrap.lines("one line", width: 20) == ["one line"])
+    }
+
+    @Test("Measuring a string gives the sum of its characters' widths, on ASCII and on mixed text alike")
+    func stringsSumCharacters() {
+        for text in ["", "plain ASCII text", "tab\there", "café au lait", "a日b👍c", "line\r\nbreak", "\u{7F}del"] {
+            #expect(DisplayWidth.of(text) == text.reduce(0) { $0 + DisplayWidth.of($1) }, "\(text.debugDescription)")
+        }
     }
 
     @Test("Control bytes are measured after sanitizing: one visible column each")

@@ -102,4 +102,20 @@ struct SequencePaneTests {
         frame = render(session, ui, small)
         #expect(!frame.text.contains("new-password form"))
     }
+
+    @Test("Panes the controller treats as having nothing to select draw no controls, and k still scrolls them")
+    func panesWithoutControls() async throws {
+        let world = try await World.start()
+        let session = await world.resetLinkTapped()
+        for tab in InspectorTab.allCases where !InspectorContent.hasControls(tab) {
+            let ui = mainUI(focus: .inspector, tab: tab)
+            let regions = MainView.inspectorRegions(session, ui, ScreenLayout(width: 80, height: 24, session: session))
+            let blocks = (regions.fixed?.blocks ?? []) + regions.scrolling.blocks + InspectorContent.blocks(tab, session, ui)
+            #expect(!blocks.contains { if case .control = $0 { true } else { false } }, "the \(tab) pane draws a control")
+        }
+        var ui = mainUI(focus: .inspector, tab: .sequence)
+        let before = render(session, ui, small).text
+        _ = Controller.handle(.character("k"), session: session, ui: &ui, width: 80, height: 24)
+        #expect(render(session, ui, small).text != before)
+    }
 }

@@ -19,6 +19,8 @@ public enum DisplayWidth {
 
     /// Columns of a whole string.
     public static func of(_ text: String) -> Int {
+        // Printable ASCII takes a column a byte: no grapheme breaking needed.
+        if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return text.utf8.count }
         var total = 0
         for character in text { total += of(character) }
         return total

@@ -234,6 +234,23 @@ public struct Frame: Hashable, Sendable {
 public enum TextWrap {
     public static func lines(_ text: String, width: Int) -> [String] {
         guard width > 0 else { return [] }
+        // Most narration and labels are one short line of plain ASCII with single spaces:
+        // that line itself, without splitting it into words.
+        if text.utf8.count <= width, isOneCleanASCIILine(text) { return [text] }
+        return wrappedLines(text, width: width)
+    }
+
+    /// Printable ASCII, no space at either end and none doubled: what wrapping keeps as it is.
+    static func isOneCleanASCIILine(_ text: String) -> Bool {
+        var previous: UInt8 = 0
+        for byte in text.utf8 {
+            guard byte >= 0x20, byte < 0x7F, !(byte == 0x20 && (previous == 0 || previous == 0x20)) else { return false }
+            previous = byte
+        }
+        return previous != 0x20
+    }
+
+    static func wrappedLines(_ text: String, width: Int) -> [String] {
         var result: [String] = []
         for paragraph in text.split(separator: "\n", omittingEmptySubsequences: false) {
             var line = ""

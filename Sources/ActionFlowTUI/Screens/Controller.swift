@@ -13,7 +13,7 @@ public enum Controller {
             let page = PhoneContent.page(session, ui)
             return (page.key, page.blocks)
         case .inspector:
-            return (paneKey(ui.tab), InspectorContent.blocks(ui.tab, session, ui))
+            return (paneKey(ui.tab), InspectorContent.hasControls(ui.tab) ? InspectorContent.blocks(ui.tab, session, ui) : [])
         }
     }
 

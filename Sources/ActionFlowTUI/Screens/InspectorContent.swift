@@ -19,6 +19,12 @@ enum InspectorContent {
         }
     }
 
+    /// Panes that only show the session, with nothing to select or edit: the controller needs
+    /// none of their blocks (the Sequence pane's would cost a whole diagram per key).
+    static func hasControls(_ tab: InspectorTab) -> Bool {
+        tab != .flow && tab != .sequence
+    }
+
     // MARK: Flow
 
     static func flowTitle(_ kind: FlowKind) -> String {
