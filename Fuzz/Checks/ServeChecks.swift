@@ -16,7 +16,7 @@ import Foundation
 /// - never a 500 (the server has no internal error to report), always a status it means;
 /// - header names are tokens and no header value holds CR, LF or NUL;
 /// - a JSON response parses; an error is the emulator's shape `{"error":{"code":STATUS,"message":...}}`
-///   with its code equal to the HTTP status, except `/emulator/action`'s, which answers
+///   with its code equal to the HTTP status, except `GET /emulator/action`'s, which answers
 ///   `{"authEmulator":{"error":...}}` as `handlers.ts` does;
 /// - HTML pages never carry request text as markup (`<fuzz` is never in a page);
 /// - only an admin caller (`Authorization: Bearer owner`) ever sees an `oobCode` or `oobLink`
@@ -84,8 +84,9 @@ enum ServeChecks {
                 violations.fail("\(what): a JSON answer that does not parse")
                 return
             }
-            if response.status >= 400, request.path == "/emulator/action" {
-                // handlers.ts answers its link page's errors as `{"authEmulator":{"error":...}}`.
+            if response.status >= 400, request.path == "/emulator/action", request.method == "GET" {
+                // handlers.ts answers its link page's errors as `{"authEmulator":{"error":...}}`;
+                // other methods are not routed there and get the general 404.
                 let error = ((json as? [String: Any])?["authEmulator"] as? [String: Any])?["error"] as? String
                 violations.expect(!(error ?? "").isEmpty, "\(what): error answer without handlers.ts's authEmulator.error")
             } else if response.status >= 400 {
