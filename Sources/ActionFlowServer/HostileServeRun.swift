@@ -9,6 +9,9 @@ public enum HostileServeRun {
         public var load: HostileLoad.Report
         public var startMiB: Double
         public var peakMiB: Double
+        /// Once the users are deleted (their codes and mail kept, as the emulator does).
+        public var accountsDeletedMiB: Double
+        /// Once the project is reset to its start as well.
         public var afterMiB: Double
         /// Sign-ups the server logged with 200, and those whose whole answer a client read.
         public var signUpsLogged: Int
@@ -57,17 +60,10 @@ public enum HostileServeRun {
         let load = try await LoopbackHTTPClient.onOwnThread { HostileLoad.run(port: port, plan: plan) }
         let peakMiB = memoryMiB(pid, "VmHWM")
 
-        // Delete every user; the connections are closed. What is left is what leaked.
-        do {
-            let client = try LoopbackHTTPClient(port: port)
-            let answer = try client.exchange("DELETE", "/emulator/v1/projects/\(projectId)/accounts")
-            if answer.status != 200 { problems.append("deleting the accounts answered \(answer.status)") }
-            client.close()
-        } catch {
-            problems.append("deleting the accounts: \(error)")
-        }
-        try await Task.sleep(for: .seconds(1))
-        let afterMiB = memoryMiB(pid, "VmRSS")
+        // The clients are gone. Delete every user (codes and mail stay, as in the emulator), then
+        // reset the project to its start: what is left above the start is what leaked.
+        let accountsDeletedMiB = try await cleanUp(port: port, "DELETE", "/emulator/v1/projects/\(projectId)/accounts", pid: pid, problems: &problems)
+        let afterMiB = try await cleanUp(port: port, "POST", "/emulator/v1/projects/\(projectId)/reset", pid: pid, problems: &problems)
 
         // SIGTERM while sign-ups stream in on four connections.
         async let stream = LoopbackHTTPClient.onOwnThread { streamSignUps(port: port, connections: 4) }
@@ -84,10 +80,25 @@ public enum HostileServeRun {
 
         let receivedTotal = warm.signUps + warm.wellBehavedSignUps + load.signUps + load.wellBehavedSignUps + received
         return Outcome(
-            load: load, startMiB: startMiB, peakMiB: peakMiB, afterMiB: afterMiB,
+            load: load, startMiB: startMiB, peakMiB: peakMiB, accountsDeletedMiB: accountsDeletedMiB, afterMiB: afterMiB,
             signUpsLogged: log.count(of: "accounts:signUp 200"), signUpsReceived: receivedTotal,
             shutdown: shutdown, exitStatus: exitStatus, problems: problems
         )
+    }
+
+    /// Sends one clean-up request, waits a second for the server to settle, and returns its
+    /// memory then.
+    static func cleanUp(port: Int, _ method: String, _ path: String, pid: Int32, problems: inout [String]) async throws -> Double {
+        do {
+            let client = try LoopbackHTTPClient(port: port)
+            let answer = try client.exchange(method, path)
+            if answer.status != 200 { problems.append("\(method) \(path) answered \(answer.status)") }
+            client.close()
+        } catch {
+            problems.append("\(method) \(path): \(error)")
+        }
+        try await Task.sleep(for: .seconds(1))
+        return memoryMiB(pid, "VmRSS")
     }
 
     /// Sign-ups on `connections` connections until the server stops answering; returns how

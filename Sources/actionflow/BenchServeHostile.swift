@@ -24,8 +24,8 @@ enum BenchServeHostile {
         print("  10 MB bodies refused with 413: \(load.oversizedRefused) of \(plan.oversizedBodies); endless chunked bodies cut off: \(load.endlessCutOff) of \(plan.endlessBodies), at most \(load.endlessLargestSent / 1_048_576) MiB sent")
         print("  malformed requests refused (400/431): \(load.malformedRefused) of \(plan.malformedRounds * HostileLoad.malformedRequests.count); hostile JSON bodies refused: \(load.hostileJSONRefused)")
         print(String(format: "  sign-ups: %d (distinct users %d) in %.1f s", load.signUps, load.distinctUsers, seconds(load.elapsed)))
-        print(String(format: "  memory: %.1f MiB at start, %.1f MiB at peak, %.1f MiB after deleting the users (%.2fx the start)",
-                     outcome.startMiB, outcome.peakMiB, outcome.afterMiB, outcome.startMiB > 0 ? outcome.afterMiB / outcome.startMiB : 0))
+        print(String(format: "  memory: %.1f MiB at start, %.1f MiB at peak, %.1f MiB once the users are deleted (codes and mail kept), %.1f MiB once the project is reset (%.2fx the start)",
+                     outcome.startMiB, outcome.peakMiB, outcome.accountsDeletedMiB, outcome.afterMiB, outcome.startMiB > 0 ? outcome.afterMiB / outcome.startMiB : 0))
         print(String(format: "  SIGTERM: exit %@ after %.0f ms; sign-ups answered by the server %d, received whole %d",
                      outcome.exitStatus.map { "\($0)" } ?? "(still running)", seconds(outcome.shutdown) * 1000, outcome.signUpsLogged, outcome.signUpsReceived))
         let problems = outcome.problems + load.problems
