@@ -58,6 +58,21 @@ struct PaneCacheTests {
         }
     }
 
+    @Test("Going back to a pane shown before draws it as the session is now")
+    func tabsShownBefore() async throws {
+        let world = try await World.start()
+        var screen = KeptScreen(await world.resetLinkTapped(), mainUI(focus: .inspector, tab: .flow), small)
+        for tab in "12345678" {
+            screen.press(.character(tab), .character("j"))
+            #expect(screen.frame == screen.fresh, "pane \(tab)")
+        }
+        screen.change(to: await world.send(.newPasswordSubmitted("correct-horse")))
+        for tab in "87654321" {
+            screen.press(.character(tab))
+            #expect(screen.frame == screen.fresh, "pane \(tab) after the session changed")
+        }
+    }
+
     @Test("A scrolled pane is laid out again for a new terminal size")
     func resize() async throws {
         let world = try await World.start()

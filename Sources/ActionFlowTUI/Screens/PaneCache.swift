@@ -1,9 +1,9 @@
 import ActionFlowClient
 
 /// The phone's page and the inspector's pane, built and laid out once and kept from one key to
-/// the next: a key that only moves the selection or scrolls neither builds a pane again (the link
-/// anatomy, the sequence diagram) nor wraps its text again, and the controller scrolls the very
-/// layout that is drawn. The owner of the session bumps `sessionRevision` whenever the session
+/// the next: a key that only moves the selection, scrolls or goes back to a pane already shown
+/// neither builds a pane again (the link anatomy, the sequence diagram) nor wraps its text again,
+/// and the controller scrolls the very layout that is drawn. The owner of the session bumps `sessionRevision` whenever the session
 /// on screen may have changed; a new cache (the default for a single frame) keeps nothing.
 public final class PaneCache {
     public var sessionRevision = 0
@@ -31,8 +31,10 @@ public final class PaneCache {
         var editing: Editing?
     }
 
-    private var inspectorContent: (key: ContentKey, regions: (fixed: (blocks: [Block], area: Rect)?, scrolling: (blocks: [Block], area: Rect)))?
-    private var inspectorLayout: (key: LayoutKey, pane: Inspector)?
+    /// Every pane shown since the session or the size last changed.
+    private var inspectorContent: [ContentKey: (fixed: (blocks: [Block], area: Rect)?, scrolling: (blocks: [Block], area: Rect))] = [:]
+    /// Their layouts, without a field being typed in and with the one typed in now.
+    private var inspectorLayouts: [LayoutKey: Inspector] = [:]
     private struct PhoneKey: Hashable {
         var revision: Int
         var area: Rect
@@ -47,15 +49,17 @@ public final class PaneCache {
     func inspector(_ session: Session, _ ui: UIState, _ screen: ScreenLayout) -> Inspector {
         let content = ContentKey(revision: sessionRevision, tab: ui.tab, expandedExchange: ui.expandedExchange, area: screen.inspectorContent)
         let key = LayoutKey(content: content, editing: ui.editing)
-        if let kept = inspectorLayout, kept.key == key { return kept.pane }
-        let regions = inspectorContent.flatMap { $0.key == content ? $0.regions : nil } ?? MainView.inspectorRegions(session, ui, screen)
-        inspectorContent = (content, regions)
+        if let kept = inspectorLayouts[key] { return kept }
+        inspectorContent = inspectorContent.filter { $0.key.revision == content.revision && $0.key.area == content.area }
+        inspectorLayouts = inspectorLayouts.filter { inspectorContent[$0.key.content] != nil && ($0.key.editing == nil || $0.key.editing == key.editing) }
+        let regions = inspectorContent[content] ?? MainView.inspectorRegions(session, ui, screen)
+        inspectorContent[content] = regions
         let editing = ui.editing.map { (id: $0.id, editor: $0.editor) }
         let pane = Inspector(
             fixed: regions.fixed.map { (BlockLayout($0.blocks, width: $0.area.width, editing: nil), $0.area) },
             scrolling: BlockLayout(regions.scrolling.blocks, width: regions.scrolling.area.width, editing: editing),
             area: regions.scrolling.area)
-        inspectorLayout = (key, pane)
+        inspectorLayouts[key] = pane
         return pane
     }
 
