@@ -59,7 +59,11 @@ public enum DisplayWidth {
 
 extension String {
     /// The text made safe for the screen (see `UntrustedText.sanitize`).
-    var screenSafe: String { UntrustedText.needsSanitizing(self) ? UntrustedText.sanitize(self) : self }
+    var screenSafe: String {
+        // Printable ASCII (most of what is drawn) has nothing to replace: a byte test, for every put.
+        if utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return self }
+        return UntrustedText.needsSanitizing(self) ? UntrustedText.sanitize(self) : self
+    }
 
     /// Display columns of the text once made safe.
     public var displayWidth: Int { DisplayWidth.of(screenSafe) }
