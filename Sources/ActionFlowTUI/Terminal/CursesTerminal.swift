@@ -94,6 +94,11 @@ public final class CursesTerminal: TerminalDriver {
             throw TerminalUnavailable(reason: "the terminal type '\(environment["TERM"] ?? "")' is not known to curses.")
         }
         started = true
+        // Until curses has been left and resumed once, it takes itself for a terminfo program and
+        // flushes after every cursor move: a frame would reach the terminal in a dozen writes.
+        // Leaving and resuming before anything is drawn gets one write per frame.
+        endwin()
+        refresh()
         redirectStandardError(to: errorLog)
         raw()
         noecho()
@@ -101,6 +106,9 @@ public final class CursesTerminal: TerminalDriver {
         keypad(cn_stdscr(), true)
         nodelay(cn_stdscr(), true)
         set_escdelay(25)
+        // Nor does curses look for typed keys between the lines of an update (and flush there):
+        // keys are read between frames, and each frame goes out whole.
+        typeahead(-1)
         curs_set(0)
         leaveok(cn_stdscr(), false)
         if has_colors() {
