@@ -166,6 +166,9 @@ public final class TUIApplication {
             // An embedded world names its project as it is now (the Project pane may change it).
             let transport = replay == nil && driver.session.isEmbedded ? "embedded \(driver.session.project.projectId)" : transportSummary
             terminal.present(MainView.render(session: session, ui: ui, transport: transport, width: terminal.width, height: terminal.height, panes: panes))
+            // While no key waits, the other panes are laid out, so that going to one draws at once.
+            let screen = ScreenLayout(width: terminal.width, height: terminal.height, session: session)
+            while !terminal.hasPendingInput, panes.prepareNextPane(session, ui, screen) {}
             let timeout = nextPlayedStep.map { Int32(max(1, min(500, $0.timeIntervalSinceNow * 1000))) } ?? 500
             switch terminal.nextInput(timeout: timeout) {
             case .keys(let keys):

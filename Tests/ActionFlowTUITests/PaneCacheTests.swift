@@ -73,6 +73,23 @@ struct PaneCacheTests {
         }
     }
 
+    @Test("Panes laid out ahead, while no key waited, show the session as it is when the user goes to them")
+    func panesLaidOutAhead() async throws {
+        let world = try await World.start()
+        var screen = KeptScreen(await world.resetLinkTapped(), mainUI(focus: .inspector, tab: .flow), small)
+        let layout = ScreenLayout(width: small.0, height: small.1, session: screen.session)
+        _ = screen.frame
+        var prepared = 0
+        while screen.panes.prepareNextPane(screen.session, screen.ui, layout) { prepared += 1 }
+        #expect(prepared == InspectorTab.allCases.count - 1, "every pane but the one on screen")
+        screen.change(to: await world.send(.newPasswordSubmitted("correct-horse")))
+        while screen.panes.prepareNextPane(screen.session, screen.ui, layout) {}
+        for tab in "2345678" {
+            screen.press(.character(tab))
+            #expect(screen.frame == screen.fresh, "pane \(tab) laid out ahead")
+        }
+    }
+
     @Test("A scrolled pane is laid out again for a new terminal size")
     func resize() async throws {
         let world = try await World.start()

@@ -63,6 +63,22 @@ public final class PaneCache {
         return pane
     }
 
+    /// Lays out one more inspector pane the user may switch to, for the session as it is;
+    /// returns false once there is none left. Called while no key waits, so that going to
+    /// another pane finds it ready.
+    func prepareNextPane(_ session: Session, _ ui: UIState, _ screen: ScreenLayout) -> Bool {
+        guard ui.mode == .main, ui.editing == nil, !screen.isTooSmall else { return false }
+        for tab in InspectorTab.allCases {
+            let content = ContentKey(revision: sessionRevision, tab: tab, expandedExchange: ui.expandedExchange, area: screen.inspectorContent)
+            guard inspectorLayouts[LayoutKey(content: content, editing: nil)] == nil else { continue }
+            var other = ui
+            other.tab = tab
+            _ = inspector(session, other, screen)
+            return true
+        }
+        return false
+    }
+
     /// The page of the device in focus, laid out for `area` with `editing` (nil on a device that
     /// is not in focus). Pages read the session only.
     func phone(_ session: Session, _ ui: UIState, area: Rect, editing: Editing?) -> (page: PhonePage, layout: BlockLayout) {
