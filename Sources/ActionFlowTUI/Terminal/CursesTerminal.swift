@@ -263,14 +263,16 @@ public final class CursesTerminal: TerminalDriver {
     private func draw(_ run: FrameDiff.Run) {
         var x = run.x
         var index = 0
+        // One buffer for the run's pieces of one style each, not an array per cell.
+        var text: [wchar_t] = []
+        text.reserveCapacity(run.cells.count + 1)
         while index < run.cells.count {
             let style = run.cells[index].style
-            var text: [wchar_t] = []
+            text.removeAll(keepingCapacity: true)
             let startX = x
             while index < run.cells.count, run.cells[index].style == style {
-                let cell = run.cells[index]
-                if !cell.isContinuation {
-                    text += cell.text.unicodeScalars.map { wchar_t(bitPattern: $0.value) }
+                for scalar in run.cells[index].text.unicodeScalars {
+                    text.append(wchar_t(bitPattern: scalar.value))
                 }
                 index += 1
                 x += 1
