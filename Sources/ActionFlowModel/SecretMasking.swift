@@ -45,12 +45,30 @@ public enum SecretMasking {
         // Every separator has `=` or `%`: most values (emails, names, plain URLs) have neither.
         guard text.utf8.contains(where: { $0 == UInt8(ascii: "=") || $0 == UInt8(ascii: "%") }) else { return text }
         var result = text
-        for name in secretQueryParameters {
-            for separator in ["=", "%3D", "%3d", "%253D", "%253d"] {
-                result = maskValues(after: name + separator, in: result)
-            }
+        for prefix in secretParameterPrefixes where occurs(prefix.bytes, in: result) {
+            result = maskValues(after: prefix.text, in: result)
         }
         return result
+    }
+
+    /// Each secret parameter with each separator, as text and as the bytes looked for.
+    private static let secretParameterPrefixes: [(text: String, bytes: [UInt8])] = secretQueryParameters.flatMap { name in
+        ["=", "%3D", "%3d", "%253D", "%253d"].map { separator in (name + separator, Array((name + separator).utf8)) }
+    }
+
+    /// Whether `needle` occurs in the text's UTF-8, by a plain byte scan: the screen masks every
+    /// link it shows for every frame, and most texts hold none of the fifteen prefixes.
+    private static func occurs(_ needle: [UInt8], in text: String) -> Bool {
+        func scan(_ haystack: UnsafeBufferPointer<UInt8>) -> Bool {
+            guard let first = needle.first, haystack.count >= needle.count else { return false }
+            for start in 0...(haystack.count - needle.count) where haystack[start] == first {
+                var matched = 1
+                while matched < needle.count, haystack[start + matched] == needle[matched] { matched += 1 }
+                if matched == needle.count { return true }
+            }
+            return false
+        }
+        return text.utf8.withContiguousStorageIfAvailable(scan) ?? Array(text.utf8).withUnsafeBufferPointer(scan)
     }
 
     /// Re-renders a JSON document with every secret value masked: values of `secretKeys`, and
@@ -91,7 +109,6 @@ public enum SecretMasking {
     }
 
     private static func maskValues(after prefix: String, in text: String) -> String {
-        guard text.utf8.firstRange(of: prefix.utf8) != nil else { return text }
         var output = ""
         var rest = Substring(text)
         while let range = rest.range(of: prefix) {

@@ -76,7 +76,11 @@ public final class TUIApplication {
         }
     }
 
-    private var driver: SessionDriver
+    private var driver: SessionDriver {
+        didSet { panes.sessionRevision += 1 }
+    }
+    /// The panes drawn last, kept while the session on screen stays the same.
+    private let panes = PaneCache()
     private let transportSummary: String
     private let options: Options
     private let scenario: Scenario?
@@ -87,7 +91,9 @@ public final class TUIApplication {
     /// A story picked on the welcome screen and the index of its next step.
     private var story: (scenario: Scenario, next: Int)?
     /// A recording played back (`actionflow replay`): read-only, stepped with n, b and g.
-    private var replay: Replay?
+    private var replay: Replay? {
+        didSet { panes.sessionRevision += 1 }
+    }
     private let replayTitle: String
     /// How many events the session had before each presented step, to step back to.
     private var presenterMarks: [Int] = []
@@ -159,14 +165,17 @@ public final class TUIApplication {
             save(&ui)
             // An embedded world names its project as it is now (the Project pane may change it).
             let transport = replay == nil && driver.session.isEmbedded ? "embedded \(driver.session.project.projectId)" : transportSummary
-            terminal.present(MainView.render(session: session, ui: ui, transport: transport, width: terminal.width, height: terminal.height))
+            terminal.present(MainView.render(session: session, ui: ui, transport: transport, width: terminal.width, height: terminal.height, panes: panes))
+            // While no key waits, the other panes are laid out, so that going to one draws at once.
+            let screen = ScreenLayout(width: terminal.width, height: terminal.height, session: session)
+            while !terminal.hasPendingInput, panes.prepareNextPane(session, ui, screen) {}
             let timeout = nextPlayedStep.map { Int32(max(1, min(500, $0.timeIntervalSinceNow * 1000))) } ?? 500
             switch terminal.nextInput(timeout: timeout) {
             case .keys(let keys):
                 // A key stops `g` from playing on; the key itself then acts as usual.
                 nextPlayedStep = nil
                 for key in keys {
-                    for command in Controller.handle(key, session: session, ui: &ui, width: terminal.width, height: terminal.height) {
+                    for command in Controller.handle(key, session: session, ui: &ui, width: terminal.width, height: terminal.height, panes: panes) {
                         switch command {
                         case .send where replay != nil:
                             ui.message = "a replay is read-only: n b g e q"

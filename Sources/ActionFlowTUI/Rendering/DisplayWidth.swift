@@ -30,7 +30,8 @@ public enum DisplayWidth {
     public static func width(of scalar: Unicode.Scalar) -> Int {
         let value = scalar.value
         if value < 0x20 || (value >= 0x7F && value < 0xA0) { return 0 }
-        if value < 0x300 { return 1 }
+        // Latin, and the box drawing and block elements every frame is made of: one column.
+        if value < 0x300 || (0x2500...0x259F).contains(value) { return 1 }
         switch scalar.properties.generalCategory {
         case .nonspacingMark, .enclosingMark, .format:
             return 0
@@ -59,7 +60,11 @@ public enum DisplayWidth {
 
 extension String {
     /// The text made safe for the screen (see `UntrustedText.sanitize`).
-    var screenSafe: String { UntrustedText.needsSanitizing(self) ? UntrustedText.sanitize(self) : self }
+    var screenSafe: String {
+        // Printable ASCII (most of what is drawn) has nothing to replace: a byte test, for every put.
+        if utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return self }
+        return UntrustedText.needsSanitizing(self) ? UntrustedText.sanitize(self) : self
+    }
 
     /// Display columns of the text once made safe.
     public var displayWidth: Int { DisplayWidth.of(screenSafe) }

@@ -172,11 +172,12 @@ public struct Frame: Hashable, Sendable {
     }
 
     /// Overwriting half of a wide character leaves the other half blank, as a terminal would.
+    /// A wide character takes three UTF-8 bytes or more, so most cells are not measured at all.
     private mutating func clearWideRemnant(x: Int, y: Int, area: Rect) {
         let current = self[x, y]
         if current.isContinuation, x - 1 >= 0 {
             self[x - 1, y] = Cell(text: " ", style: self[x - 1, y].style)
-        } else if DisplayWidth.of(current.text) == 2, x + 1 < width {
+        } else if current.text.utf8.count >= 3, DisplayWidth.of(current.text) == 2, x + 1 < width {
             self[x + 1, y] = Cell(text: " ", style: current.style)
         }
     }

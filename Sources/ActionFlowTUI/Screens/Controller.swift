@@ -6,24 +6,22 @@ import ActionFlowModel
 public enum Controller {
     static func paneKey(_ tab: InspectorTab) -> String { "tab.\(tab.rawValue)" }
 
-    /// The focused pane's key and controls.
-    private static func focusedPane(_ session: Session, _ ui: UIState) -> (key: String, blocks: [Block]) {
-        switch ui.focus {
+    /// A pane's key, its content as drawn (the same layout `MainView` draws) and where it is drawn.
+    private static func shownPane(_ focus: UIState.Focus, _ session: Session, _ ui: UIState, _ panes: PaneCache, _ layout: ScreenLayout) -> (key: String, content: BlockLayout, area: Rect) {
+        switch focus {
         case .phone:
-            let page = PhoneContent.page(session, ui)
-            return (page.key, page.blocks)
+            let phone = panes.phone(session, ui, area: layout.phoneContent, editing: ui.editing)
+            return (phone.page.key, phone.layout, layout.phoneContent)
         case .inspector:
-            return (paneKey(ui.tab), InspectorContent.hasControls(ui.tab) ? InspectorContent.blocks(ui.tab, session, ui) : [])
+            let inspector = panes.inspector(session, ui, layout)
+            return (paneKey(ui.tab), inspector.scrolling, inspector.area)
         }
     }
 
-    private static func controls(_ blocks: [Block]) -> [Control] {
-        blocks.compactMap { if case .control(let control) = $0 { control } else { nil } }
-    }
-
     /// Handles one key. Returns what the application must do: client events to send, quit,
-    /// suspend, redraw or play a scenario step.
-    public static func handle(_ key: Key, session: Session, ui: inout UIState, width: Int, height: Int) -> [UICommand] {
+    /// suspend, redraw or play a scenario step. `panes` is the cache the frame on screen was
+    /// drawn with, if it was kept (see `PaneCache`).
+    public static func handle(_ key: Key, session: Session, ui: inout UIState, width: Int, height: Int, panes: PaneCache = PaneCache()) -> [UICommand] {
         ui.message = nil
         switch key {
         case .resize: return [.redraw]
@@ -33,15 +31,16 @@ public enum Controller {
         default: break
         }
         if let overlay = ui.overlay { return handleOverlay(overlay, key, ui: &ui) }
-        if ScreenLayout(width: width, height: height, session: session).isTooSmall {
+        let layout = ScreenLayout(width: width, height: height, session: session)
+        if layout.isTooSmall {
             return key == .character("q") ? [.quit] : []
         }
         if ui.mode == .welcome { return handleWelcome(key, ui: &ui) }
-        if ui.editing != nil { return handleEditing(key, session: session, ui: &ui) }
+        if ui.editing != nil { return handleEditing(key, session: session, ui: &ui, panes: panes, layout: layout) }
         if case .mouse(let x, let y, let button) = key {
-            return handleMouse(x: x, y: y, button: button, session: session, ui: &ui, width: width, height: height)
+            return handleMouse(x: x, y: y, button: button, session: session, ui: &ui, panes: panes, layout: layout)
         }
-        return handleMain(key, session: session, ui: &ui, size: (width, height))
+        return handleMain(key, session: session, ui: &ui, panes: panes, layout: layout)
     }
 
     private static func handleOverlay(_ overlay: UIState.Overlay, _ key: Key, ui: inout UIState) -> [UICommand] {
@@ -105,10 +104,10 @@ public enum Controller {
         return rest
     }
 
-    private static func handleEditing(_ key: Key, session: Session, ui: inout UIState) -> [UICommand] {
+    private static func handleEditing(_ key: Key, session: Session, ui: inout UIState, panes: PaneCache, layout: ScreenLayout) -> [UICommand] {
         guard var editing = ui.editing else { return [] }
-        let pane = focusedPane(session, ui)
-        let all = controls(pane.blocks)
+        let pane = shownPane(ui.focus, session, ui, panes, layout)
+        let all = pane.content.controls
         guard let control = all.first(where: { $0.id == editing.id }) else {
             ui.editing = nil
             return []
@@ -136,9 +135,9 @@ public enum Controller {
         }
     }
 
-    private static func handleMain(_ key: Key, session: Session, ui: inout UIState, size: (Int, Int)) -> [UICommand] {
-        let pane = focusedPane(session, ui)
-        let all = controls(pane.blocks)
+    private static func handleMain(_ key: Key, session: Session, ui: inout UIState, panes: PaneCache, layout: ScreenLayout) -> [UICommand] {
+        let pane = shownPane(ui.focus, session, ui, panes, layout)
+        let all = pane.content.controls
         let selected = min(ui.selected(pane.key), max(0, all.count - 1))
         switch key {
         case .character("q"): return [.quit]
@@ -154,10 +153,10 @@ public enum Controller {
         case .character(let c) where c.wholeNumberValue.map { (1...InspectorTab.allCases.count).contains($0) } == true:
             ui.tab = InspectorTab(rawValue: (c.wholeNumberValue ?? 1) - 1) ?? .flow
             ui.focus = .inspector
-        case .up, .character("k"): move(by: -1, pane: pane.key, count: all.count, ui: &ui, session: session, size: size)
-        case .down, .character("j"): move(by: 1, pane: pane.key, count: all.count, ui: &ui, session: session, size: size)
-        case .pageUp: scroll(by: -(size.1 / 2), session: session, ui: &ui, size: size)
-        case .pageDown: scroll(by: size.1 / 2, session: session, ui: &ui, size: size)
+        case .up, .character("k"): move(by: -1, pane: pane, ui: &ui)
+        case .down, .character("j"): move(by: 1, pane: pane, ui: &ui)
+        case .pageUp: scroll(by: -(layout.height / 2), pane: pane, focus: ui.focus, ui: &ui)
+        case .pageDown: scroll(by: layout.height / 2, pane: pane, focus: ui.focus, ui: &ui)
         case .character("g") where session.presenter != nil: return [.playToEnd]
         case .character("b") where session.presenter != nil: return [.stepBack]
         case .home, .character("g"): ui.selection[pane.key] = 0; ui.scroll[pane.key] = 0
@@ -218,24 +217,19 @@ public enum Controller {
         return apply(control.activate(1), ui: &ui)
     }
 
-    private static func move(by delta: Int, pane: String, count: Int, ui: inout UIState, session: Session, size: (Int, Int)) {
+    private static func move(by delta: Int, pane: (key: String, content: BlockLayout, area: Rect), ui: inout UIState) {
+        let count = pane.content.controls.count
         if count == 0 {
-            scroll(by: delta, session: session, ui: &ui, size: size)
+            scroll(by: delta, pane: pane, focus: ui.focus, ui: &ui)
             return
         }
-        ui.selection[pane] = max(0, min(count - 1, ui.selected(pane) + delta))
-        ui.scroll[pane] = 0
+        ui.selection[pane.key] = max(0, min(count - 1, ui.selected(pane.key) + delta))
+        ui.scroll[pane.key] = 0
     }
 
-    /// Scrolls the focused pane from where it is shown now.
-    private static func scroll(by delta: Int, session: Session, ui: inout UIState, size: (Int, Int), focus: UIState.Focus? = nil) {
-        let layout = ScreenLayout(width: size.0, height: size.1, session: session)
-        let focus = focus ?? ui.focus
-        let scrolling = MainView.inspectorRegions(session, ui, layout).scrolling
-        let (key, blocks, area) = focus == .phone
-            ? (PhoneContent.page(session, ui).key, PhoneContent.page(session, ui).blocks, layout.phoneContent)
-            : (paneKey(ui.tab), scrolling.blocks, scrolling.area)
-        let content = BlockLayout(blocks, width: area.width, editing: nil)
+    /// Scrolls a pane (the phone's or the inspector's, as `focus` says) from where it is shown now.
+    private static func scroll(by delta: Int, pane: (key: String, content: BlockLayout, area: Rect), focus: UIState.Focus, ui: inout UIState) {
+        let (key, content, area) = pane
         let current = currentOffset(content, key: key, focus: focus, ui: ui, height: area.height)
         let bottom = max(0, content.contentHeight - area.height)
         let next = max(0, min(bottom, current + delta))
@@ -251,15 +245,15 @@ public enum Controller {
         return content.scrollOffset(selected: content.controls.isEmpty ? nil : ui.selected(key), height: height, requested: requested)
     }
 
-    private static func handleMouse(x: Int, y: Int, button: Key.MouseButton, session: Session, ui: inout UIState, width: Int, height: Int) -> [UICommand] {
-        let layout = ScreenLayout(width: width, height: height, session: session)
+    private static func handleMouse(x: Int, y: Int, button: Key.MouseButton, session: Session, ui: inout UIState, panes: PaneCache, layout: ScreenLayout) -> [UICommand] {
         if let other = layout.otherPhone, other.contains(x: x, y: y) {
             // The other device takes the focus; the click itself does not press anything yet.
             ui.focus = .phone
             return button == .left ? switchDevice(session, ui: &ui) : []
         }
         if button != .left {
-            scroll(by: button == .scrollUp ? -3 : 3, session: session, ui: &ui, size: (width, height), focus: layout.phone.contains(x: x, y: y) ? .phone : .inspector)
+            let focus: UIState.Focus = layout.phone.contains(x: x, y: y) ? .phone : .inspector
+            scroll(by: button == .scrollUp ? -3 : 3, pane: shownPane(focus, session, ui, panes, layout), focus: focus, ui: &ui)
             return []
         }
         if let tab = layout.tabs.first(where: { $0.rect.contains(x: x, y: y) }) {
@@ -267,21 +261,20 @@ public enum Controller {
             ui.focus = .inspector
             return []
         }
-        let target: (focus: UIState.Focus, area: Rect, key: String, blocks: [Block])
+        let focus: UIState.Focus
         if layout.phoneContent.contains(x: x, y: y) {
-            let page = PhoneContent.page(session, ui)
-            target = (.phone, layout.phoneContent, page.key, page.blocks)
-        } else if MainView.inspectorRegions(session, ui, layout).scrolling.area.contains(x: x, y: y) {
-            let scrolling = MainView.inspectorRegions(session, ui, layout).scrolling
-            target = (.inspector, scrolling.area, paneKey(ui.tab), scrolling.blocks)
+            focus = .phone
+        } else if panes.inspector(session, ui, layout).area.contains(x: x, y: y) {
+            focus = .inspector
         } else {
             if layout.phone.contains(x: x, y: y) { ui.focus = .phone }
             if layout.inspector.contains(x: x, y: y) { ui.focus = .inspector }
             return []
         }
-        ui.focus = target.focus
-        let blockLayout = BlockLayout(target.blocks, width: target.area.width, editing: nil)
-        let offset = currentOffset(blockLayout, key: target.key, focus: target.focus, ui: ui, height: target.area.height)
+        ui.focus = focus
+        let target = shownPane(focus, session, ui, panes, layout)
+        let blockLayout = target.content
+        let offset = currentOffset(blockLayout, key: target.key, focus: focus, ui: ui, height: target.area.height)
         let row = y - target.area.y + offset
         guard let hit = blockLayout.placed.first(where: { $0.controlIndex != nil && row >= $0.row && row < $0.row + 1 }),
               let index = hit.controlIndex else { return [] }

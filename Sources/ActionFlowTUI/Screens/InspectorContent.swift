@@ -19,8 +19,7 @@ enum InspectorContent {
         }
     }
 
-    /// Panes that only show the session, with nothing to select or edit: the controller needs
-    /// none of their blocks (the Sequence pane's would cost a whole diagram per key).
+    /// Panes that only show the session, with nothing to select or edit: j and k scroll them.
     static func hasControls(_ tab: InspectorTab) -> Bool {
         tab != .flow && tab != .sequence
     }

@@ -4,7 +4,8 @@ import ActionFlowModel
 /// `view(state) -> Frame`: the whole screen from the client state and the interface state.
 /// Pure: the same states and size always give the same frame.
 public enum MainView {
-    public static func render(session: Session, ui: UIState, transport: String, width: Int, height: Int) -> Frame {
+    /// `panes` keeps the laid-out panes for the next frame (see `PaneCache`); by default nothing is kept.
+    public static func render(session: Session, ui: UIState, transport: String, width: Int, height: Int, panes: PaneCache = PaneCache()) -> Frame {
         var frame = Frame(width: width, height: height, palette: Palette(mode: ui.colorMode))
         let layout = ScreenLayout(width: width, height: height, session: session)
         if layout.isTooSmall {
@@ -16,8 +17,8 @@ public enum MainView {
             drawWelcome(&frame, ui: ui)
         case .main:
             drawHeader(&frame, layout: layout, session: session, ui: ui)
-            drawPhone(&frame, layout: layout, session: session, ui: ui)
-            drawInspector(&frame, layout: layout, session: session, ui: ui)
+            drawPhone(&frame, layout: layout, session: session, ui: ui, panes: panes)
+            drawInspector(&frame, layout: layout, session: session, ui: ui, panes: panes)
             drawStatus(&frame, layout: layout, session: session, ui: ui, transport: transport)
         }
         drawHints(&frame, layout: layout, ui: ui, presenting: session.presenter != nil, otherDevice: otherDeviceTitle(session))
@@ -63,12 +64,12 @@ public enum MainView {
         }
     }
 
-    private static func drawPhone(_ frame: inout Frame, layout: ScreenLayout, session: Session, ui: UIState) {
+    private static func drawPhone(_ frame: inout Frame, layout: ScreenLayout, session: Session, ui: UIState, panes: PaneCache) {
         let focused = ui.focus == .phone && ui.overlay == nil
-        drawDevice(&frame, in: layout.phone, session: session, ui: ui, focused: focused, active: true)
+        drawDevice(&frame, in: layout.phone, session: session, ui: ui, focused: focused, active: true, panes: panes)
         if let other = layout.otherPhone, session.devices.count > 1 {
             let index = session.focus == 0 ? 1 : 0
-            drawDevice(&frame, in: other, session: session.focused(on: index), ui: ui, focused: false, active: false)
+            drawDevice(&frame, in: other, session: session.focused(on: index), ui: ui, focused: false, active: false, panes: PaneCache())
         }
     }
 
@@ -86,17 +87,16 @@ public enum MainView {
     }
 
     /// One device: `session` is focused on it. Only the device in focus (`active`) shows the
-    /// selection, the cursor and a field being edited.
-    private static func drawDevice(_ frame: inout Frame, in rect: Rect, session: Session, ui: UIState, focused: Bool, active: Bool) {
+    /// selection, the cursor and a field being edited. `panes` keeps only the device in focus.
+    private static func drawDevice(_ frame: inout Frame, in rect: Rect, session: Session, ui: UIState, focused: Bool, active: Bool, panes: PaneCache) {
         let title = deviceTitle(session, active: active && session.hasSeveralDevices)
         frame.box(rect, title: title, role: focused ? .focusedBorder : .phoneFrame, titleRole: .phoneFrame)
-        let page = PhoneContent.page(session, ui)
+        let area = ScreenLayout.content(of: rect)
+        let (page, blocks) = panes.phone(session, ui, area: area, editing: active ? ui.editing : nil)
         let bar = ScreenLayout.bar(of: rect)
         frame.put(page.bar.truncated(toColumns: bar.width), x: bar.x, y: bar.y, role: .accent, clip: bar)
         frame.rule(in: Rect(x: rect.x + 1, y: rect.y + 2, width: rect.width - 2, height: 1), y: rect.y + 2)
-        let area = ScreenLayout.content(of: rect)
         let editing = active ? ui.editing.map { (id: $0.id, editor: $0.editor) } : nil
-        let blocks = BlockLayout(page.blocks, width: area.width, editing: editing)
         let selected: Int? = active ? ui.selected(page.key) : nil
         let offset = blocks.scrollOffset(selected: selected, height: area.height, requested: ui.scroll[page.key] ?? 0)
         if let cursor = blocks.draw(into: &frame, rect: area, selected: selected, focused: focused, editing: editing, offset: offset), focused {
@@ -111,7 +111,7 @@ public enum MainView {
         frame.put(dock, x: dockRect.x + max(0, (dockRect.width - dockWidth) / 2), y: dockRect.y, clip: dockRect)
     }
 
-    private static func drawInspector(_ frame: inout Frame, layout: ScreenLayout, session: Session, ui: UIState) {
+    private static func drawInspector(_ frame: inout Frame, layout: ScreenLayout, session: Session, ui: UIState, panes: PaneCache) {
         let focused = ui.focus == .inspector && ui.overlay == nil
         frame.box(layout.inspector, title: nil, role: focused ? .focusedBorder : .border)
         for tab in layout.tabs {
@@ -119,14 +119,14 @@ public enum MainView {
             frame.put(tab.label, x: tab.rect.x, y: tab.rect.y, role: role, clip: layout.tabBar)
         }
         frame.rule(in: Rect(x: layout.inspector.x + 1, y: layout.tabBar.y + 1, width: layout.inspector.width - 2, height: 1), y: layout.tabBar.y + 1, role: focused ? .focusedBorder : .border)
-        let regions = inspectorRegions(session, ui, layout)
-        if let fixed = regions.fixed {
-            BlockLayout(fixed.blocks, width: fixed.area.width, editing: nil).draw(into: &frame, rect: fixed.area, selected: nil, focused: false, editing: nil, offset: 0)
+        let pane = panes.inspector(session, ui, layout)
+        if let fixed = pane.fixed {
+            fixed.layout.draw(into: &frame, rect: fixed.area, selected: nil, focused: false, editing: nil, offset: 0)
         }
-        let area = regions.scrolling.area
+        let area = pane.area
         let key = Controller.paneKey(ui.tab)
         let editing = ui.editing.map { (id: $0.id, editor: $0.editor) }
-        let blocks = BlockLayout(regions.scrolling.blocks, width: area.width, editing: editing)
+        let blocks = pane.scrolling
         let hasControls = !blocks.controls.isEmpty
         let selected = hasControls ? ui.selected(key) : nil
         let requested = ui.scroll[key] ?? (followsNewest(ui.tab) ? Int.max : 0)

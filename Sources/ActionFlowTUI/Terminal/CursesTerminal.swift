@@ -94,6 +94,11 @@ public final class CursesTerminal: TerminalDriver {
             throw TerminalUnavailable(reason: "the terminal type '\(environment["TERM"] ?? "")' is not known to curses.")
         }
         started = true
+        // Until curses has been left and resumed once, it takes itself for a terminfo program and
+        // flushes after every cursor move: a frame would reach the terminal in a dozen writes.
+        // Leaving and resuming before anything is drawn gets one write per frame.
+        endwin()
+        refresh()
         redirectStandardError(to: errorLog)
         raw()
         noecho()
@@ -101,6 +106,9 @@ public final class CursesTerminal: TerminalDriver {
         keypad(cn_stdscr(), true)
         nodelay(cn_stdscr(), true)
         set_escdelay(25)
+        // Nor does curses look for typed keys between the lines of an update (and flush there):
+        // keys are read between frames, and each frame goes out whole.
+        typeahead(-1)
         curs_set(0)
         leaveok(cn_stdscr(), false)
         if has_colors() {
@@ -183,6 +191,12 @@ public final class CursesTerminal: TerminalDriver {
         return .keys(keys)
     }
 
+    /// Whether a key, a signal or a finished effect is waiting (without reading it).
+    public var hasPendingInput: Bool {
+        var descriptors = [pollfd(fd: 0, events: Int16(POLLIN), revents: 0), pollfd(fd: wakePipe.read, events: Int16(POLLIN), revents: 0)]
+        return poll(&descriptors, 2, 0) > 0
+    }
+
     /// Waits up to `timeout` milliseconds for a wake-up only, leaving typed keys unread.
     public func waitForWake(timeout milliseconds: Int32) {
         var descriptor = pollfd(fd: wakePipe.read, events: Int16(POLLIN), revents: 0)
@@ -249,14 +263,16 @@ public final class CursesTerminal: TerminalDriver {
     private func draw(_ run: FrameDiff.Run) {
         var x = run.x
         var index = 0
+        // One buffer for the run's pieces of one style each, not an array per cell.
+        var text: [wchar_t] = []
+        text.reserveCapacity(run.cells.count + 1)
         while index < run.cells.count {
             let style = run.cells[index].style
-            var text: [wchar_t] = []
+            text.removeAll(keepingCapacity: true)
             let startX = x
             while index < run.cells.count, run.cells[index].style == style {
-                let cell = run.cells[index]
-                if !cell.isContinuation {
-                    text += cell.text.unicodeScalars.map { wchar_t(bitPattern: $0.value) }
+                for scalar in run.cells[index].text.unicodeScalars {
+                    text.append(wchar_t(bitPattern: scalar.value))
                 }
                 index += 1
                 x += 1

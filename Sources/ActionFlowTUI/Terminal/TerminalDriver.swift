@@ -26,12 +26,15 @@ public enum FrameDiff {
     /// Runs of changed cells. With no previous frame (or a different size) every cell changes.
     /// A wide character and the continuation cell right of it always travel together.
     public static func runs(from previous: Frame?, to next: Frame) -> [Run] {
-        let comparable = previous.flatMap { $0.width == next.width && $0.height == next.height ? $0 : nil }
+        // The cell arrays themselves, compared index by index: this runs for every frame.
+        let before = previous.flatMap { $0.width == next.width && $0.height == next.height ? $0.cells : nil }
+        let after = next.cells
         var runs: [Run] = []
         var changed = [Bool](repeating: false, count: next.width)
         for y in 0..<next.height {
+            let row = y * next.width
             for x in 0..<next.width {
-                changed[x] = comparable.map { $0[x, y] != next[x, y] } ?? true
+                changed[x] = before.map { $0[row + x] != after[row + x] } ?? true
             }
             for x in 0..<next.width where changed[x] {
                 if next[x, y].isContinuation, x > 0 { changed[x - 1] = true }

@@ -107,6 +107,12 @@ public struct BlockLayout {
         public var height: Int
         /// Index among the controls, when the block is one.
         public var controlIndex: Int?
+        /// The block's text as drawn at the layout's width: wrapped lines in display order, a
+        /// verbatim value's pieces, or a control's note. Kept so that scrolling draws without
+        /// wrapping again.
+        var lines: [(text: String, indent: Int)]
+        /// A control's note as laid out (its validation while it is typed in).
+        var note: Note?
     }
 
     public var placed: [Placed] = []
@@ -120,22 +126,38 @@ public struct BlockLayout {
         var controlIndex = 0
         for block in blocks {
             var index: Int? = nil
+            let (lines, note) = Self.text(of: block, width: width, editing: editing)
             let height: Int
             switch block {
-            case .paragraph(let text, _), .heading(let text): height = max(1, TextWrap.lines(text, width: width).count)
-            case .item(let marker, let text, _): height = max(1, TextWrap.lines(text, width: max(1, width - marker.displayWidth)).count)
-            case .verbatim(let text, _, let indent): height = TextWrap.hardLines(text, width: max(1, width - indent)).count
-            case .control(let control):
+            case .paragraph, .heading, .item: height = max(1, lines.count)
+            case .verbatim: height = lines.count
+            case .control:
                 index = controlIndex
                 controlIndex += 1
-                let note = editing?.id == control.id ? control.validate(editing?.editor.text ?? "") : control.note
-                height = 1 + (note.map { TextWrap.lines($0.text, width: max(1, width - 2)).count } ?? 0)
+                height = 1 + lines.count
             default: height = 1
             }
-            placed.append(Placed(block: block, row: row, height: height, controlIndex: index))
+            placed.append(Placed(block: block, row: row, height: height, controlIndex: index, lines: lines, note: note))
             row += height
         }
         contentHeight = row
+    }
+
+    /// A block's text laid out for `width` (see `Placed.lines`), and a control's note.
+    private static func text(of block: Block, width: Int, editing: (id: String, editor: TextEditor)?) -> (lines: [(text: String, indent: Int)], note: Note?) {
+        switch block {
+        case .paragraph(let text, _), .heading(let text):
+            return (BidiLine.displayLines(text, width: width), nil)
+        case .item(let marker, let text, _):
+            return (BidiLine.displayLines(text, width: max(1, width - marker.displayWidth)), nil)
+        case .verbatim(let text, _, let indent):
+            return (TextWrap.hardLines(text, width: max(1, width - indent)).map { ($0, 0) }, nil)
+        case .control(let control):
+            let note = editing?.id == control.id ? control.validate(editing?.editor.text ?? "") : control.note
+            return (note.map { TextWrap.lines($0.text, width: max(1, width - 2)).map { ($0, 0) } } ?? [], note)
+        default:
+            return ([], nil)
+        }
     }
 
     public var controls: [Control] {
@@ -160,26 +182,28 @@ public struct BlockLayout {
         for item in placed {
             let top = rect.y + item.row - offset
             guard top + item.height > rect.y, top < rect.maxY else { continue }
+            // Laid out for this width already, unless drawn into a rectangle of another.
+            let (lines, note) = rect.width == width ? (item.lines, item.note) : Self.text(of: item.block, width: rect.width, editing: editing)
             switch item.block {
-            case .heading(let text):
-                for (i, line) in BidiLine.displayLines(text, width: rect.width).enumerated() {
+            case .heading:
+                for (i, line) in lines.enumerated() {
                     frame.put(line.text, x: rect.x + line.indent, y: top + i, role: .title, clip: rect)
                 }
-            case .paragraph(let text, let role):
-                for (i, line) in BidiLine.displayLines(text, width: rect.width).enumerated() {
+            case .paragraph(_, let role):
+                for (i, line) in lines.enumerated() {
                     frame.put(line.text, x: rect.x + line.indent, y: top + i, role: role, clip: rect)
                 }
             case .line(let spans):
                 frame.put(spans, x: rect.x, y: top, clip: rect)
-            case .item(let marker, let text, let role):
+            case .item(let marker, _, let role):
                 let indent = marker.displayWidth
                 frame.put(marker, x: rect.x, y: top, role: .muted, clip: rect)
-                for (i, line) in BidiLine.displayLines(text, width: max(1, rect.width - indent)).enumerated() {
+                for (i, line) in lines.enumerated() {
                     frame.put(line.text, x: rect.x + indent + line.indent, y: top + i, role: role, clip: rect)
                 }
-            case .verbatim(let text, let role, let indent):
-                for (i, line) in TextWrap.hardLines(text, width: max(1, rect.width - indent)).enumerated() {
-                    frame.put(line, x: rect.x + indent, y: top + i, role: role, clip: rect)
+            case .verbatim(_, let role, let indent):
+                for (i, line) in lines.enumerated() {
+                    frame.put(line.text, x: rect.x + indent, y: top + i, role: role, clip: rect)
                 }
             case .pair(let name, let value, let role, let nameWidth):
                 frame.put(name.padded(toColumns: nameWidth), x: rect.x, y: top, role: .muted, clip: rect)
@@ -190,10 +214,9 @@ public struct BlockLayout {
                 if let position = drawControl(control, into: &frame, rect: rect, y: top, labelWidth: labelWidth, selected: isSelected, editor: edit) {
                     cursor = position
                 }
-                let note = edit.map { control.validate($0.text) } ?? control.note
                 if let note {
-                    for (i, line) in TextWrap.lines(note.text, width: max(1, rect.width - 2)).enumerated() {
-                        frame.put(line, x: rect.x + 2, y: top + 1 + i, role: note.role, clip: rect)
+                    for (i, line) in lines.enumerated() {
+                        frame.put(line.text, x: rect.x + 2, y: top + 1 + i, role: note.role, clip: rect)
                     }
                 }
             case .blank:
