@@ -27,7 +27,7 @@ public enum HostileLoad {
         public init() {}
     }
 
-    public struct Report: Sendable {
+    public struct Report: Sendable, Codable {
         /// The well-behaved client's calls, sorted, in nanoseconds.
         public var latencies: [UInt64] = []
         /// Answers that were wrong, from any client, described (at most 20 kept).

@@ -5,7 +5,7 @@ import Foundation
 /// SIGTERM in the middle of a stream of sign-ups. Every sign-up the server logged as answered
 /// must have reached its client whole, and the process must exit 0.
 public enum HostileServeRun {
-    public struct Outcome: Sendable {
+    public struct Outcome: Sendable, Codable {
         public var load: HostileLoad.Report
         public var startMiB: Double
         public var peakMiB: Double
@@ -33,6 +33,8 @@ public enum HostileServeRun {
     }
 
     public static func run(binary: URL, plan: HostileLoad.Plan) async throws -> Outcome {
+        // A descriptor per idle connection: more than many systems' first 1,024.
+        _ = ServerLimits.raiseOpenFileLimit()
         let process = Process()
         process.executableURL = binary
         process.arguments = serveArguments(idleTimeout: plan.idleTimeout)

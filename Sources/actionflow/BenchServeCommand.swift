@@ -28,10 +28,14 @@ struct BenchServeCommand: AsyncParsableCommand {
     @Option(help: "With --hostile: distinct users signed up during the load.")
     var signUps = 100_000
 
+    @Flag(help: "With --hostile: print the whole outcome as one JSON object, for scripts.")
+    var json = false
+
     func validate() throws {
         guard (1...1024).contains(connections) else { throw ValidationError("--connections must be from 1 to 1024, not \(connections)") }
         guard seconds.isFinite, seconds > 0, seconds <= 600 else { throw ValidationError("--seconds must be above 0 and at most 600, not \(seconds)") }
         guard (1...1_000_000).contains(calls) else { throw ValidationError("--calls must be from 1 to 1000000, not \(calls)") }
+        guard !json || hostile else { throw ValidationError("--json goes with --hostile") }
         guard (0...10_000_000).contains(signUps) else { throw ValidationError("--sign-ups must be from 0 to 10000000, not \(signUps)") }
     }
 
@@ -40,7 +44,7 @@ struct BenchServeCommand: AsyncParsableCommand {
     static let p99TargetMilliseconds = 10.0
 
     func run() async throws {
-        if hostile { return try await BenchServeHostile.run(signUps: signUps) }
+        if hostile { return try await BenchServeHostile.run(signUps: signUps, json: json) }
         let project = try ProjectConfigLoader.loadDefault()
         // The server is a second process, so the load generator (here) never takes its time.
         let server = try ServeProcess.start(try ChildProcess.ownExecutable())

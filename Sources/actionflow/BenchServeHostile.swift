@@ -6,11 +6,16 @@ import Foundation
 enum BenchServeHostile {
     static let p99TargetMilliseconds = 20.0
 
-    static func run(signUps: Int) async throws {
+    static func run(signUps: Int, json: Bool) async throws {
         var plan = HostileLoad.Plan()
         plan.signUps = signUps
         let idleTimeout = plan.idleTimeout
         let binary = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        if json {
+            let outcome = try await HostileServeRun.run(binary: binary, plan: plan)
+            FileHandle.standardOutput.write(try JSONEncoder().encode(outcome) + Data("\n".utf8))
+            return
+        }
         print("serve under hostile load (`serve \(HostileServeRun.serveArguments(idleTimeout: idleTimeout).dropFirst().joined(separator: " "))` in its own process)")
         let outcome = try await HostileServeRun.run(binary: binary, plan: plan)
         let load = outcome.load
