@@ -116,7 +116,8 @@ struct FaultTests {
         await #expect(throws: AuthFailure.network(.timedOut(seconds: 0.5))) {
             try await server.transport(timeout: 0.5).sendOobCode(resetRequest, locale: nil)
         }
-        #expect(ContinuousClock.now - started < .seconds(5))
+        // Well before the server's 30 s: the client gave up on its own (a busy machine may be slow).
+        #expect(ContinuousClock.now - started < .seconds(20))
     }
 
     @Test("HTTP 500: an HTTP status failure carrying the body, even when it looks like an error envelope")

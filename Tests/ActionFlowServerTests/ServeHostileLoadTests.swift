@@ -34,12 +34,12 @@ struct ServeHostileLoadTests {
 
         #expect(load.problemCount == 0 && outcome.problems.isEmpty, "\(outcome.problems + load.problems)")
         #expect(!load.latencies.isEmpty)
-        // Liveness, not speed: a debug build on a shared machine.
-        #expect(load.percentileMilliseconds(1) < 2000)
+        // Liveness, not speed: a debug build, beside the rest of the suite.
+        #expect(load.percentileMilliseconds(1) < 10_000)
 
         #expect(load.idleOpened == plan.idleConnections)
         #expect(load.slowClientsCut == plan.slowClients)
-        #expect(load.slowClientLongest < plan.idleTimeout + .seconds(3))
+        #expect(load.slowClientLongest < plan.idleTimeout + .seconds(5))
         #expect(load.oversizedRefused == plan.oversizedBodies)
         #expect(load.endlessCutOff == plan.endlessBodies)
         #expect(load.endlessLargestSent < plan.endlessBodyCeiling)

@@ -106,7 +106,8 @@ struct ServeLimitsTests {
             try await Task.sleep(for: .milliseconds(200))
         }
         let cut = try #require(slowCut, "a client sending a byte every 200 ms was never cut off")
-        #expect(cut >= .milliseconds(500) && cut < .seconds(3))
+        // Not before the timeout; the upper bound leaves room for a busy machine.
+        #expect(cut >= .milliseconds(500) && cut < .seconds(10))
         #expect(idle.isClosedByServer)
 
         // A keep-alive connection in use stays open across requests spaced within the timeout.
