@@ -10,7 +10,7 @@ enum BenchServeHostile {
         var plan = HostileLoad.Plan()
         plan.signUps = signUps
         let idleTimeout = plan.idleTimeout
-        let binary = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        let binary = URL(fileURLWithPath: try ChildProcess.ownExecutable())
         if json {
             let outcome = try await HostileServeRun.run(binary: binary, plan: plan)
             FileHandle.standardOutput.write(try JSONEncoder().encode(outcome) + Data("\n".utf8))
