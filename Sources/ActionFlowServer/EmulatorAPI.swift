@@ -600,7 +600,9 @@ public struct EmulatorAPI: Sendable {
             switch (request.method, parts[0]) {
             case ("GET", "oobCodes"):
                 let project = try onProject(transport, for: request) { (project) throws(AuthFailure) in project }
-                return .json(EmulatorOobCodeList(oobCodes: project.pendingCodes.map { Self.entry($0, in: project) }))
+                // Each code's message by id, looked up once: a busy project has thousands.
+                let messages = Dictionary(project.mailbox.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+                return .json(EmulatorOobCodeList(oobCodes: project.pendingCodes.map { Self.entry($0, message: $0.mailID.flatMap { messages[$0] }) }))
             case ("DELETE", "oobCodes"):
                 try transport.withProject { (project) throws(AuthFailure) in project.deleteAllCodes() }
                 return .jsonObject([:])
@@ -676,8 +678,7 @@ public struct EmulatorAPI: Sendable {
 
     /// A pending code as the emulator lists it (`email`, `oobCode`, `oobLink`, `requestType`,
     /// `newEmail` for an email change), with serve's extras when it was mailed.
-    static func entry(_ code: IssuedOobCode, in project: SimulatedProject) -> EmulatorOobCodeList.Entry {
-        let message = code.mailID.flatMap { id in project.mailbox.first { $0.id == id } }
+    static func entry(_ code: IssuedOobCode, message: MailMessage?) -> EmulatorOobCodeList.Entry {
         return EmulatorOobCodeList.Entry(
             email: code.email,
             oobCode: code.oobCode,
