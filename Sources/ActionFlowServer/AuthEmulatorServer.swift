@@ -58,7 +58,7 @@ public struct AuthEmulatorServer: Sendable {
     private func application(onListening: @escaping @Sendable (Int) async -> Void) -> some ApplicationProtocol {
         let logger = self.logger
         let limits = self.limits
-        let headerBytes = min(limits.maxHeaderBytes, ServerLimits.parserHeaderCeiling)
+        let headerBytes = limits.enforcedHeaderBytes
         var channel = HTTP1Channel.Configuration(
             additionalChannelHandlers: [ConnectionGuard(limits: limits)],
             idleTimeout: TimeAmount(limits.idleTimeout)
@@ -137,9 +137,7 @@ struct EmulatorResponder: HTTPResponder {
             response = refusal
         } catch let error as HTTPParserError {
             // A body the parser refuses (a broken chunk): the same answer as a broken head.
-            var refusal = ConnectionGuard.refusal(for: error, maxHeaderBytes: limits.maxHeaderBytes)
-            refusal.headers["Connection"] = "close"
-            response = refusal
+            response = ConnectionGuard.refusal(for: error, limits: limits)
         }
         let elapsed = ContinuousClock.now - started
         let millis = Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000

@@ -17,7 +17,6 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     typealias OutboundOut = HTTPResponsePart
 
     private let limits: ServerLimits
-    private let maxHeaderBytes: Int
     /// Requests whose head has arrived and whose answer has not ended.
     private var answersPending = 0
     /// Between a request's head and its end.
@@ -29,7 +28,6 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
 
     init(limits: ServerLimits) {
         self.limits = limits
-        self.maxHeaderBytes = min(limits.maxHeaderBytes, ServerLimits.parserHeaderCeiling)
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -91,29 +89,29 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
             context.fireErrorCaught(error)
             return
         }
-        let refusal = Self.refusal(for: parserError, maxHeaderBytes: maxHeaderBytes)
+        let refusal = Self.refusal(for: parserError, limits: limits)
         var fields = HTTPFields()
         fields[.contentType] = refusal.contentType
         fields[.contentLength] = String(refusal.body.count)
-        fields[.connection] = "close"
+        for (name, value) in refusal.headers {
+            if let name = HTTPField.Name(name) { fields[name] = value }
+        }
         context.write(wrapOutboundOut(.head(HTTPResponse(status: .init(code: refusal.status), headerFields: fields))), promise: nil)
         context.write(wrapOutboundOut(.body(context.channel.allocator.buffer(bytes: refusal.body))), promise: nil)
         context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
         context.close(promise: nil)
     }
 
-    static func refusal(for error: HTTPParserError, maxHeaderBytes: Int) -> APIResponse {
-        switch error {
+    /// What a request the parser refuses gets; the connection then closes, since the parser
+    /// cannot find where the next request would start.
+    static func refusal(for error: HTTPParserError, limits: ServerLimits) -> APIResponse {
+        var refusal: APIResponse = switch error {
         case .headerOverflow:
-            .failure(status: 431, code: AuthErrorCode("REQUEST_HEADER_FIELDS_TOO_LARGE"), detail: "the request line and headers exceed \(maxHeaderBytes) bytes")
+            .failure(status: 431, code: AuthErrorCode("REQUEST_HEADER_FIELDS_TOO_LARGE"), detail: "the request line and headers exceed \(limits.enforcedHeaderBytes) bytes")
         default:
             .failure(status: 400, code: AuthErrorCode("MALFORMED_HTTP_REQUEST"), detail: "the request is not valid HTTP/1.1 (\(error))")
         }
-    }
-}
-
-extension TimeAmount {
-    init(_ duration: Duration) {
-        self = .nanoseconds(duration.components.seconds * 1_000_000_000 + duration.components.attoseconds / 1_000_000_000)
+        refusal.headers["Connection"] = "close"
+        return refusal
     }
 }

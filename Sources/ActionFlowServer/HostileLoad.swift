@@ -61,6 +61,18 @@ public enum HostileLoad {
         }
     }
 
+    /// Starts a client on a thread of its own (blocking sockets, one per thread), counted in
+    /// `group` until it returns.
+    static func spawnClient(in group: DispatchGroup, _ body: @escaping @Sendable () -> Void) {
+        group.enter()
+        let thread = Thread {
+            body()
+            group.leave()
+        }
+        thread.stackSize = 1 << 20
+        thread.start()
+    }
+
     static let clientPath = "/identitytoolkit.googleapis.com/v1/accounts"
     /// Every run signs up addresses of its own, so that runs against one server never collide.
     static func runTag() -> String { String(UInt32.random(in: 0...UInt32.max), radix: 36) }
@@ -73,15 +85,7 @@ public enum HostileLoad {
         let started = ContinuousClock.now
         let done = ContinuousClock.now + plan.minimumDuration
         let group = DispatchGroup()
-        func spawn(_ body: @escaping @Sendable () -> Void) {
-            group.enter()
-            let thread = Thread {
-                body()
-                group.leave()
-            }
-            thread.stackSize = 1 << 20
-            thread.start()
-        }
+        func spawn(_ body: @escaping @Sendable () -> Void) { spawnClient(in: group, body) }
 
         // Idle connections first, so that everything else happens while they are open.
         var idle = (0..<plan.idleConnections).compactMap { _ in try? LoopbackHTTPClient(port: port) }

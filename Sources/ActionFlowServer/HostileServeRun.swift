@@ -110,9 +110,7 @@ public enum HostileServeRun {
         let tag = HostileLoad.runTag()
         let group = DispatchGroup()
         for connection in 0..<connections {
-            group.enter()
-            Thread {
-                defer { group.leave() }
+            HostileLoad.spawnClient(in: group) {
                 var answered = 0
                 defer { received.update { $0.signUps += answered } }
                 guard let client = try? LoopbackHTTPClient(port: port, timeout: .seconds(5)) else { return }
@@ -122,7 +120,7 @@ public enum HostileServeRun {
                           answer.status == 200 else { return }
                     answered += 1
                 }
-            }.start()
+            }
         }
         group.wait()
         return received.update { $0.signUps }

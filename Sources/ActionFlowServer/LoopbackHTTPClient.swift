@@ -106,7 +106,7 @@ public final class LoopbackHTTPClient {
 
     /// Reads one whole answer (the server always sends `Content-Length`).
     public func readAnswer() throws -> Answer {
-        let headEnd = try fill { buffered in Self.find([13, 10, 13, 10], in: buffered) }
+        let headEnd = try fill { buffered in buffered.firstRange(of: [13, 10, 13, 10])?.lowerBound }
         let headText = String(decoding: buffered[..<headEnd], as: UTF8.self)
         buffered.removeFirst(headEnd + 4)
         var lines = headText.components(separatedBy: "\r\n")
@@ -172,13 +172,5 @@ public final class LoopbackHTTPClient {
             }
             buffered.append(contentsOf: chunk[..<count])
         }
-    }
-
-    static func find(_ needle: [UInt8], in haystack: [UInt8]) -> Int? {
-        guard haystack.count >= needle.count else { return nil }
-        for start in 0...(haystack.count - needle.count) where haystack[start] == needle[0] {
-            if Array(haystack[start..<start + needle.count]) == needle { return start }
-        }
-        return nil
     }
 }

@@ -36,6 +36,9 @@ public struct ServerLimits: Sendable, Equatable {
         self.lingerTime = lingerTime
     }
 
+    /// The head size the parser enforces: `maxHeaderBytes`, within the parser's own ceiling.
+    var enforcedHeaderBytes: Int { min(maxHeaderBytes, Self.parserHeaderCeiling) }
+
     /// Raises this process's open-file limit to its hard limit (servers need one descriptor per
     /// connection; many systems start with 1024) and returns how many connections it allows,
     /// keeping some descriptors for everything else.
