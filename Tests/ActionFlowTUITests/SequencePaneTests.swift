@@ -107,7 +107,8 @@ struct SequencePaneTests {
     func panesWithoutControls() async throws {
         let world = try await World.start()
         let session = await world.resetLinkTapped()
-        for tab in InspectorTab.allCases where !InspectorContent.hasControls(tab) {
+        // The panes that only show the session: nothing to select or edit, so j and k scroll them.
+        for tab in [InspectorTab.flow, .sequence] {
             let ui = mainUI(focus: .inspector, tab: tab)
             let regions = MainView.inspectorRegions(session, ui, ScreenLayout(width: 80, height: 24, session: session))
             let blocks = (regions.fixed?.blocks ?? []) + regions.scrolling.blocks + InspectorContent.blocks(tab, session, ui)

@@ -7,7 +7,9 @@ public enum Controller {
     static func paneKey(_ tab: InspectorTab) -> String { "tab.\(tab.rawValue)" }
 
     /// A pane's key, its content as drawn (the same layout `MainView` draws) and where it is drawn.
-    private static func shownPane(_ focus: UIState.Focus, _ session: Session, _ ui: UIState, _ panes: PaneCache, _ layout: ScreenLayout) -> (key: String, content: BlockLayout, area: Rect) {
+    private typealias ShownPane = (key: String, content: BlockLayout, area: Rect)
+
+    private static func shownPane(_ focus: UIState.Focus, _ session: Session, _ ui: UIState, _ panes: PaneCache, _ layout: ScreenLayout) -> ShownPane {
         switch focus {
         case .phone:
             let phone = panes.phone(session, ui, area: layout.phoneContent, editing: ui.editing)
@@ -217,7 +219,7 @@ public enum Controller {
         return apply(control.activate(1), ui: &ui)
     }
 
-    private static func move(by delta: Int, pane: (key: String, content: BlockLayout, area: Rect), ui: inout UIState) {
+    private static func move(by delta: Int, pane: ShownPane, ui: inout UIState) {
         let count = pane.content.controls.count
         if count == 0 {
             scroll(by: delta, pane: pane, focus: ui.focus, ui: &ui)
@@ -228,7 +230,7 @@ public enum Controller {
     }
 
     /// Scrolls a pane (the phone's or the inspector's, as `focus` says) from where it is shown now.
-    private static func scroll(by delta: Int, pane: (key: String, content: BlockLayout, area: Rect), focus: UIState.Focus, ui: inout UIState) {
+    private static func scroll(by delta: Int, pane: ShownPane, focus: UIState.Focus, ui: inout UIState) {
         let (key, content, area) = pane
         let current = currentOffset(content, key: key, focus: focus, ui: ui, height: area.height)
         let bottom = max(0, content.contentHeight - area.height)

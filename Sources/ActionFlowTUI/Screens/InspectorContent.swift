@@ -19,11 +19,6 @@ enum InspectorContent {
         }
     }
 
-    /// Panes that only show the session, with nothing to select or edit: j and k scroll them.
-    static func hasControls(_ tab: InspectorTab) -> Bool {
-        tab != .flow && tab != .sequence
-    }
-
     // MARK: Flow
 
     static func flowTitle(_ kind: FlowKind) -> String {
