@@ -14,6 +14,8 @@ from selenium import webdriver
 from selenium.webdriver.chrome.options import Options
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
+from selenium.webdriver.support import expected_conditions
+from selenium.webdriver.support.ui import WebDriverWait
 
 
 def call(origin, operation, body):
@@ -29,11 +31,16 @@ def newest_link(driver, origin):
     return driver.find_element(By.LINK_TEXT, "open here").get_attribute("href")
 
 
-def submit_password(driver, password):
+def submit_password(driver, password, navigates=True):
+    """Submits the reset form and returns the text of the page it leads to. The old page's body
+    is waited out first: read during the navigation, it would be the old text or go stale."""
     field = driver.find_element(By.NAME, "newPassword")
     field.clear()
     field.send_keys(password)
+    old_body = driver.find_element(By.TAG_NAME, "body")
     driver.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
+    if navigates:
+        WebDriverWait(driver, 10).until(expected_conditions.staleness_of(old_body))
     return driver.find_element(By.TAG_NAME, "body").text
 
 
@@ -54,7 +61,7 @@ def main() -> None:
         driver.get(reset_link)
         report["resetForm"] = driver.find_element(By.TAG_NAME, "h1").text
         # The form's own check stops a short password in the browser...
-        submit_password(driver, "12345")
+        submit_password(driver, "12345", navigates=False)
         field = driver.find_element(By.NAME, "newPassword")
         report["weakBlocked"] = driver.execute_script("return arguments[0].validity.tooShort", field)
         # ...and without it, serve refuses it and asks again.
