@@ -1,4 +1,5 @@
 import ActionFlowClient
+import ActionFlowModel
 import CTerminalSupport
 import Foundation
 import Logging
@@ -130,6 +131,7 @@ public final class TUIApplication {
     public func run() async throws(TerminalUnavailable) -> Int32? {
         let terminal = CursesTerminal(monochrome: options.monochrome)
         try terminal.start(errorLog: options.logFile)
+        StartupTrace.mark("terminal started")
         logger.info("terminal started", metadata: ["size": "\(terminal.width)x\(terminal.height)", "colors": "\(terminal.colorMode.rawValue)"])
         replies.connect(wakeDescriptor: terminal.wakeDescriptor)
 
@@ -166,6 +168,7 @@ public final class TUIApplication {
             // An embedded world names its project as it is now (the Project pane may change it).
             let transport = replay == nil && driver.session.isEmbedded ? "embedded \(driver.session.project.projectId)" : transportSummary
             terminal.present(MainView.render(session: session, ui: ui, transport: transport, width: terminal.width, height: terminal.height, panes: panes))
+            StartupTrace.mark("frame drawn")
             // While no key waits, the other panes are laid out, so that going to one draws at once.
             let screen = ScreenLayout(width: terminal.width, height: terminal.height, session: session)
             while !terminal.hasPendingInput, panes.prepareNextPane(session, ui, screen) {}

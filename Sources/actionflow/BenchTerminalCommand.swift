@@ -1,3 +1,4 @@
+import ActionFlowModel
 import ArgumentParser
 import CTerminalSupport
 import Foundation
@@ -43,8 +44,11 @@ struct BenchTerminalCommand: AsyncParsableCommand {
         // Alternating starts, so both programs see the same machine.
         var own: [Double] = []
         var floorStarts: [Double] = []
-        for _ in 0..<starts {
-            own.append(try PseudoTerminalSession.firstFrame([binary], marker: "quit"))
+        var phases: [StartupPhases] = []
+        for start in 0..<starts {
+            let trace = references.folder.appendingPathComponent("startup-\(start).trace").path
+            own.append(try PseudoTerminalSession.firstFrame([binary], marker: "quit", environment: [StartupTrace.environmentKey: trace]))
+            phases.append(StartupPhases(contentsOf: trace))
             if let floorProgram = references.floor {
                 floorStarts.append(try PseudoTerminalSession.firstFrame([floorProgram], marker: ReferencePrograms.floorMarker))
             }
@@ -58,6 +62,7 @@ struct BenchTerminalCommand: AsyncParsableCommand {
                            Self.percentile(floorStarts, 0.5), ratio, Self.firstFrameTarget, ratio <= Self.firstFrameTarget ? "meets" : "above")
         }
         print(line)
+        print("    " + StartupPhases.summary(phases, firstFrames: own))
 
         let stories = try StoryKeys.play(binary, keys: keys)
         let reference = try references.curses.map { try PseudoTerminalSession.reference([$0], marker: ReferencePrograms.cursesMarker, keys: 100) }
@@ -90,6 +95,39 @@ struct BenchTerminalCommand: AsyncParsableCommand {
         guard !values.isEmpty else { return 0 }
         let sorted = values.sorted()
         return sorted[min(sorted.count - 1, Int((Double(sorted.count - 1) * fraction).rounded()))]
+    }
+}
+
+/// One traced start of the interface (`StartupTrace`): when each phase was first reached,
+/// in milliseconds since `main`.
+struct StartupPhases {
+    static let order = ["options read", "project loaded", "session ready", "terminal started", "frame drawn"]
+    var reached: [String: Double] = [:]
+
+    init(contentsOf path: String) {
+        let text = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
+        for line in text.split(separator: "\n") {
+            let fields = line.split(separator: " ", maxSplits: 1)
+            guard fields.count == 2, let micros = Double(fields[0]), reached[String(fields[1])] == nil else { continue }
+            reached[String(fields[1])] = micros / 1000
+        }
+    }
+
+    /// Medians of each phase's own duration, and of the time before `main` (the first frame
+    /// seen from outside less the frame drawn inside).
+    static func summary(_ starts: [StartupPhases], firstFrames: [Double]) -> String {
+        var parts: [String] = []
+        var previous: [Double] = starts.map { _ in 0 }
+        for phase in order {
+            let times = starts.map { $0.reached[phase] }
+            guard times.allSatisfy({ $0 != nil }) else { return "start phases: no trace for \(phase)" }
+            let durations = zip(times, previous).map { $0! - $1 }
+            parts.append(String(format: "%@ %.1f", phase, BenchTerminalCommand.percentile(durations, 0.5)))
+            previous = times.map { $0! }
+        }
+        let beforeMain = zip(firstFrames, previous).map { $0 - $1 }
+        return String(format: "where the time goes (medians, ms): before main %.1f, ", BenchTerminalCommand.percentile(beforeMain, 0.5))
+            + parts.joined(separator: ", ")
     }
 }
 
@@ -288,9 +326,9 @@ final class PseudoTerminalSession {
     private let started = Date()
 
     /// `command`: the program and its arguments.
-    init(_ command: [String], width: Int = 100, height: Int = 30) throws {
+    init(_ command: [String], width: Int = 100, height: Int = 30, environment extra: [String: String] = [:]) throws {
         let binary = command[0]
-        var environment = ProcessInfo.processInfo.environment
+        var environment = ProcessInfo.processInfo.environment.merging(extra) { $1 }
         environment["TERM"] = "xterm-256color"
         environment["LC_ALL"] = "C.UTF-8"
         environment["NO_COLOR"] = nil
@@ -392,8 +430,8 @@ final class PseudoTerminalSession {
     }
 
     /// Milliseconds from the start of `command` to `marker` on its screen; then it is quit.
-    static func firstFrame(_ command: [String], marker: String) throws -> Double {
-        let session = try PseudoTerminalSession(command)
+    static func firstFrame(_ command: [String], marker: String, environment: [String: String] = [:]) throws -> Double {
+        let session = try PseudoTerminalSession(command, environment: environment)
         defer { session.finish() }
         return try session.waitForText(marker, timeout: 10) * 1000
     }

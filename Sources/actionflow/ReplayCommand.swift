@@ -42,6 +42,7 @@ struct ReplayCommand: AsyncParsableCommand {
             FileHandle.standardError.write(Data("actionflow replay: \(error)\n".utf8))
             throw ExitCode(2)
         }
+        let interface = interface.settings
         interface.startLogging()
         let title = "replay " + URL(fileURLWithPath: file).deletingPathExtension().lastPathComponent
         let options = TUIApplication.Options(monochrome: interface.monochrome, logFile: interface.logFile, speed: speed)

@@ -30,12 +30,15 @@ struct RunCommand: AsyncParsableCommand {
     var save: String?
 
     func run() async throws {
+        StartupTrace.mark("options read")
         var parsed: Scenario
         let project: ProjectConfiguration
         do {
             parsed = try ScenarioParser.load(contentsOf: try ScenarioLibrary.locate(scenario))
             DeviceOptions.apply(try deviceOptions.names(), to: &parsed)
+            StartupTrace.mark("scenario loaded")
             project = try transportOptions.project.load()
+            StartupTrace.mark("project loaded")
             _ = try parsed.project.validated(appliedTo: project, source: parsed.source)
             if let save {
                 // Refused before the run, so that the run's result is not lost afterwards.
@@ -53,6 +56,7 @@ struct RunCommand: AsyncParsableCommand {
             transcript = await ScenarioLibrary.runEmbedded(parsed, baseProject: project)
         }
         print(transcript.text(quiet: quiet))
+        StartupTrace.mark("flow printed")
         if let save, let recording = transcript.recording {
             do throws(SessionFileError) {
                 try SessionFile.save(recording, to: save)

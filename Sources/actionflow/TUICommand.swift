@@ -1,3 +1,4 @@
+import ActionFlowBackend
 import ActionFlowClient
 import ActionFlowModel
 import ActionFlowTUI
@@ -27,21 +28,46 @@ struct TUICommand: AsyncParsableCommand {
     @OptionGroup var deviceOptions: DeviceOptions
 
     @Option(help: ArgumentHelp("Where e writes the session as a diagram, a report and a cast.", valueName: "folder"))
-    var exportDir: String = "."
+    var exportDir: String = InterfaceLaunch.defaultExportDirectory
 
     @Option(help: ArgumentHelp("Open this session file, or create it: the whole session is restored, and saved after every event.", valueName: "file"))
     var session: String?
 
     func run() async throws {
+        try await InterfaceLaunch(
+            scenario: scenario, transport: transportOptions, interface: interface.settings,
+            devices: try deviceOptions.names(), exportDirectory: exportDir, session: session
+        ).open()
+    }
+}
+
+/// What the interface opens with, as plain values: `actionflow tui`'s parsed options, or the
+/// defaults when `actionflow` runs with no argument at all. That path parses nothing, since
+/// ArgumentParser's reflection over these options costs the first frame about 10 ms.
+struct InterfaceLaunch {
+    static let defaultExportDirectory = "."
+
+    var scenario: String?
+    /// nil: the embedded transport over the bundled project.
+    var transport: TransportOptions?
+    var interface = InterfaceSettings()
+    var devices: [DeviceName]?
+    var exportDirectory = InterfaceLaunch.defaultExportDirectory
+    var session: String?
+
+    func open() async throws {
+        StartupTrace.mark("options read")
         let base: ProjectConfiguration
         var presented: Scenario?
         var project: ProjectConfiguration
         var saved: SessionRecording?
-        let transportName = transportOptions.transport == .rest ? "rest" : "embedded"
-        let deviceNames = try deviceOptions.names()
+        let rest = transport.flatMap { $0.transport == .rest ? $0 : nil }
+        let transportName = rest == nil ? "embedded" : "rest"
+        let deviceNames = devices
         do {
-            base = try transportOptions.project.load()
+            base = try transport?.project.load() ?? ProjectConfigLoader.loadDefault()
             project = base
+            StartupTrace.mark("project loaded")
             if let scenario {
                 var parsed = try ScenarioParser.load(contentsOf: try ScenarioLibrary.locate(scenario))
                 DeviceOptions.apply(deviceNames, to: &parsed)
@@ -67,8 +93,8 @@ struct TUICommand: AsyncParsableCommand {
         let driver: SessionDriver
         let summary: String
         var notice: String?
-        if transportOptions.transport == .rest {
-            let transport = try await transportOptions.makeTransport()
+        if let rest {
+            let transport = try await rest.makeTransport()
             summary = transport.summary
             let remote = RemoteEffects(transport: transport, apiKey: project.apiKey)
             if let saved {
@@ -90,7 +116,8 @@ struct TUICommand: AsyncParsableCommand {
             driver = saved.map { SessionDriver($0, remote: nil) } ?? SessionDriver(session: .embedded(project: project, devices: devices), remote: nil)
             summary = "embedded"
         }
-        let options = TUIApplication.Options(monochrome: interface.monochrome, logFile: interface.logFile, sessionFile: session, notice: notice, exportDirectory: exportDir)
+        StartupTrace.mark("session ready")
+        let options = TUIApplication.Options(monochrome: interface.monochrome, logFile: interface.logFile, sessionFile: session, notice: notice, exportDirectory: exportDirectory)
         try await interface.run(await TUIApplication(driver: driver, transportSummary: summary, options: options, scenario: presented, logger: logger))
     }
 }
