@@ -6,6 +6,8 @@ let package = Package(
     platforms: [.macOS(.v14)],
     products: [
         .executable(name: "actionflow", targets: ["actionflow"]),
+        // The REST transport's HTTP client (URLSession), loaded only when that transport runs.
+        .library(name: "ActionFlowHTTPEngine", type: .dynamic, targets: ["ActionFlowHTTPEngine"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
@@ -27,7 +29,11 @@ let package = Package(
             resources: [.copy("../../Resources")]
         ),
         // The pluggable transport protocol and its implementations.
-        .target(name: "ActionFlowTransport", dependencies: ["ActionFlowModel", "ActionFlowBackend"]),
+        .target(name: "ActionFlowTransport", dependencies: ["ActionFlowModel", "ActionFlowBackend", "CHTTPEngine"]),
+        // URLSession behind a C interface, built as its own library: FoundationNetworking and
+        // libcurl are loaded when the REST transport first needs them, not by every start.
+        .target(name: "CHTTPEngine"),
+        .target(name: "ActionFlowHTTPEngine", dependencies: ["CHTTPEngine"]),
         // The simulated mobile app: reducer, runtime, scenarios.
         .target(
             name: "ActionFlowClient",
@@ -83,7 +89,7 @@ let package = Package(
         .testTarget(
             name: "ActionFlowServerTests",
             dependencies: [
-                "ActionFlowServer", "ActionFlowTransport", "ActionFlowBackend", "ActionFlowModel", "ActionFlowClient",
+                "ActionFlowServer", "ActionFlowTransport", "ActionFlowBackend", "ActionFlowModel", "ActionFlowClient", "CHTTPEngine",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ],

@@ -1,11 +1,9 @@
 import ActionFlowBackend
 import ActionFlowModel
+import CHTTPEngine
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 
-/// Speaks Identity Toolkit v1 over HTTP with `URLSession`, as the iOS SDK does, to an Auth
+/// Speaks Identity Toolkit v1 over HTTP with `URLSession` (through `HTTPEngine`), as the iOS SDK does, to an Auth
 /// Emulator, `actionflow serve`, or a production project (protocol.md section 3).
 ///
 /// Never retries: a repeated `sendOobCode` would send a second email, so retrying is the user's
@@ -13,7 +11,7 @@ import FoundationNetworking
 public final class RESTTransport: AuthTransport {
     public let configuration: RESTTransportConfiguration
     public let capabilities: TransportCapabilities
-    private let session: URLSession
+    private let http: Result<HTTPEngineSession, HTTPEngineUnavailable>
     private let firstSeen = FirstSeenDates()
 
     /// The server is `actionflow serve`: it has the clock, mailbox and reset extensions.
@@ -26,15 +24,15 @@ public final class RESTTransport: AuthTransport {
         servesExtensions = configuration.isEmulator && servesClock
         let emulator = configuration.isEmulator
         capabilities = TransportCapabilities(listsMailbox: emulator, controlsClock: emulator && servesClock, resetsWorld: emulator)
-        let sessionConfiguration = URLSessionConfiguration.ephemeral
         // FoundationNetworking truncates timeouts to whole seconds (0.5 s would fire at once), so
         // the session only backstops; `withDeadline` enforces the configured timeout exactly.
         let backstop = (configuration.timeout + 1).rounded(.up)
-        sessionConfiguration.timeoutIntervalForRequest = backstop
-        sessionConfiguration.timeoutIntervalForResource = backstop
-        sessionConfiguration.httpCookieAcceptPolicy = .never
-        sessionConfiguration.urlCache = nil
-        session = URLSession(configuration: sessionConfiguration)
+        http = Result { () throws(HTTPEngineUnavailable) in try HTTPEngineSession(backstopSeconds: backstop) }
+    }
+
+    /// Loads the HTTP engine now, so that a missing one is reported before anything starts.
+    public static func checkHTTPEngine() throws(HTTPEngineUnavailable) {
+        _ = try HTTPEngine.shared.get()
     }
 
     /// A transport that knows whether the server is `actionflow serve` (which has a simulated
@@ -199,26 +197,15 @@ public final class RESTTransport: AuthTransport {
     }
 
     private func send<Response: Decodable>(method: String, url: String, body: Data?, headers: [String: String] = [:], label: String) async throws(AuthFailure) -> Response {
-        guard let requestURL = URL(string: url) else {
-            throw .network(.malformedResponse("\(label): cannot build a URL from the configured host"))
-        }
-        var request = URLRequest(url: requestURL, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: session.configuration.timeoutIntervalForRequest)
-        request.httpMethod = method
-        request.httpBody = body
-        if body != nil { request.setValue("application/json", forHTTPHeaderField: "Content-Type") }
-        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
-
-        let data: Data
-        let response: URLResponse
+        let headers = body == nil ? headers : headers.merging(["Content-Type": "application/json"]) { $1 }
+        let reply: HTTPEngineSession.Reply
         do {
-            (data, response) = try await withDeadline { [session, request] in try await session.data(for: request) }
+            let http = try http.get()
+            reply = try await withDeadline { try await http.exchange(method: method, url: url, headers: headers, body: body) }
         } catch {
             throw .network(networkFailure(from: error))
         }
-        guard let http = response as? HTTPURLResponse else {
-            throw .network(.malformedResponse("\(label): the reply is not HTTP"))
-        }
-        return try RESTResponseDecoder.decode(status: http.statusCode, body: data, label: label)
+        return try RESTResponseDecoder.decode(status: reply.status, body: reply.body, label: label)
     }
 
     private func withDeadline<Value: Sendable>(_ work: @escaping @Sendable () async throws -> Value) async throws -> Value {
@@ -227,42 +214,36 @@ public final class RESTTransport: AuthTransport {
             group.addTask { try await work() }
             group.addTask {
                 try await Task.sleep(for: .seconds(timeout))
-                throw URLError(.timedOut)
+                throw HTTPEngineSession.Failure(outcome: .timed_out, message: "")
             }
             defer { group.cancelAll() }
-            guard let first = try await group.next() else { throw URLError(.timedOut) }
+            guard let first = try await group.next() else { throw HTTPEngineSession.Failure(outcome: .timed_out, message: "") }
             return first
         }
     }
 
     func networkFailure(from error: any Error) -> NetworkFailure {
-        guard let urlError = error as? URLError else {
-            // Foundation's descriptions may quote the request URL, `?key=` included.
+        if let unavailable = error as? HTTPEngineUnavailable {
+            return .unsupported(unavailable.description)
+        }
+        guard let failure = error as? HTTPEngineSession.Failure else {
             return .connectionLost(UntrustedText.sanitize(SecretMasking.maskLinks(in: String(describing: error))))
         }
+        return networkFailure(failure.outcome, message: failure.message)
+    }
+
+    /// The engine's outcome as the flow shows it. Its message may quote the request URL, `?key=` included.
+    func networkFailure(_ outcome: actionflow_http_outcome, message: String) -> NetworkFailure {
         let host = requestHost
-        switch urlError.code {
-        case .timedOut:
-            return .timedOut(seconds: configuration.timeout)
-        case .cannotConnectToHost:
-            return .connectionRefused(host: host)
-        case .cannotFindHost, .dnsLookupFailed:
-            return .dnsFailure(host: host)
-        case .secureConnectionFailed, .serverCertificateUntrusted, .serverCertificateHasBadDate,
-             .serverCertificateNotYetValid, .serverCertificateHasUnknownRoot, .clientCertificateRejected,
-             .clientCertificateRequired:
-            return .tlsFailure(UntrustedText.sanitize(urlError.localizedDescription))
-        case .networkConnectionLost:
-            return .connectionLost("\(host) closed the connection before answering")
-        case .badServerResponse:
-            return .malformedResponse("\(host) sent a reply that is not valid HTTP")
-        default:
-            let description = UntrustedText.sanitize(urlError.localizedDescription)
-            // FoundationNetworking reports handshake errors as unknown (-1) with OpenSSL's text.
-            if ["ssl", "tls", "certificate"].contains(where: description.lowercased().contains) {
-                return .tlsFailure("\(host): \(description)")
-            }
-            return .connectionLost("\(host): \(description) (URLError \(urlError.code.rawValue))")
+        let text = UntrustedText.sanitize(SecretMasking.maskLinks(in: message))
+        switch outcome {
+        case .timed_out: return .timedOut(seconds: configuration.timeout)
+        case .connection_refused: return .connectionRefused(host: host)
+        case .dns_failure: return .dnsFailure(host: host)
+        case .tls_failure: return .tlsFailure("\(host): \(text)")
+        case .connection_lost: return .connectionLost("\(host) closed the connection before answering")
+        case .not_http: return .malformedResponse("\(host) sent a reply that is not valid HTTP")
+        case .answered, .other_failure: return .connectionLost("\(host): \(text)")
         }
     }
 

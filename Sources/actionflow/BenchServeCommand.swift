@@ -46,6 +46,7 @@ struct BenchServeCommand: AsyncParsableCommand {
     func run() async throws {
         if hostile { return try await BenchServeHostile.run(signUps: signUps, json: json) }
         let project = try ProjectConfigLoader.loadDefault()
+        try RESTTransport.checkHTTPEngine()
         // The server is a second process, so the load generator (here) never takes its time.
         let server = try ServeProcess.start(try ChildProcess.ownExecutable())
         defer { server.stop() }

@@ -1,10 +1,8 @@
 import ActionFlowBackend
 import ActionFlowModel
 @testable import ActionFlowTransport
+import CHTTPEngine
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import HTTPTypes
 import Hummingbird
 import Logging
@@ -305,11 +303,11 @@ struct TLSAndDNSFailureTests {
         let server = try await MisbehavingServer.start { _ in MisbehavingServer.reply(status: .ok, "{}") }
         defer { Task { await server.stop() } }
         let transport = server.transport()
-        // FoundationNetworking's own error for https:// to a plain HTTP port on loopback.
-        let url = try #require(URL(string: "https://127.0.0.1:\(server.port)/"))
+        // The HTTP engine's own outcome for https:// to a plain HTTP port on loopback.
+        let engine = try HTTPEngineSession(backstopSeconds: 5)
         var caught: (any Error)?
         do {
-            _ = try await URLSession.shared.data(from: url)
+            _ = try await engine.exchange(method: "GET", url: "https://127.0.0.1:\(server.port)/", headers: [:], body: nil)
         } catch {
             caught = error
         }
@@ -321,26 +319,34 @@ struct TLSAndDNSFailureTests {
         #expect(!message.isEmpty)
     }
 
-    @Test("DNS and certificate errors map to their own cases", arguments: [
-        (URLError.Code.cannotFindHost, NetworkFailure.dnsFailure(host: "127.0.0.1:9")),
-        (.dnsLookupFailed, .dnsFailure(host: "127.0.0.1:9")),
-        (.cannotConnectToHost, .connectionRefused(host: "127.0.0.1:9")),
-        (.timedOut, .timedOut(seconds: 2)),
-        (.networkConnectionLost, .connectionLost("127.0.0.1:9 closed the connection before answering")),
+    @Test("DNS, refused, timed-out and dropped connections map to their own cases", arguments: [
+        (actionflow_http_outcome.dns_failure, NetworkFailure.dnsFailure(host: "127.0.0.1:9")),
+        (.connection_refused, .connectionRefused(host: "127.0.0.1:9")),
+        (.timed_out, .timedOut(seconds: 2)),
+        (.connection_lost, .connectionLost("127.0.0.1:9 closed the connection before answering")),
+        (.not_http, .malformedResponse("127.0.0.1:9 sent a reply that is not valid HTTP")),
     ])
-    func mapping(code: URLError.Code, expected: NetworkFailure) {
+    func mapping(outcome: actionflow_http_outcome, expected: NetworkFailure) {
         let transport = RESTTransport(configuration: RESTTransportConfiguration(target: .emulator(host: "127.0.0.1", port: 9), apiKey: "k", projectId: "p", timeout: 2))
-        #expect(transport.networkFailure(from: URLError(code)) == expected)
+        #expect(transport.networkFailure(outcome, message: "") == expected)
     }
 
-    @Test("certificate problems are TLS failures")
-    func certificates() {
+    @Test("the engine's words reach the screen with the host, the API key masked and control characters gone")
+    func engineMessageIsSanitized() {
         let transport = RESTTransport(configuration: RESTTransportConfiguration(target: .production, apiKey: "k", projectId: "p"))
-        for code in [URLError.Code.serverCertificateUntrusted, .serverCertificateHasBadDate, .secureConnectionFailed] {
-            guard case .tlsFailure = transport.networkFailure(from: URLError(code)) else {
-                Issue.record("\(code.rawValue) is not a TLS failure")
+        let hostile = "certificate refused for https://identitytoolkit.googleapis.com/v1/accounts:lookup?key=AIzaSECRET\u{1B}[2J\u{07}"
+        for outcome in [actionflow_http_outcome.tls_failure, .other_failure] {
+            let failure = transport.networkFailure(outcome, message: hostile)
+            let text: String
+            switch failure {
+            case .tlsFailure(let message), .connectionLost(let message): text = message
+            default:
+                Issue.record("\(outcome.rawValue) gave \(failure)")
                 continue
             }
+            #expect(text.hasPrefix("identitytoolkit.googleapis.com: certificate refused"))
+            #expect(!text.contains("AIzaSECRET"))
+            #expect(!text.unicodeScalars.contains { $0.value < 0x20 })
         }
     }
 }

@@ -1,0 +1,1 @@
+// Declarations only: see include/actionflow_http_engine.h.
