@@ -12,6 +12,9 @@ public struct FileLogHandler: LogHandler {
         }
     }
 
+    /// Built once: building the style costs more than formatting a thousand stamps with it.
+    private static let stampStyle = Date.ISO8601FormatStyle()
+
     private let sink: Sink
     private let label: String
     public var logLevel: Logger.Level = .info
@@ -37,7 +40,7 @@ public struct FileLogHandler: LogHandler {
     public func log(event: LogEvent) {
         let merged = metadata.merging(event.metadata ?? [:]) { $1 }
         let fields = merged.isEmpty ? "" : " " + merged.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
-        let stamp = Date().formatted(.iso8601)
+        let stamp = Self.stampStyle.format(Date())
         sink.write("\(stamp) \(event.level) \(label): \(event.message)\(fields)\n")
     }
 }
