@@ -57,6 +57,11 @@ struct InterfaceLaunch {
 
     func open() async throws {
         StartupTrace.mark("options read")
+        if scenario == nil, session == nil {
+            // The welcome screen lists the shipped stories: they are read on the other core
+            // while this one loads the project (the first frame waits for them only if it must).
+            Task.detached(priority: .userInitiated) { _ = ScenarioLibrary.stories.count }
+        }
         let base: ProjectConfiguration
         var presented: Scenario?
         var project: ProjectConfiguration
