@@ -15,9 +15,11 @@ struct ActionFlowCommand: AsyncParsableCommand {
             BenchCommand.self,
             ServeCommand.self,
             TUICommand.self,
-        ],
-        defaultSubcommand: TUICommand.self
+        ]
     )
+
+    /// Arguments the root command itself answers; any other option opens the interface.
+    static let rootOptions = ["-h", "--help", "--generate-completion-script", "--experimental-dump-help"]
 
     /// With no arguments, straight to the interface on its defaults, without parsing: ArgumentParser
     /// builds every option of a command by reflection, which costs the first frame about 10 ms.
@@ -31,6 +33,16 @@ struct ActionFlowCommand: AsyncParsableCommand {
             }
             return
         }
-        await main(nil)
+        // The interface is the default command, routed here: as ArgumentParser's
+        // `defaultSubcommand` it would have the interface's options built by reflection on every
+        // parse, whatever the command, to learn whether they take the remaining arguments.
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        await main(opensInterface(arguments) ? [TUICommand.configuration.commandName ?? "tui"] + arguments : arguments)
+    }
+
+    /// Options without a command before them are the interface's (`actionflow --devices ...`).
+    static func opensInterface(_ arguments: [String]) -> Bool {
+        guard let first = arguments.first, first.hasPrefix("-") else { return false }
+        return !rootOptions.contains { first == $0 || first.hasPrefix($0 + "=") }
     }
 }
