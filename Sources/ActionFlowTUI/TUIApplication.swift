@@ -10,6 +10,8 @@ import Synchronization
 final class ReplyQueue: Sendable {
     private struct Content {
         var replies: [AppEvent] = []
+        /// Inspector panes laid out on another thread, not yet taken.
+        var preparedPanes: [PanePreparation.Pane]?
         /// Effects handed over and not answered yet.
         var outstanding = 0
         var wakeDescriptor: Int32 = -1
@@ -39,6 +41,24 @@ final class ReplyQueue: Sendable {
                 var byte: UInt8 = 1
                 _ = write(content.wakeDescriptor, &byte, 1)
             }
+        }
+    }
+
+    /// Panes laid out away from the loop, which wakes to take them.
+    func post(_ panes: [PanePreparation.Pane]) {
+        content.withLock { content in
+            content.preparedPanes = panes
+            if content.wakeDescriptor >= 0 {
+                var byte: UInt8 = 1
+                _ = write(content.wakeDescriptor, &byte, 1)
+            }
+        }
+    }
+
+    func takePreparedPanes() -> [PanePreparation.Pane]? {
+        content.withLock { content in
+            defer { content.preparedPanes = nil }
+            return content.preparedPanes
         }
     }
 
@@ -160,8 +180,13 @@ public final class TUIApplication {
         ui.message = options.notice
 
         var endingSignal: Int32?
+        var preparingPanes = false
         loop: while true {
             for reply in replies.take() { send(reply) }
+            if let prepared = replies.takePreparedPanes() {
+                panes.adopt(prepared)
+                preparingPanes = false
+            }
             playStory(&ui)
             playOnTime(&ui)
             save(&ui)
@@ -169,9 +194,13 @@ public final class TUIApplication {
             let transport = replay == nil && driver.session.isEmbedded ? "embedded \(driver.session.project.projectId)" : transportSummary
             terminal.present(MainView.render(session: session, ui: ui, transport: transport, width: terminal.width, height: terminal.height, panes: panes))
             StartupTrace.mark("frame drawn")
-            // While no key waits, the other panes are laid out, so that going to one draws at once.
-            let screen = ScreenLayout(width: terminal.width, height: terminal.height, session: session)
-            while !terminal.hasPendingInput, panes.prepareNextPane(session, ui, screen) {}
+            // The other panes are laid out on another thread while the loop waits for keys, so
+            // that going to one draws at once and no key waits for a pane it did not ask for.
+            if !preparingPanes, let preparation = panes.preparation(session, ui, ScreenLayout(width: terminal.width, height: terminal.height, session: session)) {
+                preparingPanes = true
+                let replies = self.replies
+                Task.detached(priority: .utility) { replies.post(preparation.run()) }
+            }
             let timeout = nextPlayedStep.map { Int32(max(1, min(500, $0.timeIntervalSinceNow * 1000))) } ?? 500
             switch terminal.nextInput(timeout: timeout) {
             case .keys(let keys):

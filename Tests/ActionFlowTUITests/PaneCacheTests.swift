@@ -73,17 +73,23 @@ struct PaneCacheTests {
         }
     }
 
-    @Test("Panes laid out ahead, while no key waited, show the session as it is when the user goes to them")
+    @Test("Panes laid out ahead on another thread show the session as it is when the user goes to them; work for a session since changed is dropped")
     func panesLaidOutAhead() async throws {
         let world = try await World.start()
         var screen = KeptScreen(await world.resetLinkTapped(), mainUI(focus: .inspector, tab: .flow), small)
         let layout = ScreenLayout(width: small.0, height: small.1, session: screen.session)
         _ = screen.frame
-        var prepared = 0
-        while screen.panes.prepareNextPane(screen.session, screen.ui, layout) { prepared += 1 }
-        #expect(prepared == InspectorTab.allCases.count - 1, "every pane but the one on screen")
+        let first = try #require(screen.panes.preparation(screen.session, screen.ui, layout))
+        let prepared = await Task.detached { first.run() }.value
+        #expect(prepared.count == InspectorTab.allCases.count - 1, "every pane but the one on screen")
+        screen.panes.adopt(prepared)
+        #expect(screen.panes.preparation(screen.session, screen.ui, layout) == nil, "nothing left to prepare")
+
+        // Prepared for the session before a change, adopted after it: dropped.
         screen.change(to: await world.send(.newPasswordSubmitted("correct-horse")))
-        while screen.panes.prepareNextPane(screen.session, screen.ui, layout) {}
+        screen.panes.adopt(await Task.detached { first.run() }.value)
+        let current = try #require(screen.panes.preparation(screen.session, screen.ui, layout), "the stale panes were not kept")
+        screen.panes.adopt(await Task.detached { current.run() }.value)
         for tab in "2345678" {
             screen.press(.character(tab))
             #expect(screen.frame == screen.fresh, "pane \(tab) laid out ahead")

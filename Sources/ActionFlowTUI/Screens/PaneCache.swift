@@ -10,7 +10,7 @@ public final class PaneCache {
 
     /// The inspector laid out: the part kept in view (the Flow timeline, the sequence's names),
     /// if the pane has one, and the part that scrolls.
-    struct Inspector {
+    struct Inspector: Sendable {
         var fixed: (layout: BlockLayout, area: Rect)?
         var scrolling: BlockLayout
         var area: Rect
@@ -18,7 +18,7 @@ public final class PaneCache {
 
     /// What a pane's blocks are built from: the session, and the one piece of interface state a
     /// pane reads (the exchange open in the Network pane).
-    private struct ContentKey: Hashable {
+    fileprivate struct ContentKey: Hashable, Sendable {
         var revision: Int
         var tab: InspectorTab
         var expandedExchange: Int?
@@ -32,7 +32,7 @@ public final class PaneCache {
     }
 
     /// Every pane shown since the session or the size last changed.
-    private var inspectorContent: [ContentKey: (fixed: (blocks: [Block], area: Rect)?, scrolling: (blocks: [Block], area: Rect))] = [:]
+    private var inspectorContent: [ContentKey: MainView.InspectorRegions] = [:]
     /// Their layouts, without a field being typed in and with the one typed in now.
     private var inspectorLayouts: [LayoutKey: Inspector] = [:]
     private struct PhoneKey: Hashable {
@@ -54,29 +54,37 @@ public final class PaneCache {
         inspectorLayouts = inspectorLayouts.filter { inspectorContent[$0.key.content] != nil && ($0.key.editing == nil || $0.key.editing == key.editing) }
         let regions = inspectorContent[content] ?? MainView.inspectorRegions(session, ui, screen)
         inspectorContent[content] = regions
-        let editing = ui.editing.map { (id: $0.id, editor: $0.editor) }
-        let pane = Inspector(
-            fixed: regions.fixed.map { (BlockLayout($0.blocks, width: $0.area.width, editing: nil), $0.area) },
-            scrolling: BlockLayout(regions.scrolling.blocks, width: regions.scrolling.area.width, editing: editing),
-            area: regions.scrolling.area)
+        let pane = Self.layOut(regions, editing: ui.editing)
         inspectorLayouts[key] = pane
         return pane
     }
 
-    /// Lays out one more inspector pane the user may switch to, for the session as it is;
-    /// returns false once there is none left. Called while no key waits, so that going to
-    /// another pane finds it ready.
-    func prepareNextPane(_ session: Session, _ ui: UIState, _ screen: ScreenLayout) -> Bool {
-        guard ui.mode == .main, ui.editing == nil, !screen.isTooSmall else { return false }
-        for tab in InspectorTab.allCases {
-            let content = ContentKey(revision: sessionRevision, tab: tab, expandedExchange: ui.expandedExchange, area: screen.inspectorContent)
-            guard inspectorLayouts[LayoutKey(content: content, editing: nil)] == nil else { continue }
-            var other = ui
-            other.tab = tab
-            _ = inspector(session, other, screen)
-            return true
+    fileprivate static func layOut(_ regions: MainView.InspectorRegions, editing: Editing?) -> Inspector {
+        Inspector(
+            fixed: regions.fixed.map { (BlockLayout($0.blocks, width: $0.area.width, editing: nil), $0.area) },
+            scrolling: BlockLayout(regions.scrolling.blocks, width: regions.scrolling.area.width, editing: editing.map { (id: $0.id, editor: $0.editor) }),
+            area: regions.scrolling.area)
+    }
+
+    /// The inspector panes the user may switch to that are not laid out for the session as it
+    /// is, as work for another thread while the loop waits for keys (`adopt` takes it back);
+    /// nil when there is none.
+    func preparation(_ session: Session, _ ui: UIState, _ screen: ScreenLayout) -> PanePreparation? {
+        guard ui.mode == .main, ui.editing == nil, !screen.isTooSmall else { return nil }
+        let missing = InspectorTab.allCases
+            .map { ContentKey(revision: sessionRevision, tab: $0, expandedExchange: ui.expandedExchange, area: screen.inspectorContent) }
+            .filter { inspectorLayouts[LayoutKey(content: $0, editing: nil)] == nil }
+        return missing.isEmpty ? nil : PanePreparation(missing: missing, session: session, ui: ui, screen: screen)
+    }
+
+    /// Keeps the panes prepared for the session still on screen, and drops the rest.
+    func adopt(_ prepared: [PanePreparation.Pane]) {
+        for pane in prepared where pane.content.revision == sessionRevision {
+            let key = LayoutKey(content: pane.content, editing: nil)
+            guard inspectorLayouts[key] == nil else { continue }
+            inspectorContent[pane.content] = pane.regions
+            inspectorLayouts[key] = pane.layout
         }
-        return false
     }
 
     /// The page of the device in focus, laid out for `area` with `editing` (nil on a device that
@@ -89,5 +97,29 @@ public final class PaneCache {
         let layout = BlockLayout(page.blocks, width: area.width, editing: editing.map { (id: $0.id, editor: $0.editor) })
         phoneLayout = (key, layout)
         return (page, layout)
+    }
+}
+
+/// Panes to lay out away from the main loop: the session as it was on screen, and what each
+/// pane needs of the interface state.
+struct PanePreparation: Sendable {
+    struct Pane: Sendable {
+        fileprivate let content: PaneCache.ContentKey
+        fileprivate let regions: MainView.InspectorRegions
+        fileprivate let layout: PaneCache.Inspector
+    }
+
+    fileprivate let missing: [PaneCache.ContentKey]
+    let session: Session
+    let ui: UIState
+    let screen: ScreenLayout
+
+    func run() -> [Pane] {
+        missing.map { content in
+            var other = ui
+            other.tab = content.tab
+            let regions = MainView.inspectorRegions(session, other, screen)
+            return Pane(content: content, regions: regions, layout: PaneCache.layOut(regions, editing: nil))
+        }
     }
 }

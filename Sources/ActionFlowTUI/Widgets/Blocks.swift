@@ -99,8 +99,8 @@ public enum Block: Sendable {
 
 /// Renders blocks into a rectangle with one selected control and scrolling that keeps the
 /// selection in view. Also answers which control a row shows (for mouse clicks).
-public struct BlockLayout {
-    public struct Placed {
+public struct BlockLayout: Sendable {
+    public struct Placed: Sendable {
         public var block: Block
         /// Rows from the top of the content.
         public var row: Int
