@@ -80,7 +80,13 @@ let package = Package(
             name: "ActionFlowModelTests",
             dependencies: ["ActionFlowModel", .product(name: "PropertyBased", package: "swift-property-based")]
         ),
-        .testTarget(name: "ActionFlowBackendTests", dependencies: ["ActionFlowBackend", "ActionFlowTransport"]),
+        .testTarget(
+            name: "ActionFlowBackendTests",
+            dependencies: [
+                "ActionFlowBackend", "ActionFlowTransport", .product(name: "Yams", package: "Yams"),
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ]
+        ),
         .testTarget(
             name: "ActionFlowClientTests",
             dependencies: ["ActionFlowClient", "ActionFlowModel", "ActionFlowTransport", "ActionFlowBackend", .product(name: "PropertyBased", package: "swift-property-based")],

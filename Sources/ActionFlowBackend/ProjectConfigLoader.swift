@@ -55,7 +55,7 @@ public enum ProjectConfigLoader {
     public static func parse(_ yaml: String, fileName: String, base: ProjectConfiguration?) throws(ProjectConfigError) -> ProjectConfiguration {
         let root: Node?
         do {
-            root = try Yams.compose(yaml: yaml)
+            root = try YAMLComposer.compose(yaml)
         } catch {
             throw yamlError(error, yaml: yaml, fileName: fileName)
         }

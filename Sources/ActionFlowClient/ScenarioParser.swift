@@ -18,7 +18,7 @@ public enum ScenarioParser {
     public static func parse(_ yaml: String, source: String) throws(ScenarioFileError) -> Scenario {
         let root: Node?
         do {
-            root = try Yams.compose(yaml: yaml)
+            root = try YAMLComposer.compose(yaml)
         } catch {
             throw ScenarioFileError(file: source, message: "not valid YAML: \(error)")
         }
