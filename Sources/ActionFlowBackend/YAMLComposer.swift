@@ -9,13 +9,14 @@ public enum YAMLComposer {
     public static func compose(_ yaml: String) throws -> Node? {
         let root: Node?
         do {
-            root = try Yams.compose(yaml: yaml, .basic)
+            // The encoding named: Yams' default reads it from the whole environment on every parse.
+            root = try Yams.compose(yaml: yaml, .basic, .default, .utf8)
         } catch YamlError.duplicatedKeysInMapping {
             // Without implicit tags, plain `1` and quoted `"1"` look like the same key.
-            return try Yams.compose(yaml: yaml)
+            return try Yams.compose(yaml: yaml, .default, .default, .utf8)
         }
         guard let root else { return nil }
-        return try resolvingPlainScalars(root) ?? Yams.compose(yaml: yaml)
+        return try resolvingPlainScalars(root) ?? Yams.compose(yaml: yaml, .default, .default, .utf8)
     }
 
     /// The tag `Resolver.default` gives an untagged plain scalar: bool, int, float, merge, null,
