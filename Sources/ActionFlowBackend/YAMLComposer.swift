@@ -22,6 +22,8 @@ public enum YAMLComposer {
     /// The tag `Resolver.default` gives an untagged plain scalar: bool, int, float, merge, null,
     /// timestamp, value (YAML 1.1 forms included: `yes`, `0o17`, `1_000`, `1:30`, `.inf`, `~`), else str.
     public static func implicitTag(of text: String) -> Tag.Name {
+        // Most text (`projectId`, `alice@example.com`) starts with a byte no rule starts with.
+        if let first = text.utf8.first, !mayStartTypedScalar(first) { return .str }
         var bytes = Array(text.utf8)
         // The rules end in `$`, which also matches before one final line break.
         bytes.removeLast(finalLineBreakLength(bytes))
@@ -71,6 +73,18 @@ public enum YAMLComposer {
             return .sequence(sequence)
         case .alias:
             return node
+        }
+    }
+
+    /// First bytes of what the rules match: digits, signs, `.`, `~`, `<`, `=`, the first letters
+    /// of the bool and null words, and line breaks (a lone final break reads as empty, null).
+    private static func mayStartTypedScalar(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."),
+             UInt8(ascii: "~"), UInt8(ascii: "<"), UInt8(ascii: "="), 0x0A...0x0D, 0xC2, 0xE2:
+            return true
+        default:
+            return "yYnNtTfFoO".utf8.contains(byte)
         }
     }
 

@@ -1,4 +1,5 @@
 @testable import ActionFlowBackend
+import Foundation
 import PropertyBased
 import Testing
 import Yams
@@ -178,6 +179,19 @@ import Yams
         for document in Self.typedKeys {
             let basic = try #require(try Yams.compose(yaml: document, .basic))
             #expect(YAMLComposer.resolvingPlainScalars(basic) == nil, "\(document)")
+        }
+    }
+
+    @Test("the shipped project, scenarios and stories are read without the regex rules")
+    func shippedFilesTakeTheFastPath() throws {
+        let folders = [BundledResources.scenariosDirectory, BundledResources.storiesDirectory]
+        let files = try [BundledResources.defaultProjectFile] + folders.flatMap { folder in
+            try FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: nil).filter { $0.pathExtension == "yaml" }
+        }
+        #expect(files.count > 10)
+        for file in files {
+            let basic = try #require(try Yams.compose(yaml: String(contentsOf: file, encoding: .utf8), .basic))
+            #expect(YAMLComposer.resolvingPlainScalars(basic) != nil, "\(file.lastPathComponent) needs the default resolver")
         }
     }
 
