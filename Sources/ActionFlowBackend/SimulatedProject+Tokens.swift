@@ -160,6 +160,16 @@ extension SimulatedProject {
         return payload
     }
 
+    /// The `firebase.tenant` claim of a token read as `decodeJWTPayload` reads it. A payload
+    /// with neither `tenant` nor a `\u` escape (which could spell it) cannot hold one, and is
+    /// not parsed (most tokens).
+    public static func tenantClaim(ofJWT token: String) -> String? {
+        let parts = token.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 3, let payload = lenientBase64(String(parts[1])) else { return nil }
+        if payload.firstRange(of: Data("tenant".utf8)) == nil, payload.firstRange(of: Data("\\u".utf8)) == nil { return nil }
+        return (decodeJWTPayload(token)?["firebase"] as? [String: Any])?["tenant"] as? String
+    }
+
     static func lenientBase64(_ text: String) -> Data? {
         // Tokens are ASCII: one pass over the bytes, as the Character path below would go.
         if text.utf8.allSatisfy({ $0 < 0x80 }) {
