@@ -89,7 +89,9 @@ import Testing
         #expect(SimulatedProject.tenantClaim(ofJWT: token(#"{"firebase":{"tenant":"t-1"},"sub":"u"}"#)) == "t-1")
         #expect(SimulatedProject.tenantClaim(ofJWT: token(#"{"firebase":{"\u0074enant":"t-2"}}"#)) == "t-2")
         #expect(SimulatedProject.tenantClaim(ofJWT: token(#"{"firebase":{"sign_in_provider":"password"},"sub":"u"}"#)) == nil)
+        #expect(SimulatedProject.tenantClaim(ofJWT: token(#"{"iss":"https:\/\/securetoken.google.com\/p","firebase":{"tenant":"t-3"}}"#)) == "t-3")
         #expect(SimulatedProject.tenantClaim(ofJWT: "not-a-token") == nil)
+        #expect(SimulatedProject.tenantClaim(ofJWT: "é" + token(#"{"firebase":{"tenant":"t-4"}}"#)) == nil)
     }
 
     /// One field of a generated body, picked by a number: its key (camelCase or snake_case)
