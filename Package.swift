@@ -97,6 +97,7 @@ let package = Package(
             dependencies: [
                 "ActionFlowServer", "ActionFlowTransport", "ActionFlowBackend", "ActionFlowModel", "ActionFlowClient", "CHTTPEngine",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "PropertyBased", package: "swift-property-based"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
             exclude: ["Interop"]

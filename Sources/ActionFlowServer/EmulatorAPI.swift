@@ -69,16 +69,17 @@ public struct APIResponse: Sendable {
 
     static let jsonType = "application/json; charset=utf-8"
 
-    /// Links stay readable: no `\/` escapes.
-    static func encoder() -> JSONEncoder {
+    /// Links stay readable: no `\/` escapes. Shared: `JSONEncoder` is thread-safe, and making
+    /// one per answer shows in `serve`'s profile.
+    static let encoder: JSONEncoder = {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.withoutEscapingSlashes]
         return encoder
-    }
+    }()
 
     static func json(_ value: some Encodable, status: Int = 200) -> APIResponse {
         do {
-            return APIResponse(status: status, contentType: jsonType, body: try encoder().encode(value))
+            return APIResponse(status: status, contentType: jsonType, body: try encoder.encode(value))
         } catch {
             return failure(status: 500, code: AuthErrorCode("INTERNAL"), detail: "could not encode the response")
         }
@@ -106,7 +107,7 @@ public struct APIResponse: Sendable {
     static var notFound: APIResponse { apiError(status: 404, message: "Not Found", reason: "notFound", domain: nil, statusName: "NOT_FOUND") }
 
     private static func envelope(_ envelope: ErrorEnvelope, status: Int) -> APIResponse {
-        let body = (try? encoder().encode(envelope)) ?? Data(#"{"error":{"code":500,"message":"INTERNAL","errors":[]}}"#.utf8)
+        let body = (try? encoder.encode(envelope)) ?? Data(#"{"error":{"code":500,"message":"INTERNAL","errors":[]}}"#.utf8)
         return APIResponse(status: status, contentType: jsonType, body: body)
     }
 }
@@ -211,7 +212,7 @@ public struct EmulatorAPI: Sendable {
             return .failure(status: 413, code: AuthErrorCode("PAYLOAD_TOO_LARGE"), detail: "the request body exceeds \(maxBodyBytes) bytes")
         }
         let path = request.path
-        if path == project.actionHandlerPath && path != "/emulator/action" {
+        if path == served.actionHandlerPath && path != "/emulator/action" {
             let transport = projects.defaultProject
             try? onProject(transport, for: request) { _ in }
             return await ActionHandlerPage(transport: transport).respond(to: request)
@@ -299,8 +300,7 @@ public struct EmulatorAPI: Sendable {
         let bodyTenant = (body["tenantId"] as? String).flatMap { $0.isEmpty ? nil : $0 }
         if let pathTenant, let bodyTenant, pathTenant != bodyTenant { throw .server(.tenantIdMismatch, detail: nil) }
         var tenantId = pathTenant ?? bodyTenant
-        if let idToken = body["idToken"] as? String, let claims = SimulatedProject.decodeJWTPayload(idToken),
-           let tokenTenant = (claims["firebase"] as? [String: Any])?["tenant"] as? String {
+        if let idToken = body["idToken"] as? String, let tokenTenant = SimulatedProject.tenantClaim(ofJWT: idToken) {
             if let tenantId, tenantId != tokenTenant { throw .server(.tenantIdMismatch, detail: nil) }
             tenantId = tokenTenant
         }
@@ -366,18 +366,18 @@ public struct EmulatorAPI: Sendable {
         case .failure(let refusal): return refusal
         }
         do throws(AuthFailure) {
-            let body = try RESTMapping.object(from: request)
+            let body = try RESTMapping.body(from: request)
             if operation == "accounts:query" && caller != .admin {
                 throw .server(.insufficientPermission, detail: nil)
             }
-            let target = try self.target(request, body: body, pathProject: pathProject, pathTenant: pathTenant, caller: caller)
+            let target = try self.target(request, body: body.object, pathProject: pathProject, pathTenant: pathTenant, caller: caller)
             return try perform(operation, request, body: body, target: target)
         } catch {
             return response(for: error)
         }
     }
 
-    private func perform(_ operation: String, _ request: APIRequest, body: [String: Any], target: Target) throws(AuthFailure) -> APIResponse {
+    private func perform(_ operation: String, _ request: APIRequest, body: RESTMapping.Body, target: Target) throws(AuthFailure) -> APIResponse {
         let caller = target.caller
         let emulator = behaviour == .emulator
         func onProject<Result>(_ work: (inout SimulatedProject) throws(AuthFailure) -> Result) throws(AuthFailure) -> Result {
@@ -485,8 +485,7 @@ public struct EmulatorAPI: Sendable {
             return .apiError(status: 403, message: "The request is missing a valid API key.", reason: "forbidden", domain: "global", statusName: "PERMISSION_DENIED")
         }
         do throws(AuthFailure) {
-            let body = try RESTMapping.object(from: request)
-            let decoded: GrantTokenRequest = try RESTMapping.decode(body)
+            let decoded: GrantTokenRequest = try RESTMapping.decode(try RESTMapping.body(from: request))
             // As the emulator routes it: the API key's (default) project, the refresh token's tenant.
             var transport = projects.defaultProject
             if let token = decoded.refreshToken, let tenantId = SimulatedProject.decodeRefreshToken(token)?["tenantId"] as? String, !tenantId.isEmpty {
@@ -628,7 +627,7 @@ public struct EmulatorAPI: Sendable {
             case ("GET", "clock"):
                 return .json(EmulatorClockState(date: try await transport.now()))
             case ("POST", "clock"):
-                let body: AdvanceClockRequest = try RESTMapping.decode(try RESTMapping.object(from: request))
+                let body: AdvanceClockRequest = try RESTMapping.decode(try RESTMapping.body(from: request))
                 return .json(EmulatorClockState(date: try await transport.advanceClock(by: body.advanceSeconds)))
             case ("PUT", "config"):
                 let submitted = try Self.decodeConfiguration(request.body)
@@ -713,14 +712,27 @@ public struct EmulatorAPI: Sendable {
 
 /// The project being served; replaced when a client sends a new configuration.
 private final class CurrentProject: @unchecked Sendable {
-    // `@unchecked`: `stored` is only touched under `lock`.
+    // `@unchecked`: `stored` and `storedHandlerPath` are only touched under `lock`.
     private let lock = NSLock()
     private var stored: ServedProject
+    /// Parsed once per project, not for every request the router compares with it.
+    private var storedHandlerPath: String
 
-    init(_ project: ServedProject) { stored = project }
+    init(_ project: ServedProject) {
+        stored = project
+        storedHandlerPath = project.actionHandlerPath
+    }
 
     var value: ServedProject {
         get { lock.withLock { stored } }
-        set { lock.withLock { stored = newValue } }
+        set {
+            let handlerPath = newValue.actionHandlerPath
+            lock.withLock {
+                stored = newValue
+                storedHandlerPath = handlerPath
+            }
+        }
     }
+
+    var actionHandlerPath: String { lock.withLock { storedHandlerPath } }
 }

@@ -53,15 +53,20 @@ enum RESTMapping {
 
     /// The body as a JSON object: `{}` when empty, a form when the content type says so.
     static func object(from request: APIRequest) throws(AuthFailure) -> [String: Any] {
+        try body(from: request).object
+    }
+
+    /// The body parsed once, for both the routing (`object`) and the request type (`decode`).
+    static func body(from request: APIRequest) throws(AuthFailure) -> Body {
         if request.body.isEmpty || request.body.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) {
-            return [:]
+            return Body(object: [:])
         }
         // A form when it says so and does not look like JSON (curl and URLSession label JSON
         // bodies as forms unless told otherwise).
         let firstByte = request.body.first { ![0x20, 0x0A, 0x0D, 0x09].contains($0) }
         if request.headers["content-type"]?.lowercased().hasPrefix("application/x-www-form-urlencoded") == true,
            firstByte != UInt8(ascii: "{"), firstByte != UInt8(ascii: "[") {
-            return normalise(HTMLForm.decode(request.body)) as? [String: Any] ?? [:]
+            return Body(object: normalise(HTMLForm.decode(request.body)) as? [String: Any] ?? [:])
         }
         let parsed: Any
         do {
@@ -69,15 +74,101 @@ enum RESTMapping {
         } catch {
             throw .server(.invalidArgument, detail: "Invalid JSON payload received.")
         }
+        if let object = parsed as? [String: Any], isNormal(object, request.body) {
+            return Body(object: object, normalJSON: request.body)
+        }
         guard let object = normalise(parsed) as? [String: Any] else {
             throw .server(.invalidArgument, detail: "Invalid JSON payload received.")
         }
-        return object
+        return Body(object: object)
     }
 
-    /// Decodes `Body` from a normalised object, turning numbers and booleans into strings where
+    /// A parsed request body.
+    struct Body {
+        /// Normalised, for the fields routing reads and for `decode`'s general path.
+        var object: [String: Any]
+        /// The body as sent, when it decodes straight into a request type with the same result
+        /// as `object` would (see `isNormal`).
+        var normalJSON: Data?
+    }
+
+    /// `JSONDecoder` is thread-safe, and making one per request shows in `serve`'s profile.
+    private static let sharedDecoder = JSONDecoder()
+
+    /// Decodes `Wire` from `body`: straight from the bytes sent when they are already in normal
+    /// form, else (and for every error, so that messages stay the same) through `decode(_:)`.
+    static func decode<Wire: Decodable>(_ body: Body) throws(AuthFailure) -> Wire {
+        if let json = body.normalJSON, let decoded = try? sharedDecoder.decode(Wire.self, from: json) {
+            return decoded
+        }
+        return try decode(body.object)
+    }
+
+    /// Whether `JSONDecoder` reads `json` (whose parse is `object`) exactly as `decode(_:)` reads
+    /// `normalise(object)`: normalising changes nothing, no number anywhere (the two parsers
+    /// differ on some), and no key repeated within an object (`JSONSerialization` keeps the
+    /// last, `JSONDecoder` the first).
+    static func isNormal(_ object: [String: Any], _ json: Data) -> Bool {
+        var keys = 0
+        return isNormalValue(object, keys: &keys) && keyCount(json) == keys
+    }
+
+    private static func isNormalValue(_ value: Any, keys: inout Int) -> Bool {
+        // Strings first: most values are, and the casts below cost more.
+        if value is String { return true }
+        if let object = value as? [String: Any] {
+            keys += object.count
+            for (key, inner) in object {
+                if key.contains("_") || key.contains("-") || key == "androidMinimumVersionCode" { return false }
+                if key == "requestType", inner as? String == "OOB_REQ_TYPE_UNSPECIFIED" { return false }
+                if !isNormalValue(inner, keys: &keys) { return false }
+            }
+            return true
+        }
+        if let array = value as? [Any] {
+            for element in array where !isNormalValue(element, keys: &keys) { return false }
+            return true
+        }
+        if let number = value as? NSNumber { return isBoolean(number) }
+        return true
+    }
+
+    /// Object keys in valid JSON: the strings followed by a colon, repeats included.
+    static func keyCount(_ json: Data) -> Int {
+        var count = 0
+        var inString = false
+        var escaped = false
+        var afterString = false
+        for byte in json {
+            if inString {
+                if escaped {
+                    escaped = false
+                } else if byte == UInt8(ascii: "\\") {
+                    escaped = true
+                } else if byte == UInt8(ascii: "\"") {
+                    inString = false
+                    afterString = true
+                }
+                continue
+            }
+            switch byte {
+            case UInt8(ascii: "\""):
+                inString = true
+            case UInt8(ascii: ":") where afterString:
+                count += 1
+                afterString = false
+            case 0x20, 0x0A, 0x0D, 0x09:
+                break
+            default:
+                afterString = false
+            }
+        }
+        return count
+    }
+
+    /// Decodes `Wire` from a normalised object, turning numbers and booleans into strings where
     /// the type wants a string, and naming what is still wrong as the emulator does.
-    static func decode<Body: Decodable>(_ object: [String: Any]) throws(AuthFailure) -> Body {
+    static func decode<Wire: Decodable>(_ object: [String: Any]) throws(AuthFailure) -> Wire {
         var object = object
         for _ in 0..<32 {
             let data: Data
@@ -87,7 +178,7 @@ enum RESTMapping {
                 throw .server(.invalidArgument, detail: "Invalid JSON payload received.")
             }
             do {
-                return try JSONDecoder().decode(Body.self, from: data)
+                return try sharedDecoder.decode(Wire.self, from: data)
             } catch let DecodingError.typeMismatch(type, context) where type == String.self || type == Optional<String>.self {
                 let path = context.codingPath.map(\.stringValue)
                 guard let value = value(at: path, in: object), let text = scalarText(value) else {
