@@ -37,10 +37,7 @@ final class ReplyQueue: Sendable {
         content.withLock { content in
             content.replies += replies
             content.outstanding -= 1
-            if content.wakeDescriptor >= 0 {
-                var byte: UInt8 = 1
-                _ = write(content.wakeDescriptor, &byte, 1)
-            }
+            Self.wake(content)
         }
     }
 
@@ -48,11 +45,15 @@ final class ReplyQueue: Sendable {
     func post(_ panes: [PanePreparation.Pane]) {
         content.withLock { content in
             content.preparedPanes = panes
-            if content.wakeDescriptor >= 0 {
-                var byte: UInt8 = 1
-                _ = write(content.wakeDescriptor, &byte, 1)
-            }
+            Self.wake(content)
         }
+    }
+
+    /// One byte on the loop's wake pipe, unless it is closing.
+    private static func wake(_ content: Content) {
+        guard content.wakeDescriptor >= 0 else { return }
+        var byte: UInt8 = 1
+        _ = write(content.wakeDescriptor, &byte, 1)
     }
 
     func takePreparedPanes() -> [PanePreparation.Pane]? {

@@ -17,7 +17,8 @@ struct HTTPEngine: @unchecked Sendable {
     let release: actionflow_http_exchange_release_function
 
     private static func load() -> Result<HTTPEngine, HTTPEngineUnavailable> {
-        let folder = URL(fileURLWithPath: CommandLine.executablePath).deletingLastPathComponent().path
+        // Beside the running executable (a test runner's, under `swift test`).
+        let folder = Bundle.main.executableURL?.deletingLastPathComponent().path ?? "."
         let path = folder + "/" + libraryName
         guard let library = dlopen(path, RTLD_NOW | RTLD_LOCAL) else {
             let reason = dlerror().map { String(cString: $0) } ?? "cannot be loaded"
@@ -44,13 +45,6 @@ public struct HTTPEngineUnavailable: Error, Sendable, CustomStringConvertible {
 
     public var description: String {
         "the REST transport's HTTP engine \(path) is not usable (\(reason)); `swift build` builds it beside the program (`swift build -c release` for a release build)"
-    }
-}
-
-extension CommandLine {
-    /// The running executable (a test runner's, under `swift test`), links resolved.
-    static var executablePath: String {
-        (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? arguments[0]
     }
 }
 
