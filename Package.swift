@@ -68,13 +68,27 @@ let package = Package(
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
             ]
         ),
-        .executableTarget(
-            name: "actionflow",
+        // The command line: the interface's launch, run, inspect, serve, bench and the rest.
+        .target(
+            name: "ActionFlowCommands",
             dependencies: [
                 "ActionFlowModel", "ActionFlowBackend", "ActionFlowTransport", "ActionFlowClient", "ActionFlowServer", "ActionFlowTUI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
+        ),
+        // The program. A release build links the Swift runtime and Foundation into it: loading
+        // them as shared libraries took longer than the whole Swift floor's start (README,
+        // "Benchmark"). Debug builds and the test bundles stay dynamic; so does the HTTP engine.
+        .executableTarget(
+            name: "actionflow",
+            dependencies: ["ActionFlowCommands"],
+            linkerSettings: [.unsafeFlags(["-static-stdlib", "-Xclang-linker", "-no-pie"], .when(platforms: [.linux], configuration: .release))]
+                // Foundation's static archives name their C parts only in the modules of the
+                // static resource folder; the program's code was compiled against the shared ones.
+                + ["CoreFoundation", "_FoundationICU", "_FoundationCShims", "_FoundationCollections"].map {
+                    .linkedLibrary($0, .when(platforms: [.linux], configuration: .release))
+                }
         ),
         .testTarget(
             name: "ActionFlowModelTests",
@@ -105,7 +119,7 @@ let package = Package(
         // The headless commands, run in-process.
         .testTarget(
             name: "ActionFlowCommandTests",
-            dependencies: ["actionflow", "ActionFlowClient", "ActionFlowModel", "ActionFlowTransport", "ActionFlowServer", "ActionFlowTUI"],
+            dependencies: ["ActionFlowCommands", "ActionFlowClient", "ActionFlowModel", "ActionFlowTransport", "ActionFlowServer", "ActionFlowTUI"],
             exclude: ["Interop"]
         ),
         .testTarget(name: "ActionFlowEndToEndTests"),

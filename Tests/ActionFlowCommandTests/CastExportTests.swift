@@ -1,6 +1,6 @@
 import ActionFlowClient
 import ActionFlowTUI
-@testable import actionflow
+@testable import ActionFlowCommands
 import Foundation
 import Testing
 

@@ -1,5 +1,5 @@
 import ActionFlowModel
-@testable import actionflow
+@testable import ActionFlowCommands
 import Foundation
 import Testing
 

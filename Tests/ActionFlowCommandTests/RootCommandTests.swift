@@ -1,4 +1,4 @@
-@testable import actionflow
+@testable import ActionFlowCommands
 import Testing
 
 @Suite("The root command routes options without a command to the interface")
@@ -26,5 +26,38 @@ struct RootCommandTests {
         #expect(ActionFlowCommand.opensInterface(arguments))
         let command = try ActionFlowCommand.parseAsRoot(["tui"] + arguments)
         #expect(command is TUICommand)
+    }
+}
+
+@Suite("`run SCENARIO [--quiet]` skips the parser")
+struct RunLaunchTests {
+    @Test("the plain form is read as the parser reads it", arguments: [
+        ["run", "password-reset-in-app"],
+        ["run", "password-reset-in-app", "--quiet"],
+        ["run", "--quiet", "scenarios/demo.yaml"],
+    ])
+    func plainForm(arguments: [String]) throws {
+        let launch = try #require(RunLaunch(plainArguments: arguments))
+        let parsed = try #require(try ActionFlowCommand.parseAsRoot(arguments) as? RunCommand)
+        #expect(launch.scenario == parsed.scenario)
+        #expect(launch.quiet == parsed.quiet)
+        #expect(launch.transport == nil && launch.devices == nil && launch.save == nil)
+    }
+
+    @Test("any other form goes through the parser, with its errors and help", arguments: [
+        ["run"],
+        ["run", "--quiet"],
+        ["run", "-q", "x"],
+        ["run", "x", "--transport", "rest"],
+        ["run", "x", "--save", "s.json"],
+        ["run", "x", "y"],
+        ["run", "help"],
+        ["run", "--help"],
+        ["run", "-"],
+        ["inspect", "x"],
+        ["run", "x", "--quiet", "--quiet"],
+    ])
+    func otherForms(arguments: [String]) {
+        #expect(RunLaunch(plainArguments: arguments) == nil)
     }
 }

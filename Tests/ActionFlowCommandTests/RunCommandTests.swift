@@ -1,5 +1,5 @@
 import ActionFlowClient
-@testable import actionflow
+@testable import ActionFlowCommands
 import ArgumentParser
 import Foundation
 import Testing

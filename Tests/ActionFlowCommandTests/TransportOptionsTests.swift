@@ -1,4 +1,4 @@
-@testable import actionflow
+@testable import ActionFlowCommands
 import ActionFlowBackend
 import ActionFlowClient
 import ActionFlowServer

@@ -11,7 +11,7 @@ struct HTTPEngineEndToEndTests {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let binary = folder.appendingPathComponent("actionflow").path
-        try FileManager.default.copyItem(atPath: BuiltBinary.url.path, toPath: binary)
+        try Spawn.copyProgram(from: BuiltBinary.url, to: URL(fileURLWithPath: binary))
         #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("libActionFlowHTTPEngine.so").path))
 
         let embedded = try Spawn.run(binary, ["run", "password-reset-in-app", "--quiet"], capture: true)

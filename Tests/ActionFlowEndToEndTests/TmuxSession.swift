@@ -18,6 +18,20 @@ enum BuiltBinary {
 enum Spawn {
     private static let spawning = NSLock()
 
+    /// Copies a program to run it from elsewhere. Its write descriptor is close-on-exec and
+    /// open only under the spawn lock: a program spawned meanwhile (a tmux server that lives on)
+    /// would hold it open, and running the copy would fail with ETXTBSY.
+    static func copyProgram(from source: URL, to destination: URL) throws {
+        let bytes = try Data(contentsOf: source)
+        Self.spawning.lock()
+        defer { Self.spawning.unlock() }
+        let descriptor = open(destination.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o755)
+        guard descriptor >= 0 else { throw TmuxError(description: "cannot create \(destination.path): error \(errno)") }
+        defer { close(descriptor) }
+        let written = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+        guard written == bytes.count else { throw TmuxError(description: "cannot write \(destination.path): error \(errno)") }
+    }
+
     static func run(_ path: String, _ arguments: [String], capture: Bool) throws -> (status: Int32, output: String) {
         // A program spawned meanwhile by a test running in parallel (a tmux server that lives on)
         // must not inherit this pipe, or the read below never sees its end: the pipe is

@@ -30,19 +30,56 @@ struct RunCommand: AsyncParsableCommand {
     var save: String?
 
     func run() async throws {
+        try await RunLaunch(
+            scenario: scenario, quiet: quiet, transport: transportOptions, devices: try deviceOptions.names(), save: save
+        ).perform()
+    }
+}
+
+/// What `run` plays, as plain values: the parsed options, or `run SCENARIO [--quiet]` read
+/// straight from the command line. That form, the one a CI job repeats, skips ArgumentParser,
+/// whose reflection over the options cost more than the whole flow; anything else is parsed.
+struct RunLaunch {
+    var scenario: String
+    var quiet = false
+    /// nil: the embedded transport over the bundled project.
+    var transport: TransportOptions?
+    var devices: [DeviceName]?
+    var save: String?
+
+    /// `["run", SCENARIO]` with an optional `--quiet` before or after it, else nil.
+    init?(plainArguments arguments: [String]) {
+        guard arguments.first == RunCommand.configuration.commandName, (2...3).contains(arguments.count) else { return nil }
+        let rest = arguments.dropFirst()
+        let named = rest.filter { !$0.hasPrefix("-") }
+        guard named.count == 1, let scenario = named.first, scenario != "help",
+              rest.allSatisfy({ $0 == scenario || $0 == "--quiet" }) else { return nil }
+        self.init(scenario: scenario, quiet: rest.contains("--quiet"))
+    }
+
+    init(scenario: String, quiet: Bool, transport: TransportOptions? = nil, devices: [DeviceName]? = nil, save: String? = nil) {
+        self.scenario = scenario
+        self.quiet = quiet
+        self.transport = transport
+        self.devices = devices
+        self.save = save
+    }
+
+    func perform() async throws {
         StartupTrace.mark("options read")
+        let rest = transport.flatMap { $0.transport == .rest ? $0 : nil }
         var parsed: Scenario
         let project: ProjectConfiguration
         do {
             parsed = try ScenarioParser.load(contentsOf: try ScenarioLibrary.locate(scenario))
-            DeviceOptions.apply(try deviceOptions.names(), to: &parsed)
+            DeviceOptions.apply(devices, to: &parsed)
             StartupTrace.mark("scenario loaded")
-            project = try transportOptions.project.load()
+            project = try transport?.project.load() ?? ProjectConfigLoader.loadDefault()
             StartupTrace.mark("project loaded")
             _ = try parsed.project.validated(appliedTo: project, source: parsed.source)
             if let save {
                 // Refused before the run, so that the run's result is not lost afterwards.
-                _ = try SessionFile.load(save, transport: transportOptions.transport == .rest ? "rest" : "embedded")
+                _ = try SessionFile.load(save, transport: rest == nil ? "embedded" : "rest")
                 try SessionFile.checkWritable(save)
             }
         } catch {
@@ -50,8 +87,8 @@ struct RunCommand: AsyncParsableCommand {
             throw ExitCode(2)
         }
         let transcript: ScenarioTranscript
-        if transportOptions.transport == .rest {
-            transcript = await ScenarioLibrary.run(parsed, baseProject: project, over: try await transportOptions.makeTransport())
+        if let rest {
+            transcript = await ScenarioLibrary.run(parsed, baseProject: project, over: try await rest.makeTransport())
         } else {
             transcript = await ScenarioLibrary.runEmbedded(parsed, baseProject: project)
         }

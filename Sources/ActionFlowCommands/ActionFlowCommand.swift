@@ -1,7 +1,6 @@
 import ActionFlowModel
 import ArgumentParser
 
-@main
 struct ActionFlowCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "actionflow",
@@ -37,6 +36,14 @@ struct ActionFlowCommand: AsyncParsableCommand {
         // `defaultSubcommand` it would have the interface's options built by reflection on every
         // parse, whatever the command, to learn whether they take the remaining arguments.
         let arguments = Array(CommandLine.arguments.dropFirst())
+        if let launch = RunLaunch(plainArguments: arguments) {
+            do {
+                try await launch.perform()
+            } catch {
+                RunCommand.exit(withError: error)
+            }
+            return
+        }
         await main(opensInterface(arguments) ? [TUICommand.configuration.commandName ?? "tui"] + arguments : arguments)
     }
 
@@ -45,4 +52,9 @@ struct ActionFlowCommand: AsyncParsableCommand {
         guard let first = arguments.first, first.hasPrefix("-") else { return false }
         return !rootOptions.contains { first == $0 || first.hasPrefix($0 + "=") }
     }
+}
+
+/// The program's entry point, called by the `actionflow` executable's main.swift.
+public func runActionFlow() async {
+    await ActionFlowCommand.main()
 }
