@@ -101,7 +101,7 @@ struct BenchTerminalCommand: AsyncParsableCommand {
 /// One traced start of the interface (`StartupTrace`): when each phase was first reached,
 /// in milliseconds since `main`.
 struct StartupPhases {
-    static let order = ["options read", "project loaded", "session ready", "terminal started", "frame drawn"]
+    static let order = ["options read", "terminal started", "project loaded", "session ready", "frame drawn"]
     var reached: [String: Double] = [:]
 
     init(contentsOf path: String) {

@@ -33,16 +33,22 @@ struct InterfaceSettings {
         }
     }
 
-    /// Runs the interface until the user quits; a signal that ended it ends the program the same
-    /// way, once the terminal is restored.
-    func run(_ application: TUIApplication) async throws {
-        let endingSignal: Int32?
+    /// Enters full-screen mode; says why not when it cannot.
+    @MainActor
+    func startTerminal() throws -> CursesTerminal {
         do {
-            endingSignal = try await application.run()
+            return try TUIApplication.startTerminal(monochrome: monochrome, errorLog: logFile)
         } catch {
             FileHandle.standardError.write(Data("\(error.description)\n".utf8))
             throw ExitCode(1)
         }
+    }
+
+    /// Runs the interface until the user quits, on `terminal` or on one it starts; a signal that
+    /// ended it ends the program the same way, once the terminal is restored.
+    @MainActor
+    func run(_ application: TUIApplication, on terminal: CursesTerminal? = nil) async throws {
+        let endingSignal = await application.run(on: try terminal ?? startTerminal())
         if let endingSignal { ts_reraise(endingSignal) }
     }
 }

@@ -55,13 +55,44 @@ struct InterfaceLaunch {
     var exportDirectory = InterfaceLaunch.defaultExportDirectory
     var session: String?
 
+    @MainActor
     func open() async throws {
         StartupTrace.mark("options read")
+        // The project loads on the other core while this one starts the terminal.
+        let transport = transport
+        let projectLoad = Task.detached(priority: .userInitiated) {
+            try transport?.project.load() ?? ProjectConfigLoader.loadDefault()
+        }
         if scenario == nil, session == nil {
-            // The welcome screen lists the shipped stories: they are read on the other core
-            // while this one loads the project (the first frame waits for them only if it must).
+            // The welcome screen lists the shipped stories: they are read meanwhile too (the first
+            // frame waits for them only if it must).
             Task.detached(priority: .userInitiated) { _ = ScenarioLibrary.stories.count }
         }
+        interface.startLogging()
+        let terminal = try interface.startTerminal()
+        let application: TUIApplication
+        do {
+            application = try await prepare(project: projectLoad)
+        } catch {
+            // What stops the launch is said on the restored screen, never under the interface.
+            terminal.stop()
+            if let refusal = error as? LaunchRefusal {
+                FileHandle.standardError.write(Data("actionflow: \(refusal.message)\n".utf8))
+                throw ExitCode(2)
+            }
+            throw error
+        }
+        try await interface.run(application, on: terminal)
+    }
+
+    /// Why the interface cannot open with these options (a project, a scenario or a session file).
+    private struct LaunchRefusal: Error {
+        var message: String
+    }
+
+    /// The session to open, and the application over it.
+    @MainActor
+    private func prepare(project projectLoad: Task<ProjectConfiguration, any Error>) async throws -> TUIApplication {
         let base: ProjectConfiguration
         var presented: Scenario?
         var project: ProjectConfiguration
@@ -70,7 +101,7 @@ struct InterfaceLaunch {
         let transportName = rest == nil ? "embedded" : "rest"
         let deviceNames = devices
         do {
-            base = try transport?.project.load() ?? ProjectConfigLoader.loadDefault()
+            base = try await projectLoad.value
             project = base
             StartupTrace.mark("project loaded")
             if let scenario {
@@ -88,11 +119,9 @@ struct InterfaceLaunch {
                 }
             }
         } catch {
-            FileHandle.standardError.write(Data("actionflow: \(error)\n".utf8))
-            throw ExitCode(2)
+            throw LaunchRefusal(message: "\(error)")
         }
 
-        interface.startLogging()
         let logger = Logger(label: "actionflow.tui")
         let devices = presented?.initialDevices ?? EmbeddedWorld.defaultDevices(deviceNames ?? [.iphone], project: project)
         let driver: SessionDriver
@@ -112,8 +141,7 @@ struct InterfaceLaunch {
                     now = presented == nil ? try? await transport.now()
                         : try await ScenarioLibrary.prepareRemoteWorld(transport, project: project, overridesProject: presented?.project.isEmpty == false)
                 } catch {
-                    FileHandle.standardError.write(Data("actionflow: cannot start the scenario on \(transport.summary): \(error)\n".utf8))
-                    throw ExitCode(2)
+                    throw LaunchRefusal(message: "cannot start the scenario on \(transport.summary): \(error)")
                 }
                 driver = SessionDriver(session: .remote(project: project, devices: devices, now: now), remote: remote)
             }
@@ -123,6 +151,6 @@ struct InterfaceLaunch {
         }
         StartupTrace.mark("session ready")
         let options = TUIApplication.Options(monochrome: interface.monochrome, logFile: interface.logFile, sessionFile: session, notice: notice, exportDirectory: exportDirectory)
-        try await interface.run(await TUIApplication(driver: driver, transportSummary: summary, options: options, scenario: presented, logger: logger))
+        return TUIApplication(driver: driver, transportSummary: summary, options: options, scenario: presented, logger: logger)
     }
 }

@@ -148,11 +148,22 @@ public final class TUIApplication {
         replay?.shownSession(title: replayTitle) ?? driver.session
     }
 
+    /// Enters full-screen mode ahead of the application, so that a launch can start the terminal
+    /// on one core while its project loads on the other.
+    public static func startTerminal(monochrome: Bool, errorLog: String?) throws(TerminalUnavailable) -> CursesTerminal {
+        let terminal = CursesTerminal(monochrome: monochrome)
+        try terminal.start(errorLog: errorLog)
+        StartupTrace.mark("terminal started")
+        return terminal
+    }
+
     /// Runs until the user quits. Returns the termination signal that ended it, if one did.
     public func run() async throws(TerminalUnavailable) -> Int32? {
-        let terminal = CursesTerminal(monochrome: options.monochrome)
-        try terminal.start(errorLog: options.logFile)
-        StartupTrace.mark("terminal started")
+        await run(on: try Self.startTerminal(monochrome: options.monochrome, errorLog: options.logFile))
+    }
+
+    /// Runs on a terminal already started, and stops it when the user quits.
+    public func run(on terminal: CursesTerminal) async -> Int32? {
         logger.info("terminal started", metadata: ["size": "\(terminal.width)x\(terminal.height)", "colors": "\(terminal.colorMode.rawValue)"])
         replies.connect(wakeDescriptor: terminal.wakeDescriptor)
 

@@ -115,7 +115,7 @@ struct TerminalEndToEndTests {
         for fields in lines where fields.count == 2 {
             firstReached[String(fields[1])] = firstReached[String(fields[1])] ?? Int(fields[0])
         }
-        let phases = ["main", "options read", "project loaded", "session ready", "terminal started", "frame drawn"]
+        let phases = ["main", "options read", "terminal started", "project loaded", "session ready", "frame drawn"]
         let times = phases.map { firstReached[$0] }
         #expect(times.allSatisfy { $0 != nil }, "phases reached: \(firstReached)")
         let reached = times.compactMap { $0 }
