@@ -79,10 +79,26 @@ public struct APIResponse: Sendable {
 
     static func json(_ value: some Encodable, status: Int = 200) -> APIResponse {
         do {
-            return APIResponse(status: status, contentType: jsonType, body: try encoder.encode(value))
+            return APIResponse(status: status, contentType: jsonType, body: try encodeJSON(value))
         } catch {
             return failure(status: 500, code: AuthErrorCode("INTERNAL"), detail: "could not encode the response")
         }
+    }
+
+    /// The answer's JSON, written by `WireJSONEncoder` when it can, else by `encoder`. Debug
+    /// builds, and so every test that talks to `serve`, check that both write the same JSON.
+    static func encodeJSON(_ value: some Encodable) throws -> Data {
+        guard let written = try? WireJSONEncoder().encode(value) else { return try encoder.encode(value) }
+        assert(sameJSON(written, try? encoder.encode(value)), "WireJSONEncoder and JSONEncoder differ on \(type(of: value))")
+        return written
+    }
+
+    /// Whether two texts hold the same JSON value, whatever the order of their objects' members.
+    static func sameJSON(_ first: Data, _ second: Data?) -> Bool {
+        guard let second,
+              let one = try? JSONSerialization.jsonObject(with: first, options: [.fragmentsAllowed]) as? NSObject,
+              let other = try? JSONSerialization.jsonObject(with: second, options: [.fragmentsAllowed]) as? NSObject else { return false }
+        return one.isEqual(other)
     }
 
     /// A JSON object built from plain values (for answers with no wire type of their own).
@@ -107,7 +123,7 @@ public struct APIResponse: Sendable {
     static var notFound: APIResponse { apiError(status: 404, message: "Not Found", reason: "notFound", domain: nil, statusName: "NOT_FOUND") }
 
     private static func envelope(_ envelope: ErrorEnvelope, status: Int) -> APIResponse {
-        let body = (try? encoder.encode(envelope)) ?? Data(#"{"error":{"code":500,"message":"INTERNAL","errors":[]}}"#.utf8)
+        let body = (try? encodeJSON(envelope)) ?? Data(#"{"error":{"code":500,"message":"INTERNAL","errors":[]}}"#.utf8)
         return APIResponse(status: status, contentType: jsonType, body: body)
     }
 }

@@ -1,0 +1,285 @@
+import Foundation
+
+/// Writes a wire value as `JSONEncoder` with `.withoutEscapingSlashes` writes it: the same
+/// values, escapes and number forms, with an object's members in the order they are encoded
+/// (`JSONEncoder` orders them by its dictionary's hash, which changes from process to process).
+/// It writes in one pass into a byte buffer instead of through a tree of boxed values: in
+/// `serve`'s profile that tree was a seventh of a lookup. A value it does not write the same way
+/// (a `Float`, `Data`, `Date`, `URL` or `Decimal`, which `JSONEncoder` special-cases, a super
+/// encoder, or containers used out of order) makes it throw, and the caller uses `JSONEncoder`.
+/// Like synthesized `Codable`, it expects each key once per object (`JSONEncoder` keeps the last).
+struct WireJSONEncoder {
+    struct Unsupported: Error {}
+
+    func encode(_ value: some Encodable) throws -> Data {
+        let writer = WireJSONWriter()
+        try writer.writeValue(value, codingPath: [])
+        return Data(writer.bytes)
+    }
+}
+
+/// The bytes written so far and the containers still open, innermost last.
+final class WireJSONWriter {
+    var bytes: [UInt8] = []
+    /// Each open container's closing byte and whether it has an element yet.
+    private var open: [(close: UInt8, hasElement: Bool)] = []
+
+    init() { bytes.reserveCapacity(512) }
+
+    var depth: Int { open.count }
+
+    /// Writes one value in place: a scalar, or whatever containers it opens, closed afterwards.
+    func writeValue(_ value: some Encodable, codingPath: [any CodingKey]) throws {
+        switch value {
+        case let string as String: writeString(string)
+        case let bool as Bool: append(bool ? "true" : "false")
+        case let int as Int: append(String(int))
+        case let double as Double: try writeNumber(double)
+        case let integer as any FixedWidthInteger: append(String(describing: integer))
+        // Float, and the types `JSONEncoder` writes its own way.
+        case is Float, is Float16, is Data, is Date, is URL, is Decimal: throw WireJSONEncoder.Unsupported()
+        default:
+            let level = depth
+            let start = bytes.count
+            try value.encode(to: WireValueEncoder(writer: self, level: level, codingPath: codingPath))
+            // A value that wrote nothing is an empty object to `JSONEncoder`.
+            if bytes.count == start { append("{}") }
+            close(downTo: level)
+        }
+    }
+
+    /// Opens a container at `level`; refuses one opened anywhere else (out of order).
+    func openContainer(_ opening: UInt8, closing: UInt8, at level: Int) throws {
+        guard depth == level else { throw WireJSONEncoder.Unsupported() }
+        bytes.append(opening)
+        open.append((closing, false))
+    }
+
+    /// Starts the next element of the container at `level` (closing any left open inside it).
+    func beginElement(in level: Int, key: String?) throws {
+        guard level < depth else { throw WireJSONEncoder.Unsupported() }
+        close(downTo: level + 1)
+        if open[level].hasElement { bytes.append(UInt8(ascii: ",")) }
+        open[level].hasElement = true
+        if let key {
+            writeString(key)
+            bytes.append(UInt8(ascii: ":"))
+        }
+    }
+
+    func close(downTo level: Int) {
+        while depth > level { bytes.append(open.removeLast().close) }
+    }
+
+    func append(_ text: String) { bytes.append(contentsOf: text.utf8) }
+
+    func writeNumber(_ value: Double) throws {
+        guard value.isFinite else { throw WireJSONEncoder.Unsupported() }
+        var text = value.description
+        if text.hasSuffix(".0") { text.removeLast(2) }
+        append(text)
+    }
+
+    func writeString(_ string: String) {
+        // One access to `bytes` for the whole string: each access to a class's stored property
+        // is checked for exclusivity, which cost more than the escaping itself.
+        Self.appendEscaped(string, to: &bytes)
+    }
+
+    private static let hexDigits = Array("0123456789abcdef".utf8)
+
+    private static func appendEscaped(_ string: String, to bytes: inout [UInt8]) {
+        bytes.append(UInt8(ascii: "\""))
+        for byte in string.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""): bytes.append(UInt8(ascii: "\\")); bytes.append(byte)
+            case UInt8(ascii: "\\"): bytes.append(UInt8(ascii: "\\")); bytes.append(byte)
+            case 0x08: bytes.append(UInt8(ascii: "\\")); bytes.append(UInt8(ascii: "b"))
+            case 0x09: bytes.append(UInt8(ascii: "\\")); bytes.append(UInt8(ascii: "t"))
+            case 0x0A: bytes.append(UInt8(ascii: "\\")); bytes.append(UInt8(ascii: "n"))
+            case 0x0C: bytes.append(UInt8(ascii: "\\")); bytes.append(UInt8(ascii: "f"))
+            case 0x0D: bytes.append(UInt8(ascii: "\\")); bytes.append(UInt8(ascii: "r"))
+            case 0..<0x20:
+                bytes.append(contentsOf: "\\u00".utf8)
+                bytes.append(hexDigits[Int(byte >> 4)])
+                bytes.append(hexDigits[Int(byte & 0x0F)])
+            default: bytes.append(byte)
+            }
+        }
+        bytes.append(UInt8(ascii: "\""))
+    }
+}
+
+private struct WireValueEncoder: Encoder {
+    let writer: WireJSONWriter
+    /// The depth at which this value's container opens.
+    let level: Int
+    let codingPath: [any CodingKey]
+    var userInfo: [CodingUserInfoKey: Any] { [:] }
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
+        KeyedEncodingContainer(WireKeyedContainer<Key>(writer: writer, level: level, codingPath: codingPath, opening: true))
+    }
+
+    func unkeyedContainer() -> any UnkeyedEncodingContainer {
+        WireUnkeyedContainer(writer: writer, level: level, codingPath: codingPath, opening: true)
+    }
+
+    func singleValueContainer() -> any SingleValueEncodingContainer {
+        WireSingleValueContainer(writer: writer, codingPath: codingPath)
+    }
+}
+
+/// A container's `opening` is deferred to its first use, as the protocol gives no error path at
+/// creation; a failure to open is then thrown by that first encode.
+private struct WireKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
+    let writer: WireJSONWriter
+    let level: Int
+    let codingPath: [any CodingKey]
+
+    init(writer: WireJSONWriter, level: Int, codingPath: [any CodingKey], opening: Bool) {
+        self.writer = writer
+        self.level = level
+        self.codingPath = codingPath
+        // An object with no member still writes `{}`.
+        if opening, writer.depth == level { try? writer.openContainer(UInt8(ascii: "{"), closing: UInt8(ascii: "}"), at: level) }
+    }
+
+    private func begin(_ key: Key) throws { try writer.beginElement(in: level, key: key.stringValue) }
+
+    mutating func encodeNil(forKey key: Key) throws {
+        try begin(key)
+        writer.append("null")
+    }
+
+    mutating func encode(_ value: String, forKey key: Key) throws {
+        try begin(key)
+        writer.writeString(value)
+    }
+
+    mutating func encode(_ value: Bool, forKey key: Key) throws {
+        try begin(key)
+        writer.append(value ? "true" : "false")
+    }
+
+    mutating func encode(_ value: Int, forKey key: Key) throws {
+        try begin(key)
+        writer.append(String(value))
+    }
+
+    mutating func encode(_ value: Double, forKey key: Key) throws {
+        try begin(key)
+        try writer.writeNumber(value)
+    }
+
+    mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
+        try begin(key)
+        try writer.writeValue(value, codingPath: codingPath + [key])
+    }
+
+    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key) -> KeyedEncodingContainer<NestedKey> {
+        let opened = (try? begin(key)) != nil
+        return KeyedEncodingContainer(WireKeyedContainer<NestedKey>(writer: writer, level: level + 1, codingPath: codingPath + [key], opening: opened))
+    }
+
+    mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
+        let opened = (try? begin(key)) != nil
+        return WireUnkeyedContainer(writer: writer, level: level + 1, codingPath: codingPath + [key], opening: opened)
+    }
+
+    mutating func superEncoder() -> any Encoder { UnsupportedEncoder(codingPath: codingPath) }
+    mutating func superEncoder(forKey key: Key) -> any Encoder { UnsupportedEncoder(codingPath: codingPath + [key]) }
+}
+
+private struct WireUnkeyedContainer: UnkeyedEncodingContainer {
+    let writer: WireJSONWriter
+    let level: Int
+    let codingPath: [any CodingKey]
+    private(set) var count = 0
+
+    init(writer: WireJSONWriter, level: Int, codingPath: [any CodingKey], opening: Bool) {
+        self.writer = writer
+        self.level = level
+        self.codingPath = codingPath
+        if opening, writer.depth == level { try? writer.openContainer(UInt8(ascii: "["), closing: UInt8(ascii: "]"), at: level) }
+    }
+
+    private mutating func begin() throws {
+        try writer.beginElement(in: level, key: nil)
+        count += 1
+    }
+
+    mutating func encodeNil() throws {
+        try begin()
+        writer.append("null")
+    }
+
+    mutating func encode(_ value: String) throws {
+        try begin()
+        writer.writeString(value)
+    }
+
+    mutating func encode<T: Encodable>(_ value: T) throws {
+        try begin()
+        try writer.writeValue(value, codingPath: codingPath)
+    }
+
+    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
+        let opened = (try? begin()) != nil
+        return KeyedEncodingContainer(WireKeyedContainer<NestedKey>(writer: writer, level: level + 1, codingPath: codingPath, opening: opened))
+    }
+
+    mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
+        let opened = (try? begin()) != nil
+        return WireUnkeyedContainer(writer: writer, level: level + 1, codingPath: codingPath, opening: opened)
+    }
+
+    mutating func superEncoder() -> any Encoder { UnsupportedEncoder(codingPath: codingPath) }
+}
+
+private struct WireSingleValueContainer: SingleValueEncodingContainer {
+    let writer: WireJSONWriter
+    let codingPath: [any CodingKey]
+
+    mutating func encodeNil() throws { writer.append("null") }
+    mutating func encode(_ value: String) throws { writer.writeString(value) }
+    mutating func encode(_ value: Bool) throws { writer.append(value ? "true" : "false") }
+    mutating func encode(_ value: Int) throws { writer.append(String(value)) }
+    mutating func encode(_ value: Double) throws { try writer.writeNumber(value) }
+    mutating func encode<T: Encodable>(_ value: T) throws { try writer.writeValue(value, codingPath: codingPath) }
+}
+
+/// For the rare shapes written differently here (`superEncoder`): every use throws.
+private struct UnsupportedEncoder: Encoder {
+    let codingPath: [any CodingKey]
+    var userInfo: [CodingUserInfoKey: Any] { [:] }
+    func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
+        KeyedEncodingContainer(UnsupportedKeyed<Key>(codingPath: codingPath))
+    }
+    func unkeyedContainer() -> any UnkeyedEncodingContainer { UnsupportedUnkeyed(codingPath: codingPath) }
+    func singleValueContainer() -> any SingleValueEncodingContainer { UnsupportedUnkeyed(codingPath: codingPath) }
+}
+
+private struct UnsupportedKeyed<Key: CodingKey>: KeyedEncodingContainerProtocol {
+    let codingPath: [any CodingKey]
+    mutating func encodeNil(forKey key: Key) throws { throw WireJSONEncoder.Unsupported() }
+    mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws { throw WireJSONEncoder.Unsupported() }
+    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key) -> KeyedEncodingContainer<NestedKey> {
+        KeyedEncodingContainer(UnsupportedKeyed<NestedKey>(codingPath: codingPath))
+    }
+    mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer { UnsupportedUnkeyed(codingPath: codingPath) }
+    mutating func superEncoder() -> any Encoder { UnsupportedEncoder(codingPath: codingPath) }
+    mutating func superEncoder(forKey key: Key) -> any Encoder { UnsupportedEncoder(codingPath: codingPath) }
+}
+
+private struct UnsupportedUnkeyed: UnkeyedEncodingContainer, SingleValueEncodingContainer {
+    let codingPath: [any CodingKey]
+    var count: Int { 0 }
+    mutating func encodeNil() throws { throw WireJSONEncoder.Unsupported() }
+    mutating func encode<T: Encodable>(_ value: T) throws { throw WireJSONEncoder.Unsupported() }
+    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
+        KeyedEncodingContainer(UnsupportedKeyed<NestedKey>(codingPath: codingPath))
+    }
+    mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer { self }
+    mutating func superEncoder() -> any Encoder { UnsupportedEncoder(codingPath: codingPath) }
+}
