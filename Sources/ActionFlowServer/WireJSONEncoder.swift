@@ -14,6 +14,7 @@ struct WireJSONEncoder {
     func encode(_ value: some Encodable) throws -> Data {
         let writer = WireJSONWriter()
         try writer.writeValue(value, codingPath: [])
+        guard !writer.refused else { throw Unsupported() }
         return Data(writer.bytes)
     }
 }
@@ -23,6 +24,9 @@ final class WireJSONWriter {
     var bytes: [UInt8] = []
     /// Each open container's closing byte and whether it has an element yet.
     private var open: [(close: UInt8, hasElement: Bool)] = []
+    /// Set by a use that `JSONEncoder` would write otherwise: the bytes are then not its JSON.
+    /// (Containers and super encoders cannot throw when they are made, only record it.)
+    private(set) var refused = false
 
     init() { bytes.reserveCapacity(512) }
 
@@ -48,16 +52,27 @@ final class WireJSONWriter {
         }
     }
 
-    /// Opens a container at `level`; refuses one opened anywhere else (out of order).
-    func openContainer(_ opening: UInt8, closing: UInt8, at level: Int) throws {
-        guard depth == level else { throw WireJSONEncoder.Unsupported() }
-        bytes.append(opening)
-        open.append((closing, false))
+    func refuse() { refused = true }
+
+    /// Opens a container at `level`, or takes the one a value asked for before; refuses any other
+    /// (a container used out of order, or one of the other kind).
+    func openContainer(_ opening: UInt8, closing: UInt8, at level: Int) {
+        if depth == level {
+            bytes.append(opening)
+            open.append((closing, false))
+        } else if level > depth || open[level].close != closing {
+            refuse()
+        }
     }
 
-    /// Starts the next element of the container at `level` (closing any left open inside it).
-    func beginElement(in level: Int, key: String?) throws {
-        guard level < depth else { throw WireJSONEncoder.Unsupported() }
+    /// Starts the next element of the container at `level` (closing any left open inside it);
+    /// false, and refused, when that container is closed already.
+    @discardableResult
+    func beginElement(in level: Int, key: String?) -> Bool {
+        guard level < depth else {
+            refuse()
+            return false
+        }
         close(downTo: level + 1)
         if open[level].hasElement { bytes.append(UInt8(ascii: ",")) }
         open[level].hasElement = true
@@ -65,6 +80,7 @@ final class WireJSONWriter {
             writeString(key)
             bytes.append(UInt8(ascii: ":"))
         }
+        return true
     }
 
     func close(downTo level: Int) {
@@ -118,11 +134,11 @@ private struct WireValueEncoder: Encoder {
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
-        KeyedEncodingContainer(WireKeyedContainer<Key>(writer: writer, level: level, codingPath: codingPath, opening: true))
+        KeyedEncodingContainer(WireKeyedContainer<Key>(writer: writer, level: level, codingPath: codingPath))
     }
 
     func unkeyedContainer() -> any UnkeyedEncodingContainer {
-        WireUnkeyedContainer(writer: writer, level: level, codingPath: codingPath, opening: true)
+        WireUnkeyedContainer(writer: writer, level: level, codingPath: codingPath)
     }
 
     func singleValueContainer() -> any SingleValueEncodingContainer {
@@ -130,65 +146,63 @@ private struct WireValueEncoder: Encoder {
     }
 }
 
-/// A container's `opening` is deferred to its first use, as the protocol gives no error path at
-/// creation; a failure to open is then thrown by that first encode.
+/// Opens its object when made, so that an object with no member still writes `{}`.
 private struct WireKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     let writer: WireJSONWriter
     let level: Int
     let codingPath: [any CodingKey]
 
-    init(writer: WireJSONWriter, level: Int, codingPath: [any CodingKey], opening: Bool) {
+    init(writer: WireJSONWriter, level: Int, codingPath: [any CodingKey]) {
         self.writer = writer
         self.level = level
         self.codingPath = codingPath
-        // An object with no member still writes `{}`.
-        if opening, writer.depth == level { try? writer.openContainer(UInt8(ascii: "{"), closing: UInt8(ascii: "}"), at: level) }
+        writer.openContainer(UInt8(ascii: "{"), closing: UInt8(ascii: "}"), at: level)
     }
 
-    private func begin(_ key: Key) throws { try writer.beginElement(in: level, key: key.stringValue) }
+    private func begin(_ key: Key) { writer.beginElement(in: level, key: key.stringValue) }
 
     mutating func encodeNil(forKey key: Key) throws {
-        try begin(key)
+        begin(key)
         writer.append("null")
     }
 
     mutating func encode(_ value: String, forKey key: Key) throws {
-        try begin(key)
+        begin(key)
         writer.writeString(value)
     }
 
     mutating func encode(_ value: Bool, forKey key: Key) throws {
-        try begin(key)
+        begin(key)
         writer.append(value ? "true" : "false")
     }
 
     mutating func encode(_ value: Int, forKey key: Key) throws {
-        try begin(key)
+        begin(key)
         writer.append(String(value))
     }
 
     mutating func encode(_ value: Double, forKey key: Key) throws {
-        try begin(key)
+        begin(key)
         try writer.writeNumber(value)
     }
 
     mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
-        try begin(key)
+        begin(key)
         try writer.writeValue(value, codingPath: codingPath + [key])
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key) -> KeyedEncodingContainer<NestedKey> {
-        let opened = (try? begin(key)) != nil
-        return KeyedEncodingContainer(WireKeyedContainer<NestedKey>(writer: writer, level: level + 1, codingPath: codingPath + [key], opening: opened))
+        begin(key)
+        return KeyedEncodingContainer(WireKeyedContainer<NestedKey>(writer: writer, level: level + 1, codingPath: codingPath + [key]))
     }
 
     mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
-        let opened = (try? begin(key)) != nil
-        return WireUnkeyedContainer(writer: writer, level: level + 1, codingPath: codingPath + [key], opening: opened)
+        begin(key)
+        return WireUnkeyedContainer(writer: writer, level: level + 1, codingPath: codingPath + [key])
     }
 
-    mutating func superEncoder() -> any Encoder { UnsupportedEncoder(codingPath: codingPath) }
-    mutating func superEncoder(forKey key: Key) -> any Encoder { UnsupportedEncoder(codingPath: codingPath + [key]) }
+    mutating func superEncoder() -> any Encoder { writer.refusedEncoder(codingPath) }
+    mutating func superEncoder(forKey key: Key) -> any Encoder { writer.refusedEncoder(codingPath + [key]) }
 }
 
 private struct WireUnkeyedContainer: UnkeyedEncodingContainer {
@@ -197,44 +211,43 @@ private struct WireUnkeyedContainer: UnkeyedEncodingContainer {
     let codingPath: [any CodingKey]
     private(set) var count = 0
 
-    init(writer: WireJSONWriter, level: Int, codingPath: [any CodingKey], opening: Bool) {
+    init(writer: WireJSONWriter, level: Int, codingPath: [any CodingKey]) {
         self.writer = writer
         self.level = level
         self.codingPath = codingPath
-        if opening, writer.depth == level { try? writer.openContainer(UInt8(ascii: "["), closing: UInt8(ascii: "]"), at: level) }
+        writer.openContainer(UInt8(ascii: "["), closing: UInt8(ascii: "]"), at: level)
     }
 
-    private mutating func begin() throws {
-        try writer.beginElement(in: level, key: nil)
-        count += 1
+    private mutating func begin() {
+        if writer.beginElement(in: level, key: nil) { count += 1 }
     }
 
     mutating func encodeNil() throws {
-        try begin()
+        begin()
         writer.append("null")
     }
 
     mutating func encode(_ value: String) throws {
-        try begin()
+        begin()
         writer.writeString(value)
     }
 
     mutating func encode<T: Encodable>(_ value: T) throws {
-        try begin()
+        begin()
         try writer.writeValue(value, codingPath: codingPath)
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
-        let opened = (try? begin()) != nil
-        return KeyedEncodingContainer(WireKeyedContainer<NestedKey>(writer: writer, level: level + 1, codingPath: codingPath, opening: opened))
+        begin()
+        return KeyedEncodingContainer(WireKeyedContainer<NestedKey>(writer: writer, level: level + 1, codingPath: codingPath))
     }
 
     mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
-        let opened = (try? begin()) != nil
-        return WireUnkeyedContainer(writer: writer, level: level + 1, codingPath: codingPath, opening: opened)
+        begin()
+        return WireUnkeyedContainer(writer: writer, level: level + 1, codingPath: codingPath)
     }
 
-    mutating func superEncoder() -> any Encoder { UnsupportedEncoder(codingPath: codingPath) }
+    mutating func superEncoder() -> any Encoder { writer.refusedEncoder(codingPath) }
 }
 
 private struct WireSingleValueContainer: SingleValueEncodingContainer {
@@ -249,37 +262,11 @@ private struct WireSingleValueContainer: SingleValueEncodingContainer {
     mutating func encode<T: Encodable>(_ value: T) throws { try writer.writeValue(value, codingPath: codingPath) }
 }
 
-/// For the rare shapes written differently here (`superEncoder`): every use throws.
-private struct UnsupportedEncoder: Encoder {
-    let codingPath: [any CodingKey]
-    var userInfo: [CodingUserInfoKey: Any] { [:] }
-    func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
-        KeyedEncodingContainer(UnsupportedKeyed<Key>(codingPath: codingPath))
+extension WireJSONWriter {
+    /// A super encoder (`JSONEncoder` nests its value under `super` or the key): refused, and
+    /// what is written to it is dropped with the rest.
+    fileprivate func refusedEncoder(_ codingPath: [any CodingKey]) -> any Encoder {
+        refuse()
+        return WireValueEncoder(writer: self, level: depth, codingPath: codingPath)
     }
-    func unkeyedContainer() -> any UnkeyedEncodingContainer { UnsupportedUnkeyed(codingPath: codingPath) }
-    func singleValueContainer() -> any SingleValueEncodingContainer { UnsupportedUnkeyed(codingPath: codingPath) }
-}
-
-private struct UnsupportedKeyed<Key: CodingKey>: KeyedEncodingContainerProtocol {
-    let codingPath: [any CodingKey]
-    mutating func encodeNil(forKey key: Key) throws { throw WireJSONEncoder.Unsupported() }
-    mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws { throw WireJSONEncoder.Unsupported() }
-    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key) -> KeyedEncodingContainer<NestedKey> {
-        KeyedEncodingContainer(UnsupportedKeyed<NestedKey>(codingPath: codingPath))
-    }
-    mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer { UnsupportedUnkeyed(codingPath: codingPath) }
-    mutating func superEncoder() -> any Encoder { UnsupportedEncoder(codingPath: codingPath) }
-    mutating func superEncoder(forKey key: Key) -> any Encoder { UnsupportedEncoder(codingPath: codingPath) }
-}
-
-private struct UnsupportedUnkeyed: UnkeyedEncodingContainer, SingleValueEncodingContainer {
-    let codingPath: [any CodingKey]
-    var count: Int { 0 }
-    mutating func encodeNil() throws { throw WireJSONEncoder.Unsupported() }
-    mutating func encode<T: Encodable>(_ value: T) throws { throw WireJSONEncoder.Unsupported() }
-    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
-        KeyedEncodingContainer(UnsupportedKeyed<NestedKey>(codingPath: codingPath))
-    }
-    mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer { self }
-    mutating func superEncoder() -> any Encoder { UnsupportedEncoder(codingPath: codingPath) }
 }

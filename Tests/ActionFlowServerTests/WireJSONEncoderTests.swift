@@ -115,9 +115,32 @@ import Testing
         }
     }
 
+    /// A super encoder, which `JSONEncoder` writes under `super`.
+    struct WithSuper: Encodable {
+        enum Keys: String, CodingKey { case own }
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: Keys.self)
+            try container.encode(1, forKey: .own)
+            try "parent".encode(to: container.superEncoder())
+        }
+    }
+
+    /// An object, then a list asked of the same encoder.
+    struct TwoKinds: Encodable {
+        enum Keys: String, CodingKey { case own }
+        func encode(to encoder: any Encoder) throws {
+            var object = encoder.container(keyedBy: Keys.self)
+            try object.encode(1, forKey: .own)
+            var list = encoder.unkeyedContainer()
+            try list.encode(2)
+        }
+    }
+
     @Test("What it cannot write the same way it refuses, so that serve uses JSONEncoder")
     func refusesWhatItWouldWriteDifferently() {
         #expect(throws: WireJSONEncoder.Unsupported.self) { try WireJSONEncoder().encode(OutOfOrder()) }
+        #expect(throws: WireJSONEncoder.Unsupported.self) { try WireJSONEncoder().encode(WithSuper()) }
+        #expect(throws: WireJSONEncoder.Unsupported.self) { try WireJSONEncoder().encode(TwoKinds()) }
         #expect(throws: WireJSONEncoder.Unsupported.self) { try WireJSONEncoder().encode(["when": Date(timeIntervalSince1970: 0)]) }
         #expect(throws: WireJSONEncoder.Unsupported.self) { try WireJSONEncoder().encode([Float(0.1)]) }
         #expect(throws: WireJSONEncoder.Unsupported.self) { try WireJSONEncoder().encode([Data([1, 2])]) }
