@@ -32,9 +32,6 @@ struct ActionFlowCommand: AsyncParsableCommand {
             }
             return
         }
-        // The interface is the default command, routed here: as ArgumentParser's
-        // `defaultSubcommand` it would have the interface's options built by reflection on every
-        // parse, whatever the command, to learn whether they take the remaining arguments.
         let arguments = Array(CommandLine.arguments.dropFirst())
         if let launch = RunLaunch(plainArguments: arguments) {
             do {
@@ -44,6 +41,9 @@ struct ActionFlowCommand: AsyncParsableCommand {
             }
             return
         }
+        // The interface is the default command, routed here: as ArgumentParser's
+        // `defaultSubcommand` it would have the interface's options built by reflection on every
+        // parse, whatever the command, to learn whether they take the remaining arguments.
         await main(opensInterface(arguments) ? [TUICommand.configuration.commandName ?? "tui"] + arguments : arguments)
     }
 

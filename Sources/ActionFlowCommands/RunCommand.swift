@@ -67,19 +67,19 @@ struct RunLaunch {
 
     func perform() async throws {
         StartupTrace.mark("options read")
-        let rest = transport.flatMap { $0.transport == .rest ? $0 : nil }
+        let rest = transport.restOptions
         var parsed: Scenario
         let project: ProjectConfiguration
         do {
             parsed = try ScenarioParser.load(contentsOf: try ScenarioLibrary.locate(scenario))
             DeviceOptions.apply(devices, to: &parsed)
             StartupTrace.mark("scenario loaded")
-            project = try transport?.project.load() ?? ProjectConfigLoader.loadDefault()
+            project = try transport.loadProject()
             StartupTrace.mark("project loaded")
             _ = try parsed.project.validated(appliedTo: project, source: parsed.source)
             if let save {
                 // Refused before the run, so that the run's result is not lost afterwards.
-                _ = try SessionFile.load(save, transport: rest == nil ? "embedded" : "rest")
+                _ = try SessionFile.load(save, transport: transport.kind.rawValue)
                 try SessionFile.checkWritable(save)
             }
         } catch {

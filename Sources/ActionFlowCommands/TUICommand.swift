@@ -61,7 +61,7 @@ struct InterfaceLaunch {
         // The project loads on the other core while this one starts the terminal.
         let transport = transport
         let projectLoad = Task.detached(priority: .userInitiated) {
-            try transport?.project.load() ?? ProjectConfigLoader.loadDefault()
+            try transport.loadProject()
         }
         if scenario == nil, session == nil {
             // The welcome screen lists the shipped stories: they are read meanwhile too (the first
@@ -97,8 +97,7 @@ struct InterfaceLaunch {
         var presented: Scenario?
         var project: ProjectConfiguration
         var saved: SessionRecording?
-        let rest = transport.flatMap { $0.transport == .rest ? $0 : nil }
-        let transportName = rest == nil ? "embedded" : "rest"
+        let rest = transport.restOptions
         let deviceNames = devices
         do {
             base = try await projectLoad.value
@@ -111,7 +110,7 @@ struct InterfaceLaunch {
                 presented = parsed
             }
             if let session {
-                saved = try SessionFile.load(session, transport: transportName)
+                saved = try SessionFile.load(session, transport: transport.kind.rawValue)
                 try SessionFile.checkWritable(session)
                 if let deviceNames, let saved, saved.current.devices.map(\.name) != deviceNames {
                     let held = saved.current.devices.map(\.name.rawValue).joined(separator: ",")

@@ -64,6 +64,20 @@ struct TransportOptions: ParsableArguments {
     }
 }
 
+/// A launch's transport options: nil when it skipped parsing, which means the embedded
+/// transport over the bundled project (`InterfaceLaunch`, `RunLaunch`).
+extension Optional where Wrapped == TransportOptions {
+    var kind: TransportOptions.Kind { self?.transport ?? .embedded }
+
+    /// The options when they pick the REST transport.
+    var restOptions: TransportOptions? { kind == .rest ? self : nil }
+
+    /// The simulated project they name.
+    func loadProject() throws -> ProjectConfiguration {
+        try self?.project.load() ?? ProjectConfigLoader.loadDefault()
+    }
+}
+
 /// `--project FILE`: the simulated project's configuration (shared by the flow commands and `serve`).
 struct ProjectFileOption: ParsableArguments {
     @Option(name: .customLong("project"), help: ArgumentHelp("A YAML project file overriding the bundled simulated project.", valueName: "file"))

@@ -136,11 +136,11 @@ public enum MainView {
         }
     }
 
-    /// The inspector's content: an optional part that stays in view (the Flow timeline) and the
-    /// part that scrolls. Shared with the controller so keys and clicks scroll what is drawn.
     /// A pane's blocks: the part kept in view, if the pane has one, and the part that scrolls.
     typealias InspectorRegions = (fixed: (blocks: [Block], area: Rect)?, scrolling: (blocks: [Block], area: Rect))
 
+    /// The inspector's content: an optional part that stays in view (the Flow timeline) and the
+    /// part that scrolls. Shared with the controller so keys and clicks scroll what is drawn.
     static func inspectorRegions(_ session: Session, _ ui: UIState, _ layout: ScreenLayout) -> InspectorRegions {
         let area = layout.inspectorContent
         let fixed: [Block], scrolling: [Block]
