@@ -13,8 +13,8 @@ import urllib.request
 from selenium import webdriver
 from selenium.webdriver.chrome.options import Options
 from selenium.webdriver.chrome.service import Service
+from selenium.common.exceptions import StaleElementReferenceException, WebDriverException
 from selenium.webdriver.common.by import By
-from selenium.webdriver.support import expected_conditions
 from selenium.webdriver.support.ui import WebDriverWait
 
 
@@ -31,6 +31,22 @@ def newest_link(driver, origin):
     return driver.find_element(By.LINK_TEXT, "open here").get_attribute("href")
 
 
+def gone(element):
+    """Selenium's staleness_of, also counting chromedriver's "does not belong to the document",
+    which it raises instead of a stale reference when the check races the navigation."""
+    def check(_driver):
+        try:
+            element.is_enabled()
+            return False
+        except StaleElementReferenceException:
+            return True
+        except WebDriverException as error:
+            if "does not belong to the document" in str(error):
+                return True
+            raise
+    return check
+
+
 def submit_password(driver, password, navigates=True):
     """Submits the reset form and returns the text of the page it leads to. The old page's body
     is waited out first: read during the navigation, it would be the old text or go stale."""
@@ -40,7 +56,7 @@ def submit_password(driver, password, navigates=True):
     old_body = driver.find_element(By.TAG_NAME, "body")
     driver.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
     if navigates:
-        WebDriverWait(driver, 10).until(expected_conditions.staleness_of(old_body))
+        WebDriverWait(driver, 10).until(gone(old_body))
     return driver.find_element(By.TAG_NAME, "body").text
 
 
