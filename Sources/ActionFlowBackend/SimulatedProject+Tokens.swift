@@ -162,53 +162,63 @@ extension SimulatedProject {
 
     /// The `firebase.tenant` claim of a token read as `decodeJWTPayload` reads it. A payload
     /// with neither `tenant` nor a `\u` escape (which could spell it) cannot hold one, and is
-    /// not parsed (most tokens).
+    /// not parsed (most tokens). `serve` asks this of every request with an ID token.
     public static func tenantClaim(ofJWT token: String) -> String? {
-        // In ASCII a byte is a character, so the parts split on bytes as `decodeJWTPayload` splits them.
-        if token.utf8.allSatisfy({ $0 < 0x80 }) {
-            let parts = token.utf8.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
-            guard parts.count == 3, let payload = lenientBase64(String(Substring(parts[1]))) else { return nil }
-            guard mayNameTenant(payload) else { return nil }
+        var token = token
+        let plain = token.withUTF8 { bytes -> Bool? in
+            // In ASCII a byte is a character, so the parts split on bytes as `decodeJWTPayload` splits them.
+            guard !bytes.contains(where: { $0 >= 0x80 }) else { return nil }
+            let dots = bytes.indices.filter { bytes[$0] == UInt8(ascii: ".") }
+            guard dots.count == 2, let payload = lenientBase64(UnsafeBufferPointer(rebasing: bytes[(dots[0] + 1)..<dots[1]])) else { return true }
+            return !mayNameTenant(payload)
         }
+        if plain == true { return nil }
         return (decodeJWTPayload(token)?["firebase"] as? [String: Any])?["tenant"] as? String
     }
 
     /// Whether JSON text holds `tenant` or a `\u` escape. (`Data.firstRange(of:)` costs a
     /// lookup a fifth of its time.)
     private static func mayNameTenant(_ json: Data) -> Bool {
-        let bytes = [UInt8](json)
-        let tenant = Array("tenant".utf8)
-        for index in bytes.indices {
-            if bytes[index] == UInt8(ascii: "\\"), index + 1 < bytes.count, bytes[index + 1] == UInt8(ascii: "u") { return true }
-            if bytes[index] == tenant[0], bytes[index...].starts(with: tenant) { return true }
+        json.withUnsafeBytes { bytes in
+            let tenant = Array("tenant".utf8)
+            for index in bytes.indices {
+                if bytes[index] == UInt8(ascii: "\\"), index + 1 < bytes.count, bytes[index + 1] == UInt8(ascii: "u") { return true }
+                if bytes[index] == tenant[0], bytes[index...].starts(with: tenant) { return true }
+            }
+            return false
         }
-        return false
     }
 
     static func lenientBase64(_ text: String) -> Data? {
         // Tokens are ASCII: one pass over the bytes, as the Character path below would go.
         if text.utf8.allSatisfy({ $0 < 0x80 }) {
-            var standard: [UInt8] = []
-            standard.reserveCapacity(text.utf8.count + 3)
-            for byte in text.utf8 {
-                switch byte {
-                case UInt8(ascii: "-"): standard.append(UInt8(ascii: "+"))
-                case UInt8(ascii: "_"): standard.append(UInt8(ascii: "/"))
-                case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-                     UInt8(ascii: "+"), UInt8(ascii: "/"):
-                    standard.append(byte)
-                default: continue
-                }
-            }
-            guard !standard.isEmpty else { return nil }
-            while standard.count % 4 != 0 { standard.append(UInt8(ascii: "=")) }
-            return Data(base64Encoded: Data(standard))
+            var text = text
+            return text.withUTF8 { lenientBase64($0) }
         }
         var standard = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
         standard = standard.filter { $0.isLetter || $0.isNumber || $0 == "+" || $0 == "/" }
         guard !standard.isEmpty else { return nil }
         while standard.count % 4 != 0 { standard += "=" }
         return Data(base64Encoded: standard)
+    }
+
+    /// `lenientBase64` of ASCII bytes.
+    static func lenientBase64(_ ascii: UnsafeBufferPointer<UInt8>) -> Data? {
+        var standard: [UInt8] = []
+        standard.reserveCapacity(ascii.count + 3)
+        for byte in ascii {
+            switch byte {
+            case UInt8(ascii: "-"): standard.append(UInt8(ascii: "+"))
+            case UInt8(ascii: "_"): standard.append(UInt8(ascii: "/"))
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                 UInt8(ascii: "+"), UInt8(ascii: "/"):
+                standard.append(byte)
+            default: continue
+            }
+        }
+        guard !standard.isEmpty else { return nil }
+        while standard.count % 4 != 0 { standard.append(UInt8(ascii: "=")) }
+        return Data(base64Encoded: Data(standard))
     }
 
     private static let base64URLAlphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)

@@ -1002,7 +1002,7 @@ public struct SimulatedProject: Sendable, Equatable, Codable {
         }
         record.emailLinkSignin = account.emailLinkSignin
         record.tenantId = tenant?.tenantId
-        record.lastRefreshAt = account.lastRefreshAt.map { $0.formatted(.iso8601) }
+        record.lastRefreshAt = account.lastRefreshAt?.iso8601Stamp
         record.initialEmail = account.initialEmail
         return record
     }

@@ -86,6 +86,6 @@ enum Narration {
     }
 
     static func timestamp(_ date: Date) -> String {
-        date.formatted(.iso8601)
+        date.iso8601Stamp
     }
 }

@@ -217,7 +217,7 @@ struct MailboxPage {
 
     private func row(_ message: MailMessage) -> String {
         let open = localHandlerLink(message.link).map { "<a href=\"\(HTML.escape($0))\">open here</a>" } ?? ""
-        return "<tr><td>\(HTML.escape(message.to))</td><td>\(HTML.escape(message.subject))<br><code>\(HTML.escape(message.link))</code></td><td>\(HTML.escape(message.sentAt.formatted(.iso8601)))</td><td>\(open)</td></tr>"
+        return "<tr><td>\(HTML.escape(message.to))</td><td>\(HTML.escape(message.subject))<br><code>\(HTML.escape(message.link))</code></td><td>\(HTML.escape(message.sentAt.iso8601Stamp))</td><td>\(open)</td></tr>"
     }
 
     /// The action URL inside the email's link (unwrapping `link=` layers), moved onto this server.

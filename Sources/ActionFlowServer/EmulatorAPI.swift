@@ -301,9 +301,10 @@ public struct EmulatorAPI: Sendable {
         var caller: AuthCaller
     }
 
-    private func target(_ request: APIRequest, body: [String: Any], pathProject: String?, pathTenant: String?, caller: AuthCaller) throws(AuthFailure) -> Target {
+    private func target(_ route: Route, routing: RESTMapping.RoutingFields) throws(AuthFailure) -> Target {
+        let (pathProject, pathTenant, caller) = (route.pathProject, route.pathTenant, route.caller)
         var projectId = pathProject
-        let bodyTarget = body["targetProjectId"] as? String
+        let bodyTarget = routing.targetProjectId
         if projectId != nil || (bodyTarget?.isEmpty == false) {
             guard caller == .admin else {
                 if behaviour == .emulator || pathProject == nil {
@@ -313,10 +314,10 @@ public struct EmulatorAPI: Sendable {
             }
         }
         if projectId == nil, let bodyTarget, !bodyTarget.isEmpty { projectId = bodyTarget }
-        let bodyTenant = (body["tenantId"] as? String).flatMap { $0.isEmpty ? nil : $0 }
+        let bodyTenant = routing.tenantId.flatMap { $0.isEmpty ? nil : $0 }
         if let pathTenant, let bodyTenant, pathTenant != bodyTenant { throw .server(.tenantIdMismatch, detail: nil) }
         var tenantId = pathTenant ?? bodyTenant
-        if let idToken = body["idToken"] as? String, let tokenTenant = SimulatedProject.tenantClaim(ofJWT: idToken) {
+        if let idToken = routing.idToken, let tokenTenant = SimulatedProject.tenantClaim(ofJWT: idToken) {
             if let tenantId, tenantId != tokenTenant { throw .server(.tenantIdMismatch, detail: nil) }
             tenantId = tokenTenant
         }
@@ -383,36 +384,55 @@ public struct EmulatorAPI: Sendable {
         }
         do throws(AuthFailure) {
             let body = try RESTMapping.body(from: request)
-            if operation == "accounts:query" && caller != .admin {
-                throw .server(.insufficientPermission, detail: nil)
-            }
-            let target = try self.target(request, body: body.object, pathProject: pathProject, pathTenant: pathTenant, caller: caller)
-            return try perform(operation, request, body: body, target: target)
+            return try perform(Route(operation: operation, request: request, body: body, pathProject: pathProject, pathTenant: pathTenant, caller: caller))
         } catch {
             return response(for: error)
         }
     }
 
-    private func perform(_ operation: String, _ request: APIRequest, body: RESTMapping.Body, target: Target) throws(AuthFailure) -> APIResponse {
-        let caller = target.caller
-        let emulator = behaviour == .emulator
-        func onProject<Result>(_ work: (inout SimulatedProject) throws(AuthFailure) -> Result) throws(AuthFailure) -> Result {
-            try self.onProject(target.transport, for: request, work)
+    /// One Identity Toolkit call before its body is decoded.
+    private struct Route {
+        var operation: String
+        var request: APIRequest
+        var body: RESTMapping.Body
+        var pathProject: String?
+        var pathTenant: String?
+        var caller: AuthCaller
+    }
+
+    /// The body as `Wire` and where it goes, refused in the emulator's order: a body that is
+    /// no JSON object, a client's query, the target, the project's sign-in settings, then the
+    /// body's fields. A body in normal form that `JSONDecoder` reads has no field to refuse,
+    /// so it is parsed once for both the routing and the request.
+    private func prepare<Wire: Decodable>(_ route: Route) throws(AuthFailure) -> (Wire, Target) {
+        let normal = RESTMapping.decodeNormal(route.body, as: Wire.self)
+        let object = normal == nil ? try route.body.object() : [:]
+        if route.operation == "accounts:query" && route.caller != .admin {
+            throw .server(.insufficientPermission, detail: nil)
         }
-        try target.transport.withProject { (project) throws(AuthFailure) in try project.checkAvailable(operation) }
-        switch operation {
+        let target = try self.target(route, routing: normal?.routing ?? RESTMapping.RoutingFields(object))
+        try target.transport.withProject { (project) throws(AuthFailure) in try project.checkAvailable(route.operation) }
+        if let normal { return (normal.wire, target) }
+        return (try RESTMapping.decode(object), target)
+    }
+
+    private func perform(_ route: Route) throws(AuthFailure) -> APIResponse {
+        let request = route.request
+        let caller = route.caller
+        let emulator = behaviour == .emulator
+        switch route.operation {
         case "accounts:signUp":
-            let decoded: SignUpRequest = try RESTMapping.decode(body)
-            return .json(try onProject { (project) throws(AuthFailure) in try project.signUp(decoded, caller: caller) })
+            let (decoded, target): (SignUpRequest, Target) = try prepare(route)
+            return .json(try onProject(target.transport, for: request) { (project) throws(AuthFailure) in try project.signUp(decoded, caller: caller) })
         case "accounts:signInWithPassword":
-            let decoded: SignInWithPasswordRequest = try RESTMapping.decode(body)
-            return .json(try onProject { (project) throws(AuthFailure) in try project.signInWithPassword(decoded) })
+            let (decoded, target): (SignInWithPasswordRequest, Target) = try prepare(route)
+            return .json(try onProject(target.transport, for: request) { (project) throws(AuthFailure) in try project.signInWithPassword(decoded) })
         case "accounts:sendOobCode":
-            let decoded: SendOobCodeRequest = try RESTMapping.decode(body)
+            let (decoded, target): (SendOobCodeRequest, Target) = try prepare(route)
             if decoded.returnOobLink == true && caller != .admin && !emulator {
                 throw .server(.insufficientPermission, detail: nil)
             }
-            var response = try onProject { (project) throws(AuthFailure) in
+            var response = try onProject(target.transport, for: request) { (project) throws(AuthFailure) in
                 try project.sendOobCode(decoded, locale: request.headers["x-firebase-locale"], caller: caller)
             }
             if decoded.returnOobLink != true {
@@ -422,32 +442,32 @@ public struct EmulatorAPI: Sendable {
             }
             return .json(response)
         case "accounts:resetPassword":
-            let decoded: ResetPasswordRequest = try RESTMapping.decode(body)
-            return .json(try onProject { (project) throws(AuthFailure) in try project.resetPassword(decoded) })
+            let (decoded, target): (ResetPasswordRequest, Target) = try prepare(route)
+            return .json(try onProject(target.transport, for: request) { (project) throws(AuthFailure) in try project.resetPassword(decoded) })
         case "accounts:update":
-            let decoded: UpdateAccountRequest = try RESTMapping.decode(body)
+            let (decoded, target): (UpdateAccountRequest, Target) = try prepare(route)
             if !emulator && decoded.localId != nil && caller != .admin {
                 throw .server(.insufficientPermission, detail: "changing an account by localId needs admin credentials")
             }
-            return .json(try onProject { (project) throws(AuthFailure) in try project.update(decoded, caller: caller) })
+            return .json(try onProject(target.transport, for: request) { (project) throws(AuthFailure) in try project.update(decoded, caller: caller) })
         case "accounts:lookup":
-            let decoded: LookupRequest = try RESTMapping.decode(body)
+            let (decoded, target): (LookupRequest, Target) = try prepare(route)
             if decoded.idToken == nil && caller != .admin {
                 throw .server(.missingIDToken, detail: emulator ? nil : "a client lookup needs an idToken")
             }
-            return .json(try onProject { (project) throws(AuthFailure) in try project.lookup(decoded, caller: caller) })
+            return .json(try onProject(target.transport, for: request) { (project) throws(AuthFailure) in try project.lookup(decoded, caller: caller) })
         case "accounts:signInWithEmailLink":
-            let decoded: SignInWithEmailLinkRequest = try RESTMapping.decode(body)
-            return .json(try onProject { (project) throws(AuthFailure) in try project.signInWithEmailLink(decoded) })
+            let (decoded, target): (SignInWithEmailLinkRequest, Target) = try prepare(route)
+            return .json(try onProject(target.transport, for: request) { (project) throws(AuthFailure) in try project.signInWithEmailLink(decoded) })
         case "accounts:createAuthUri":
-            let decoded: CreateAuthUriRequest = try RESTMapping.decode(body)
-            return .json(try onProject { (project) throws(AuthFailure) in try project.createAuthUri(decoded) })
+            let (decoded, target): (CreateAuthUriRequest, Target) = try prepare(route)
+            return .json(try onProject(target.transport, for: request) { (project) throws(AuthFailure) in try project.createAuthUri(decoded) })
         case "accounts:delete":
-            let decoded: DeleteAccountRequest = try RESTMapping.decode(body)
-            return .json(try onProject { (project) throws(AuthFailure) in try project.deleteAccount(decoded, caller: caller) })
+            let (decoded, target): (DeleteAccountRequest, Target) = try prepare(route)
+            return .json(try onProject(target.transport, for: request) { (project) throws(AuthFailure) in try project.deleteAccount(decoded, caller: caller) })
         case "accounts:query":
-            let decoded: QueryAccountsRequest = try RESTMapping.decode(body)
-            return .json(try onProject { (project) throws(AuthFailure) in try project.queryAccounts(decoded) })
+            let (decoded, target): (QueryAccountsRequest, Target) = try prepare(route)
+            return .json(try onProject(target.transport, for: request) { (project) throws(AuthFailure) in try project.queryAccounts(decoded) })
         default:
             return .notFound
         }

@@ -53,47 +53,66 @@ enum RESTMapping {
 
     /// The body as a JSON object: `{}` when empty, a form when the content type says so.
     static func object(from request: APIRequest) throws(AuthFailure) -> [String: Any] {
-        try body(from: request).object
+        try body(from: request).object()
     }
 
-    /// The body parsed once, for both the routing (`object`) and the request type (`decode`).
+    /// The body, read only as far as telling whether its bytes are already in normal form.
     static func body(from request: APIRequest) throws(AuthFailure) -> Body {
         if request.body.isEmpty || request.body.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) {
-            return Body(object: [:])
+            return Body(parsed: [:])
         }
         // A form when it says so and does not look like JSON (curl and URLSession label JSON
         // bodies as forms unless told otherwise).
         let firstByte = request.body.first { ![0x20, 0x0A, 0x0D, 0x09].contains($0) }
         if request.headers["content-type"]?.lowercased().hasPrefix("application/x-www-form-urlencoded") == true,
            firstByte != UInt8(ascii: "{"), firstByte != UInt8(ascii: "[") {
-            return Body(object: normalise(HTMLForm.decode(request.body)) as? [String: Any] ?? [:])
+            return Body(parsed: normalise(HTMLForm.decode(request.body)) as? [String: Any] ?? [:])
         }
+        if looksNormal(request.body) { return Body(normalJSON: request.body) }
+        return Body(parsed: try parseNormalised(request.body))
+    }
+
+    /// JSON parsed and normalised; only an object will do.
+    static func parseNormalised(_ json: Data) throws(AuthFailure) -> [String: Any] {
         let parsed: Any
         do {
-            parsed = try JSONSerialization.jsonObject(with: request.body, options: [.fragmentsAllowed])
+            parsed = try JSONSerialization.jsonObject(with: json, options: [.fragmentsAllowed])
         } catch {
             throw .server(.invalidArgument, detail: "Invalid JSON payload received.")
-        }
-        if let object = parsed as? [String: Any], isNormal(object, request.body) {
-            return Body(object: object, normalJSON: request.body)
         }
         guard let object = normalise(parsed) as? [String: Any] else {
             throw .server(.invalidArgument, detail: "Invalid JSON payload received.")
         }
-        return Body(object: object)
+        return object
     }
 
-    /// A parsed request body.
+    /// A request body: already parsed and normalised, or bytes in normal form, parsed only if
+    /// `JSONDecoder` refuses them (then the general path gives the emulator's error).
     struct Body {
-        /// Normalised, for the fields routing reads and for `decode`'s general path.
-        var object: [String: Any]
-        /// The body as sent, when it decodes straight into a request type with the same result
-        /// as `object` would (see `isNormal`).
-        var normalJSON: Data?
+        private var parsed: [String: Any]?
+        /// The body as sent, when `looksNormal` holds: `JSONDecoder` reads it as `decode(_:)`
+        /// reads its normalised object, whenever it reads it at all.
+        private(set) var normalJSON: Data?
+
+        init(parsed: [String: Any]) { self.parsed = parsed }
+        init(normalJSON: Data) { self.normalJSON = normalJSON }
+
+        /// Normalised, for `decode`'s general path and the routes that read fields themselves.
+        func object() throws(AuthFailure) -> [String: Any] {
+            if let parsed { return parsed }
+            return try parseNormalised(normalJSON ?? Data())
+        }
     }
 
     /// `JSONDecoder` is thread-safe, and making one per request shows in `serve`'s profile.
     private static let sharedDecoder = JSONDecoder()
+
+    /// `Wire` read straight from bytes in normal form, with the fields routing reads, in one
+    /// parse; nil when the body is not in normal form or `JSONDecoder` refuses it.
+    static func decodeNormal<Wire: Decodable>(_ body: Body, as _: Wire.Type = Wire.self) -> (wire: Wire, routing: RoutingFields)? {
+        guard let json = body.normalJSON, let routed = try? sharedDecoder.decode(Routed<Wire>.self, from: json) else { return nil }
+        return (routed.wire, routed.routing)
+    }
 
     /// Decodes `Wire` from `body`: straight from the bytes sent when they are already in normal
     /// form, else (and for every error, so that messages stay the same) through `decode(_:)`.
@@ -101,69 +120,99 @@ enum RESTMapping {
         if let json = body.normalJSON, let decoded = try? sharedDecoder.decode(Wire.self, from: json) {
             return decoded
         }
-        return try decode(body.object)
+        return try decode(body.object())
     }
 
-    /// Whether `JSONDecoder` reads `json` (whose parse is `object`) exactly as `decode(_:)` reads
-    /// `normalise(object)`: normalising changes nothing, no number anywhere (the two parsers
-    /// differ on some), and no key repeated within an object (`JSONSerialization` keeps the
-    /// last, `JSONDecoder` the first).
-    static func isNormal(_ object: [String: Any], _ json: Data) -> Bool {
-        var keys = 0
-        return isNormalValue(object, keys: &keys) && keyCount(json) == keys
+    /// The top-level fields `serve` routes by (project, tenant, ID token), when they are strings.
+    struct RoutingFields: Decodable {
+        var targetProjectId: String?
+        var tenantId: String?
+        var idToken: String?
+
+        init(_ object: [String: Any]) {
+            targetProjectId = object["targetProjectId"] as? String
+            tenantId = object["tenantId"] as? String
+            idToken = object["idToken"] as? String
+        }
+
+        private enum CodingKeys: String, CodingKey { case targetProjectId, tenantId, idToken }
+
+        /// A field of another type reads as absent, as `as? String` reads it.
+        init(from decoder: any Decoder) {
+            let fields = try? decoder.container(keyedBy: CodingKeys.self)
+            targetProjectId = (try? fields?.decodeIfPresent(String.self, forKey: .targetProjectId)) ?? nil
+            tenantId = (try? fields?.decodeIfPresent(String.self, forKey: .tenantId)) ?? nil
+            idToken = (try? fields?.decodeIfPresent(String.self, forKey: .idToken)) ?? nil
+        }
     }
 
-    private static func isNormalValue(_ value: Any, keys: inout Int) -> Bool {
-        // Strings first: most values are, and the casts below cost more.
-        if value is String { return true }
-        if let object = value as? [String: Any] {
-            keys += object.count
-            for (key, inner) in object {
-                if key.contains("_") || key.contains("-") || key == "androidMinimumVersionCode" { return false }
-                if key == "requestType", inner as? String == "OOB_REQ_TYPE_UNSPECIFIED" { return false }
-                if !isNormalValue(inner, keys: &keys) { return false }
+    /// A request type and the routing fields read from one decoder.
+    private struct Routed<Wire: Decodable>: Decodable {
+        var wire: Wire
+        var routing: RoutingFields
+
+        init(from decoder: any Decoder) throws {
+            wire = try Wire(from: decoder)
+            routing = RoutingFields(from: decoder)
+        }
+    }
+
+    /// Whether JSON's bytes are already in normal form, so that `JSONDecoder` reads them exactly
+    /// as `decode(_:)` reads `normalise` of `JSONSerialization`'s parse: an object; keys with no
+    /// `_`, `-` or escape, not `androidMinimumVersionCode`, none repeated within an object
+    /// (`JSONSerialization` keeps the last, `JSONDecoder` the first); no number anywhere (the two
+    /// parsers differ on some); no string that is, or could spell, `OOB_REQ_TYPE_UNSPECIFIED`.
+    /// It does not check that the JSON is valid: `JSONDecoder` does.
+    static func looksNormal(_ json: Data) -> Bool {
+        json.withUnsafeBytes { bytes in
+            var index = 0
+            func skipSpace() {
+                while index < bytes.count, [0x20, 0x0A, 0x0D, 0x09].contains(bytes[index]) { index += 1 }
             }
-            return true
-        }
-        if let array = value as? [Any] {
-            for element in array where !isNormalValue(element, keys: &keys) { return false }
-            return true
-        }
-        if let number = value as? NSNumber { return isBoolean(number) }
-        return true
-    }
-
-    /// Object keys in valid JSON: the strings followed by a colon, repeats included.
-    static func keyCount(_ json: Data) -> Int {
-        var count = 0
-        var inString = false
-        var escaped = false
-        var afterString = false
-        for byte in json {
-            if inString {
-                if escaped {
-                    escaped = false
-                } else if byte == UInt8(ascii: "\\") {
-                    escaped = true
-                } else if byte == UInt8(ascii: "\"") {
-                    inString = false
-                    afterString = true
+            skipSpace()
+            guard index < bytes.count, bytes[index] == UInt8(ascii: "{") else { return false }
+            // Per open container: the hashes of an object's keys so far; nil for a list.
+            var keys: [Set<Int>?] = []
+            while index < bytes.count {
+                let byte = bytes[index]
+                switch byte {
+                case UInt8(ascii: "{"): keys.append([])
+                case UInt8(ascii: "["): keys.append(nil)
+                case UInt8(ascii: "}"), UInt8(ascii: "]"): if !keys.isEmpty { keys.removeLast() }
+                case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"): return false
+                case UInt8(ascii: "\""):
+                    let start = index + 1
+                    var escaped = false
+                    var unicodeEscape = false
+                    index = start
+                    while index < bytes.count, bytes[index] != UInt8(ascii: "\"") {
+                        if bytes[index] == UInt8(ascii: "\\") {
+                            escaped = true
+                            if index + 1 < bytes.count, bytes[index + 1] == UInt8(ascii: "u") { unicodeEscape = true }
+                            index += 1
+                        }
+                        index += 1
+                    }
+                    let text = UnsafeRawBufferPointer(rebasing: bytes[start..<min(index, bytes.count)])
+                    index += 1
+                    skipSpace()
+                    if index < bytes.count, bytes[index] == UInt8(ascii: ":") {
+                        guard !escaped, !text.contains(UInt8(ascii: "_")), !text.contains(UInt8(ascii: "-")),
+                              !text.elementsEqual("androidMinimumVersionCode".utf8) else { return false }
+                        var hasher = Hasher()
+                        hasher.combine(bytes: text)
+                        // Two keys of one hash may differ; taking them as repeats only sends the body the general way.
+                        if keys.isEmpty || keys[keys.count - 1]?.insert(hasher.finalize()).inserted == false { return false }
+                    } else if unicodeEscape || text.elementsEqual("OOB_REQ_TYPE_UNSPECIFIED".utf8) {
+                        return false
+                    }
+                    continue
+                default: break
                 }
-                continue
+                index += 1
             }
-            switch byte {
-            case UInt8(ascii: "\""):
-                inString = true
-            case UInt8(ascii: ":") where afterString:
-                count += 1
-                afterString = false
-            case 0x20, 0x0A, 0x0D, 0x09:
-                break
-            default:
-                afterString = false
-            }
+            return true
         }
-        return count
     }
 
     /// Decodes `Wire` from a normalised object, turning numbers and booleans into strings where

@@ -1,3 +1,4 @@
+import ActionFlowModel
 import Foundation
 import Logging
 import Synchronization
@@ -37,17 +38,7 @@ public struct FileLogHandler: LogHandler {
     public func log(event: LogEvent) {
         let merged = metadata.merging(event.metadata ?? [:]) { $1 }
         let fields = merged.isEmpty ? "" : " " + merged.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
-        let stamp = Self.stamp(Date())
+        let stamp = Date().iso8601Stamp
         sink.write("\(stamp) \(event.level) \(label): \(event.message)\(fields)\n")
-    }
-
-    /// `2026-11-23T23:10:05Z`, as ISO8601FormatStyle writes it, without building one: that
-    /// costs the first frame, which logs, more than the rest of the log line.
-    static func stamp(_ date: Date) -> String {
-        var seconds = time_t(date.timeIntervalSince1970.rounded(.down))
-        var parts = tm()
-        gmtime_r(&seconds, &parts)
-        func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
-        return "\(parts.tm_year + 1900)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday))T\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec))Z"
     }
 }

@@ -1,3 +1,4 @@
+import ActionFlowModel
 import Foundation
 
 // JSON of the Auth Emulator's own API (`/emulator/v1/projects/PROJECT/...`), shared by the REST
@@ -49,7 +50,7 @@ public struct EmulatorClockState: Sendable, Hashable, Codable {
 
     public init(date: Date) {
         nowMillis = (date.timeIntervalSince1970 * 1000).rounded()
-        now = date.formatted(.iso8601)
+        now = date.iso8601Stamp
     }
 
     public var date: Date { Date(timeIntervalSince1970: nowMillis / 1000) }
@@ -67,7 +68,7 @@ public struct AdvanceClockRequest: Sendable, Hashable, Codable {
 public enum WireDates {
     public static func encode(_ date: Date, to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
-        try container.encode(date.formatted(.iso8601))
+        try container.encode(date.iso8601Stamp)
     }
 
     public static func decode(from decoder: any Decoder) throws -> Date {

@@ -20,7 +20,7 @@ import Testing
     /// The same body decoded as `decode(_ body:)` does and through normalising alone.
     static func bothPaths<Wire: Decodable & Equatable>(_ json: String, as _: Wire.Type) throws -> (served: Result<Wire, AuthFailure>, normalised: Result<Wire, AuthFailure>) {
         let body = try parse(json)
-        let normalised = try #require(RESTMapping.normalise(body.object) as? [String: Any])
+        let normalised = try #require(RESTMapping.normalise(try body.object()) as? [String: Any])
         return (outcome { () throws(AuthFailure) -> Wire in try RESTMapping.decode(body) },
                 outcome { () throws(AuthFailure) -> Wire in try RESTMapping.decode(normalised) })
     }
@@ -49,10 +49,30 @@ import Testing
         #expect(try Self.parse(json).normalJSON != nil)
     }
 
-    @Test("A key count sees keys only, not strings that look like them")
-    func keyCount() {
-        #expect(RESTMapping.keyCount(Data(#"{"a":"b:c","d" : ["e", "f:"], "g":{"h\"":"i"}}"#.utf8)) == 4)
-        #expect(RESTMapping.keyCount(Data(#"["a", "b"]"#.utf8)) == 0)
+    @Test("The normal-form check reads keys as keys, not strings that look like them", arguments: [
+        (#"{"a":"b:c","d" : ["e", "f:"], "g":{"h\"":"i"}}"#, false),
+        (#"{"a":"b_c:","d":["e-f", "g_h:"]}"#, true),
+        (#"{"a":{"b":"x"},"c":{"b":"y"}}"#, true),
+        (#"{"a":{"b":"x","b":"y"}}"#, false),
+        (#"{"requestType":"OOB\u005fREQ_TYPE_UNSPECIFIED"}"#, false),
+        (#"{"email":"a\u0040example.com"}"#, false),
+        (#"["a", "b"]"#, false),
+        (#"{"a":"unterminated"#, true),
+    ])
+    func looksNormal(_ json: String, normal: Bool) {
+        #expect(RESTMapping.looksNormal(Data(json.utf8)) == normal)
+    }
+
+    @Test("A body in normal form gives the routing fields in the same parse as the request")
+    func routingFields() throws {
+        let body = try Self.parse(#"{"idToken":"a.b.c","tenantId":"t-1","email":["x@example.com"]}"#)
+        let normal = try #require(RESTMapping.decodeNormal(body, as: LookupRequest.self))
+        #expect(normal.wire.idToken == "a.b.c")
+        #expect(normal.routing.idToken == "a.b.c" && normal.routing.tenantId == "t-1" && normal.routing.targetProjectId == nil)
+        let general = RESTMapping.RoutingFields(try body.object())
+        #expect(general.idToken == "a.b.c" && general.tenantId == "t-1" && general.targetProjectId == nil)
+        #expect(RESTMapping.decodeNormal(try Self.parse(#"{"idToken":7}"#), as: LookupRequest.self) == nil)
+        #expect(RESTMapping.decodeNormal(try Self.parse(#"{"idToken":"a" "#), as: LookupRequest.self) == nil)
     }
 
     @Test("The same request in the SDKs' form and in Android's form decodes to the same value")
@@ -133,6 +153,11 @@ import Testing
             }
             #expect(send.served == send.normalised, "\(json)")
             #expect(lookup.served == lookup.normalised, "\(json)")
+            if let body = try? Self.parse(json), let normal = RESTMapping.decodeNormal(body, as: LookupRequest.self),
+               let object = try? RESTMapping.normalise(body.object()) as? [String: Any] {
+                let general = RESTMapping.RoutingFields(object)
+                #expect([normal.routing.idToken, normal.routing.tenantId, normal.routing.targetProjectId] == [general.idToken, general.tenantId, general.targetProjectId], "\(json)")
+            }
         }
     }
 }

@@ -45,7 +45,7 @@ import Testing
     }
 
     static let strings = ["", "a", "\"", "\\", "/", "\n\t\r\u{8}\u{c}", "\u{0}\u{1}\u{1f}\u{7f}", "é漢字🙂", "https://x.example/z?a=b&c=d#e", "\u{2028}", "key\":1,"]
-    static let doubles: [Double] = [0, -0.0, 1, 1.5, 0.1, 1e20, 1e-7, 123456789.125, -2.5, 5e-324, 1.7976931348623157e308]
+    static let doubles: [Double] = [0, -0.0, 1, 1.5, 0.1, 1e20, 1e-7, 123456789.125, -2.5, .leastNonzeroMagnitude, .greatestFiniteMagnitude]
 
     /// A sample shaped by `script`: each field takes the next number.
     static func sample(_ script: [Int], depth: Int = 0) -> Sample {
