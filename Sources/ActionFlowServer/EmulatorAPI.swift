@@ -484,10 +484,21 @@ public struct EmulatorAPI: Sendable {
 
     /// `http://HOST:PORT` of this server as the client reached it, for the emulator's links.
     func linkOrigin(_ request: APIRequest) -> String? {
-        guard let host = request.headers["host"], !host.isEmpty,
-              host.allSatisfy({ $0.isLetter || $0.isNumber || "-._:[]".contains($0) })
-        else { return nil }
+        guard let host = request.headers["host"], !host.isEmpty, Self.isLinkHost(host) else { return nil }
         return "http://\(host)"
+    }
+
+    /// Letters, digits and `-._:[]`. An ASCII host is checked byte by byte: Unicode's letter
+    /// tables showed in `serve`'s profile, and every request has a host.
+    static func isLinkHost(_ host: String) -> Bool {
+        let asciiAllowed = host.utf8.allSatisfy { byte in
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                 UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: ":"), UInt8(ascii: "["), UInt8(ascii: "]"): true
+            default: false
+            }
+        }
+        return asciiAllowed || host.allSatisfy { $0.isLetter || $0.isNumber || "-._:[]".contains($0) }
     }
 
     /// An error as the emulator answers it. `INSUFFICIENT_PERMISSION` is 400 in `emulator`

@@ -157,6 +157,9 @@ enum RESTMapping {
         }
     }
 
+    /// Keys of one object `looksNormal` compares for repeats; an object with more goes the general way.
+    static let maxKeysCompared = 64
+
     /// Whether JSON's bytes are already in normal form, so that `JSONDecoder` reads them exactly
     /// as `decode(_:)` reads `normalise` of `JSONSerialization`'s parse: an object; keys with no
     /// `_`, `-` or escape, not `androidMinimumVersionCode`, none repeated within an object
@@ -171,8 +174,8 @@ enum RESTMapping {
             }
             skipSpace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: "{") else { return false }
-            // Per open container: the hashes of an object's keys so far; nil for a list.
-            var keys: [Set<Int>?] = []
+            // Per open container: where an object's keys so far are; nil for a list.
+            var keys: [[Range<Int>]?] = []
             while index < bytes.count {
                 let byte = bytes[index]
                 switch byte {
@@ -199,10 +202,9 @@ enum RESTMapping {
                     if index < bytes.count, bytes[index] == UInt8(ascii: ":") {
                         guard !escaped, !text.contains(UInt8(ascii: "_")), !text.contains(UInt8(ascii: "-")),
                               !text.elementsEqual("androidMinimumVersionCode".utf8) else { return false }
-                        var hasher = Hasher()
-                        hasher.combine(bytes: text)
-                        // Two keys of one hash may differ; taking them as repeats only sends the body the general way.
-                        if keys.isEmpty || keys[keys.count - 1]?.insert(hasher.finalize()).inserted == false { return false }
+                        guard let earlier = keys.last ?? nil, earlier.count < maxKeysCompared,
+                              !earlier.contains(where: { bytes[$0].elementsEqual(text) }) else { return false }
+                        keys[keys.count - 1]?.append(start..<(start + text.count))
                     } else if unicodeEscape || text.elementsEqual("OOB_REQ_TYPE_UNSPECIFIED".utf8) {
                         return false
                     }

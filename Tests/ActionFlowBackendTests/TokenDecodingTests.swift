@@ -24,4 +24,17 @@ import Testing
         #expect(claims["user_id"] as? String == "u1")
         #expect(SimulatedProject.decodeJWTPayload("\(header).\(payload)") == nil)
     }
+
+    @Test("The one-pass decoder gives lenientBase64's bytes whenever lenientBase64 gives any")
+    func onePassDecoderAgrees() {
+        let letters = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/-_=.\n %".utf8)
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<3_000 {
+            let text = String(decoding: (0..<Int.random(in: 0...40, using: &generator)).map { _ in letters.randomElement(using: &generator)! }, as: UTF8.self)
+            guard let expected = SimulatedProject.lenientBase64(text) else { continue }
+            var copy = text
+            let decoded = copy.withUTF8 { SimulatedProject.decodeBase64Leniently($0) }
+            #expect(decoded == Array(expected), "\(text)")
+        }
+    }
 }

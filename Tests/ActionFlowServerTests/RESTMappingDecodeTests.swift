@@ -63,6 +63,15 @@ import Testing
         #expect(RESTMapping.looksNormal(Data(json.utf8)) == normal)
     }
 
+    @Test("An object with more keys than are compared for repeats goes the general way, and decodes the same")
+    func manyKeys() throws {
+        func object(_ count: Int) -> String { "{" + (0..<count).map { #""k\#($0)":"v""# }.joined(separator: ",") + #","email":"a@example.com"}"# }
+        #expect(RESTMapping.looksNormal(Data(object(RESTMapping.maxKeysCompared - 1).utf8)))
+        #expect(!RESTMapping.looksNormal(Data(object(RESTMapping.maxKeysCompared).utf8)))
+        let (served, normalised) = try Self.bothPaths(object(500), as: LookupRequest.self)
+        #expect(served == normalised)
+    }
+
     @Test("A body in normal form gives the routing fields in the same parse as the request")
     func routingFields() throws {
         let body = try Self.parse(#"{"idToken":"a.b.c","tenantId":"t-1","email":["x@example.com"]}"#)
