@@ -53,13 +53,16 @@ public enum MailTemplates {
     /// One pass over the text: `%NAME%` with a known name becomes its value, anything else stays.
     /// (Much cheaper than one `replacingOccurrences` per placeholder; mails are sent in hot loops.)
     static func fill(_ text: String, _ values: [String: String]) -> String {
+        // On UTF-8 code units (`%` is one byte): a scan by characters cost `serve` a twentieth
+        // of a send. Unlike that scan, it also finds a `%` that a combining mark follows.
         var output = ""
         output.reserveCapacity(text.utf8.count + 128)
-        var rest = Substring(text)
-        while let open = rest.firstIndex(of: "%") {
-            output += rest[..<open]
+        var rest = text.utf8[...]
+        let percent = UInt8(ascii: "%")
+        while let open = rest.firstIndex(of: percent) {
+            output += Substring(rest[..<open])
             let afterOpen = rest.index(after: open)
-            if let close = rest[afterOpen...].firstIndex(of: "%"), let value = values[String(rest[afterOpen..<close])] {
+            if let close = rest[afterOpen...].firstIndex(of: percent), let value = values[String(Substring(rest[afterOpen..<close]))] {
                 output += value
                 rest = rest[rest.index(after: close)...]
             } else {
@@ -67,7 +70,7 @@ public enum MailTemplates {
                 rest = rest[afterOpen...]
             }
         }
-        output += rest
+        output += Substring(rest)
         return output
     }
 

@@ -90,7 +90,8 @@ public enum ActionLinkBuilder {
     private static func appendQuery(_ query: [(String, String)], to base: String) -> String {
         var url = base
         var separator: Character? = "?"
-        if base.contains("?") {
+        // By byte: `String.contains` of a string goes through Foundation's locale-aware search.
+        if base.utf8.contains(UInt8(ascii: "?")) {
             separator = base.hasSuffix("?") || base.hasSuffix("&") ? nil : "&"
         }
         for (name, value) in query {

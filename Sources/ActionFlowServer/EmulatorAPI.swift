@@ -18,7 +18,9 @@ public struct APIRequest: Sendable {
         self.method = method.uppercased()
         self.path = path
         self.rawQuery = rawQuery
-        self.headers = Dictionary(headers.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { _, last in last })
+        // The server hands over names in lower case already; only other callers' are rebuilt.
+        let lowerCase = headers.keys.allSatisfy { $0.utf8.allSatisfy { $0 < 0x80 && !(UInt8(ascii: "A")...UInt8(ascii: "Z") ~= $0) } }
+        self.headers = lowerCase ? headers : Dictionary(headers.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { _, last in last })
         self.body = body
     }
 

@@ -1,4 +1,4 @@
-import ActionFlowBackend
+@testable import ActionFlowBackend
 import ActionFlowModel
 import ActionFlowTransport
 import Foundation
@@ -78,5 +78,15 @@ import Testing
         #expect(MailTemplates.name(of: "he") == "Hebrew")
         #expect(MailTemplates.name(of: "vi") == "Vietnamese")
         #expect(MailTemplates.name(of: "en") == "English")
+    }
+
+    @Test("Markers are filled in text of any script; a lone or unknown marker stays as written")
+    func markersFillInAnyText() {
+        let values = ["APP_NAME": "démo 🙂", "LINK": "https://x.example/?a=1%202"]
+        #expect(MailTemplates.fill("こんにちは %APP_NAME%。%LINK% עברית", values) == "こんにちは démo 🙂。https://x.example/?a=1%202 עברית")
+        #expect(MailTemplates.fill("100% sure, %UNKNOWN% and %APP_NAME%%", values) == "100% sure, %UNKNOWN% and démo 🙂%")
+        #expect(MailTemplates.fill("%", values) == "%")
+        #expect(MailTemplates.fill("", values) == "")
+        #expect(MailTemplates.fill("%APP_NAME%%APP_NAME%", values) == "démo 🙂démo 🙂")
     }
 }
