@@ -1,0 +1,150 @@
+import ActionFlowModel
+@testable import ActionFlowServer
+import Foundation
+import PropertyBased
+import Testing
+
+/// serve reads request bodies in normal form with `WireJSONDecoder`: whatever it reads, it
+/// reads as `JSONDecoder` does, and what it cannot read it refuses (serve then goes the general way).
+@Suite struct WireJSONDecoderTests {
+    struct Sample: Decodable, Equatable {
+        enum Kind: String, Decodable { case plain = "A", awkward = "b\"/\\\n" }
+        var text: String
+        var optionalText: String?
+        var flag: Bool?
+        var kind: Kind?
+        var list: [String]?
+        var flags: [Bool?]?
+        var children: [Sample]?
+        var table: [String: String]?
+        var nested: Nested?
+    }
+
+    /// Read by hand through nested containers, `decodeNil` and `allKeys`.
+    struct Nested: Decodable, Equatable {
+        var name: String?
+        var values: [String]
+        var keys: [String]
+        enum Keys: String, CodingKey { case name, inner, values }
+        enum InnerKeys: String, CodingKey { case name }
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: Keys.self)
+            keys = container.allKeys.map(\.stringValue).sorted()
+            let inner = try container.nestedContainer(keyedBy: InnerKeys.self, forKey: .inner)
+            name = try inner.decodeNil(forKey: .name) ? nil : inner.decode(String.self, forKey: .name)
+            var list = try container.nestedUnkeyedContainer(forKey: .values)
+            values = []
+            while !list.isAtEnd {
+                if try list.decodeNil() { values.append("null") } else { values.append(try list.decode(String.self)) }
+            }
+        }
+    }
+
+    static let strings = [#""""#, #""a""#, #""\"\\\/\b\f\n\r\t""#, #""é漢字🙂""#, #""A""#, #""b\"/\\\n""#, #""key\":1,""#]
+    static let scalars = strings + ["true", "false", "null"]
+
+    /// A JSON text shaped by `script`: members of `Sample`, one in five of a random kind.
+    static func json(_ script: [Int], depth: Int = 0) -> String {
+        var cursor = script.makeIterator()
+        func next() -> Int { cursor.next() ?? 0 }
+        func pick(_ values: [String]) -> String { values[next() % values.count] }
+        func typed(_ good: () -> String) -> String { next() % 5 == 0 ? pick(scalars) : good() }
+        func list(_ element: () -> String) -> String { "[" + (0..<(next() % 4)).map { _ in element() }.joined(separator: ", ") + "]" }
+        let text = { pick(strings) }
+        let flag = { pick(["true", "false", "null"]) }
+        var members = [#""text": \#(typed(text))"#]
+        let optional: [(String, () -> String)] = [
+            ("optionalText", { typed { pick(strings + ["null"]) } }), ("flag", { typed(flag) }),
+            ("kind", { typed { pick([#""A""#, #""b\"/\\\n""#, "null"]) } }),
+            ("list", { typed { list(text) } }), ("flags", { typed { list(flag) } }),
+            ("table", { typed { "{" + (0..<(next() % 3)).map { #""k\#($0)": \#(text())"# }.joined(separator: ",") + "}" } }),
+            ("nested", { typed { #"{"values": \#(list { pick(strings + ["null"]) }), "inner": {"name": \#(pick(strings + ["null"]))}\#(next() % 2 == 0 ? #", "name": "x""# : "")}"# } }),
+            ("children", { depth < 2 ? list { json(Array(script.dropFirst(3)), depth: depth + 1) } : "[]" }),
+        ]
+        for (name, value) in optional where next() % 3 != 0 {
+            members.append("\"\(name)\" :\(value())")
+        }
+        return "{ " + members.joined(separator: ",\n") + " }"
+    }
+
+    static func bothRead<Value: Decodable & Equatable>(_ json: String, as _: Value.Type) -> (wire: Value?, foundation: Value?) {
+        let data = Data(json.utf8)
+        return (try? WireJSONDecoder().decode(Value.self, from: data), try? JSONDecoder().decode(Value.self, from: data))
+    }
+
+    @Test("Generated bodies: what it reads, JSONDecoder reads the same; what JSONDecoder reads of them, it reads too")
+    func generatedBodiesAgree() async {
+        await propertyCheck(count: 500, input: Gen.int(in: 0...1_000).array(of: 0...40)) { script in
+            let json = Self.json(script)
+            let (wire, foundation) = Self.bothRead(json, as: Sample.self)
+            #expect(wire == foundation, "\(json)")
+        }
+    }
+
+    @Test("Most generated bodies are read, so that the agreement above is not between two refusals")
+    func mostGeneratedBodiesAreRead() {
+        var generator = SystemRandomNumberGenerator()
+        let bodies = (0..<400).map { _ in Self.json((0..<30).map { _ in Int.random(in: 0...1_000, using: &generator) }) }
+        let read = bodies.filter { Self.bothRead($0, as: Sample.self).wire != nil }.count
+        #expect(read > bodies.count / 4 && read < bodies.count, "\(read) of \(bodies.count)")
+    }
+
+    @Test("Broken generated bodies: anything it still reads, JSONDecoder reads the same")
+    func brokenBodiesNeverReadOtherwise() async {
+        await propertyCheck(count: 500, input: Gen.int(in: 0...1_000).array(of: 1...40), Gen.int(in: 0...10_000)) { script, cut in
+            var bytes = Array(Self.json(script).utf8)
+            let position = cut % bytes.count
+            switch cut % 4 {
+            case 0: bytes.remove(at: position)
+            case 1: bytes.insert(UInt8(ascii: ","), at: position)
+            case 2: bytes.insert(UInt8(ascii: "\\"), at: position)
+            default: bytes[position] = 0xC3
+            }
+            let json = String(decoding: bytes, as: UTF8.self)
+            let (wire, foundation) = Self.bothRead(json, as: Sample.self)
+            if wire != nil { #expect(wire == foundation, "\(json)") }
+        }
+    }
+
+    @Test("Real request types read the same", arguments: [
+        #"{"requestType":"EMAIL_SIGNIN","email":"a@example.com","continueUrl":"https://www.example.com/finish?a=b&c=d","canHandleCodeInApp":true}"#,
+        #"{"requestType":"PASSWORD_RESET","email":"q\"u\\o/te@example.com","iOSBundleId":"com.example.ios","androidInstallApp":false,"tenantId":null}"#,
+        #"{"requestType":"VERIFY_EMAIL","idToken":"a.b.c","dynamicLinkDomain":"example.page.link","linkDomain":"links.example.com"}"#,
+        #"{"requestType":"NOT_A_TYPE","email":"a@example.com"}"#,
+        #"{"email":"a@example.com"}"#,
+    ])
+    func requestTypes(_ json: String) {
+        let send = Self.bothRead(json, as: SendOobCodeRequest.self)
+        #expect(send.wire == send.foundation)
+        let lookup = Self.bothRead(json, as: LookupRequest.self)
+        #expect(lookup.wire == lookup.foundation)
+    }
+
+    @Test("It refuses what it does not read the way JSONDecoder does, or what is not JSON", arguments: [
+        #"{"text":"a","flag":1}"#,
+        #"{"text":"\u0041"}"#,
+        #"{"text":"a","text":"b"}"#,
+        "{\"text\":\"a\u{1}\"}",
+        #"{"text":"a",}"#,
+        #"{"text":"a"} x"#,
+        #"{"text":"a""#,
+        #"{"text" "a"}"#,
+        #"{"text":"a\q"}"#,
+        #"{"text":tru}"#,
+        #"["a"]"#,
+        "",
+    ])
+    func refusals(_ json: String) {
+        #expect(throws: WireJSONDecoder.Unsupported.self) { try WireJSONDecoder().decode(Sample.self, from: Data(json.utf8)) }
+    }
+
+    @Test("Bytes that are not UTF-8, numbers wherever a type asks for one, and nesting past its limit are refused")
+    func otherRefusals() throws {
+        #expect(throws: (any Error).self) { try WireJSONDecoder().decode(Sample.self, from: Data([UInt8](#"{"text":""#.utf8) + [0xC3, 0x28] + [UInt8](#""}"#.utf8))) }
+        struct Count: Decodable { var count: Int }
+        #expect(throws: (any Error).self) { try WireJSONDecoder().decode(Count.self, from: Data(#"{"count":"1"}"#.utf8)) }
+        let deep = String(repeating: "[", count: 300) + String(repeating: "]", count: 300)
+        #expect(throws: (any Error).self) { try WireJSONDecoder().decode([String].self, from: Data(deep.utf8)) }
+        #expect(try WireJSONDecoder().decode([[String]].self, from: Data(#" [ [ "a" ] , [ ] ] "#.utf8)) == [["a"], []])
+    }
+}
