@@ -21,6 +21,7 @@ public enum DisplayWidth {
     public static func of(_ text: String) -> Int {
         // Printable ASCII takes a column a byte: no grapheme breaking needed.
         if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return text.utf8.count }
+        if let columns = singleColumnCount(text) { return columns }
         var total = 0
         for character in text { total += of(character) }
         return total
@@ -41,6 +42,30 @@ public enum DisplayWidth {
         if value == 0x200D || (value >= 0x1160 && value <= 0x11FF) { return 0 }
         if isWide(value) || scalar.properties.isEmojiPresentation { return 2 }
         return 1
+    }
+
+    /// Whether a scalar is a whole character of one column wherever it stands, and sanitizing
+    /// keeps it: printable ASCII, Latin-1 and Latin letters, punctuation, arrows, box drawing and
+    /// the shapes and marks the interface draws with. Text made only of these needs no grapheme
+    /// breaking, which was most of a key's work. (`SingleColumnScalarTests` checks every one of them.)
+    public static func isSingleColumnScalar(_ value: UInt32) -> Bool {
+        switch value {
+        case 0x20...0x7E, 0xA0...0xAC, 0xAE...0x2FF, 0x2010...0x2027, 0x2030...0x205E, 0x2190...0x21FF, 0x2315,
+             0x2500...0x25FC, 0x2713...0x2718:
+            return true
+        default:
+            return false
+        }
+    }
+
+    /// The columns of text made only of single-column scalars (one each); nil for other text.
+    static func singleColumnCount(_ text: String) -> Int? {
+        var count = 0
+        for scalar in text.unicodeScalars {
+            guard isSingleColumnScalar(scalar.value) else { return nil }
+            count += 1
+        }
+        return count
     }
 
     /// East Asian Wide and Fullwidth ranges (Unicode 15, EastAsianWidth.txt, condensed).

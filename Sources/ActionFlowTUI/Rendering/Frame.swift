@@ -131,6 +131,9 @@ public struct Frame: Hashable, Sendable {
     public mutating func put(_ text: String, x: Int, y: Int, style: CellStyle, clip: Rect? = nil) -> Int {
         let area = self.clip(clip ?? bounds)
         guard y >= area.y, y < area.maxY else { return x + text.displayWidth }
+        if text.unicodeScalars.allSatisfy({ DisplayWidth.isSingleColumnScalar($0.value) }) {
+            return putSingleColumnScalars(text, x: x, y: y, style: style, area: area)
+        }
         var column = x
         for character in text.screenSafe {
             let columns = DisplayWidth.of(character)
@@ -157,6 +160,26 @@ public struct Frame: Hashable, Sendable {
                 }
             }
             column += columns
+        }
+        return column
+    }
+
+    /// Single-character strings of the ASCII bytes, by byte.
+    private static let asciiCells: [String] = (0..<128).map { String(UnicodeScalar(UInt8($0))) }
+
+    /// `put` of text whose every scalar is a character of one column that needs no sanitizing
+    /// (`DisplayWidth.isSingleColumnScalar`), which most of a screen is: it skips grapheme
+    /// breaking, which was a third of a key's work.
+    private mutating func putSingleColumnScalars(_ text: String, x: Int, y: Int, style: CellStyle, area: Rect) -> Int {
+        var column = x
+        for scalar in text.unicodeScalars {
+            if column >= area.maxX { break }
+            if column >= area.x {
+                clearWideRemnant(x: column, y: y, area: area)
+                let cell = scalar.value < 0x80 ? Self.asciiCells[Int(scalar.value)] : String(scalar)
+                self[column, y] = Cell(text: cell, style: style)
+            }
+            column += 1
         }
         return column
     }
@@ -252,12 +275,22 @@ public enum TextWrap {
     }
 
     static func wrappedLines(_ text: String, width: Int) -> [String] {
+        // Text of single-column scalars and line breaks splits on bytes, as it would on
+        // characters (no carriage return or combining mark can join a break or a space to
+        // another scalar), and needs no sanitizing: splitting by characters was a sixth of a key.
+        let simple = text.unicodeScalars.allSatisfy { $0 == "\n" || DisplayWidth.isSingleColumnScalar($0.value) }
+        let paragraphs = simple
+            ? text.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).map { Substring($0) }
+            : text.split(separator: "\n", omittingEmptySubsequences: false)
         var result: [String] = []
-        for paragraph in text.split(separator: "\n", omittingEmptySubsequences: false) {
+        for paragraph in paragraphs {
             var line = ""
             var lineWidth = 0
-            for word in paragraph.split(separator: " ", omittingEmptySubsequences: true) {
-                var word = String(word).screenSafe
+            let words = simple
+                ? paragraph.utf8.split(separator: UInt8(ascii: " "), omittingEmptySubsequences: true).map { Substring($0) }
+                : paragraph.split(separator: " ", omittingEmptySubsequences: true)
+            for word in words {
+                var word = simple ? String(word) : String(word).screenSafe
                 var wordWidth = DisplayWidth.of(word)
                 if lineWidth > 0, lineWidth + 1 + wordWidth > width {
                     result.append(line)
@@ -290,6 +323,22 @@ public enum TextWrap {
         guard width > 0 else { return [] }
         // One pass: a long link or JSON body is not copied again for every line it fills.
         var result: [String] = []
+        if DisplayWidth.singleColumnCount(text) != nil {
+            // A character a scalar, a column each: runs of `width` scalars.
+            var line = ""
+            var used = 0
+            for scalar in text.unicodeScalars {
+                if used == width {
+                    result.append(line)
+                    line = ""
+                    used = 0
+                }
+                line.unicodeScalars.append(scalar)
+                used += 1
+            }
+            result.append(line)
+            return result
+        }
         var line = ""
         var used = 0
         for character in text.screenSafe {

@@ -26,29 +26,43 @@ public enum FrameDiff {
     /// Runs of changed cells. With no previous frame (or a different size) every cell changes.
     /// A wide character and the continuation cell right of it always travel together.
     public static func runs(from previous: Frame?, to next: Frame) -> [Run] {
-        // The cell arrays themselves, compared index by index: this runs for every frame.
         let before = previous.flatMap { $0.width == next.width && $0.height == next.height ? $0.cells : nil }
-        let after = next.cells
+        let width = next.width
         var runs: [Run] = []
-        var changed = [Bool](repeating: false, count: next.width)
-        for y in 0..<next.height {
-            let row = y * next.width
-            for x in 0..<next.width {
-                changed[x] = before.map { $0[row + x] != after[row + x] } ?? true
-            }
-            for x in 0..<next.width where changed[x] {
-                if next[x, y].isContinuation, x > 0 { changed[x - 1] = true }
-                if x + 1 < next.width, next[x + 1, y].isContinuation { changed[x + 1] = true }
-            }
-            var x = 0
-            while x < next.width {
-                guard changed[x] else {
-                    x += 1
-                    continue
+        var changed = [Bool](repeating: false, count: width)
+        // Through buffers: this runs for every frame over every cell, and the arrays' checks
+        // and copies were an eighth of a key's work.
+        next.cells.withUnsafeBufferPointer { after in
+            for y in 0..<next.height {
+                let row = y * width
+                var anyChanged = false
+                if let before {
+                    before.withUnsafeBufferPointer { old in
+                        for x in 0..<width {
+                            let differs = old[row + x] != after[row + x]
+                            changed[x] = differs
+                            anyChanged = anyChanged || differs
+                        }
+                    }
+                } else {
+                    for x in 0..<width { changed[x] = true }
+                    anyChanged = width > 0
                 }
-                let start = x
-                while x < next.width, changed[x] { x += 1 }
-                runs.append(Run(x: start, y: y, cells: Array((start..<x).map { next[$0, y] })))
+                guard anyChanged else { continue }
+                for x in 0..<width where changed[x] {
+                    if after[row + x].isContinuation, x > 0 { changed[x - 1] = true }
+                    if x + 1 < width, after[row + x + 1].isContinuation { changed[x + 1] = true }
+                }
+                var x = 0
+                while x < width {
+                    guard changed[x] else {
+                        x += 1
+                        continue
+                    }
+                    let start = x
+                    while x < width, changed[x] { x += 1 }
+                    runs.append(Run(x: start, y: y, cells: Array(after[(row + start)..<(row + x)])))
+                }
             }
         }
         return runs
