@@ -213,9 +213,33 @@ private struct WireKeyedDecoding<Key: CodingKey>: KeyedDecodingContainerProtocol
     func contains(_ key: Key) -> Bool { members.contains { $0.key == key.stringValue } }
 
     private func member(_ key: Key) throws -> WireJSONValue {
+        guard let value = memberIfPresent(key) else { throw WireJSONDecoder.Unsupported() }
+        return value
+    }
+
+    private func memberIfPresent(_ key: Key) -> WireJSONValue? {
         let name = key.stringValue
-        guard let found = members.first(where: { $0.key == name }) else { throw WireJSONDecoder.Unsupported() }
-        return found.value
+        return members.first(where: { $0.key == name })?.value
+    }
+
+    // `decodeIfPresent` as `JSONDecoder` reads it (absent or null is nil), with one look-up
+    // instead of the protocol's three: request types are mostly optional fields.
+    func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? {
+        guard let value = memberIfPresent(key) else { return nil }
+        if case .null = value { return nil }
+        return try WireValueDecoder.string(value)
+    }
+
+    func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? {
+        guard let value = memberIfPresent(key) else { return nil }
+        if case .null = value { return nil }
+        return try WireValueDecoder.bool(value)
+    }
+
+    func decodeIfPresent<Value: Decodable>(_ type: Value.Type, forKey key: Key) throws -> Value? {
+        guard let value = memberIfPresent(key) else { return nil }
+        if case .null = value { return nil }
+        return try WireValueDecoder(value: value, codingPath: codingPath + [key]).decode(Value.self)
     }
 
     func decodeNil(forKey key: Key) throws -> Bool {
