@@ -55,23 +55,27 @@ public enum MailTemplates {
     static func fill(_ text: String, _ values: [String: String]) -> String {
         // On UTF-8 code units (`%` is one byte): a scan by characters cost `serve` a twentieth
         // of a send. Unlike that scan, it also finds a `%` that a combining mark follows.
-        var output = ""
-        output.reserveCapacity(text.utf8.count + 128)
-        var rest = text.utf8[...]
+        var text = text
         let percent = UInt8(ascii: "%")
-        while let open = rest.firstIndex(of: percent) {
-            output += Substring(rest[..<open])
-            let afterOpen = rest.index(after: open)
-            if let close = rest[afterOpen...].firstIndex(of: percent), let value = values[String(Substring(rest[afterOpen..<close]))] {
-                output += value
-                rest = rest[rest.index(after: close)...]
-            } else {
-                output += "%"
-                rest = rest[afterOpen...]
+        return text.withUTF8 { bytes in
+            var output: [UInt8] = []
+            output.reserveCapacity(bytes.count + 128)
+            var rest = bytes[...]
+            while let open = rest.firstIndex(of: percent) {
+                output.append(contentsOf: rest[..<open])
+                let afterOpen = open + 1
+                if let close = rest[afterOpen...].firstIndex(of: percent),
+                   let value = values[String(decoding: UnsafeBufferPointer(rebasing: rest[afterOpen..<close]), as: UTF8.self)] {
+                    output.append(contentsOf: value.utf8)
+                    rest = rest[(close + 1)...]
+                } else {
+                    output.append(percent)
+                    rest = rest[afterOpen...]
+                }
             }
+            output.append(contentsOf: rest)
+            return String(decoding: output, as: UTF8.self)
         }
-        output += Substring(rest)
-        return output
     }
 
     private static let table: [String: [OobRequestType: Template]] = [

@@ -96,7 +96,9 @@ public enum ActionLinkBuilder {
         }
         for (name, value) in query {
             if let separator { url.append(separator) }
-            url += name + "=" + PercentEncoding.encodeComponent(value)
+            url.append(name)
+            url.append("=")
+            url.append(PercentEncoding.encodeComponent(value))
             separator = "&"
         }
         return url

@@ -3,18 +3,22 @@
 public enum PercentEncoding {
     /// Encodes everything but RFC 3986 unreserved characters, so the result is safe as a query value.
     public static func encodeComponent(_ text: String) -> String {
-        var out: [UInt8] = []
-        out.reserveCapacity(text.utf8.count + text.utf8.count / 2)
-        for byte in text.utf8 {
-            if isUnreserved(byte) {
-                out.append(byte)
-            } else {
-                out.append(UInt8(ascii: "%"))
-                out.append(hexDigits[Int(byte >> 4)])
-                out.append(hexDigits[Int(byte & 0x0F)])
+        // Written straight into the string's storage, at most three bytes a byte.
+        String(unsafeUninitializedCapacity: text.utf8.count * 3) { buffer in
+            var count = 0
+            for byte in text.utf8 {
+                if isUnreserved(byte) {
+                    buffer[count] = byte
+                    count += 1
+                } else {
+                    buffer[count] = UInt8(ascii: "%")
+                    buffer[count + 1] = hexDigits[Int(byte >> 4)]
+                    buffer[count + 2] = hexDigits[Int(byte & 0x0F)]
+                    count += 3
+                }
             }
+            return count
         }
-        return String(decoding: out, as: UTF8.self)
     }
 
     /// Decodes `%XX` escapes (and `+` as space when `plusAsSpace`, as form-encoded queries do).
