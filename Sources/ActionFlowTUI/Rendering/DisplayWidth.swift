@@ -47,7 +47,7 @@ public enum DisplayWidth {
     /// Whether a scalar is a whole character of one column wherever it stands, and sanitizing
     /// keeps it: printable ASCII, Latin-1 and Latin letters, punctuation, arrows, box drawing and
     /// the shapes and marks the interface draws with. Text made only of these needs no grapheme
-    /// breaking, which was most of a key's work. (`SingleColumnScalarTests` checks every one of them.)
+    /// breaking. (`SingleColumnScalarTests` checks every one of them.)
     public static func isSingleColumnScalar(_ value: UInt32) -> Bool {
         switch value {
         case 0x20...0x7E, 0xA0...0xAC, 0xAE...0x2FF, 0x2010...0x2027, 0x2030...0x205E, 0x2190...0x21FF, 0x2315,
