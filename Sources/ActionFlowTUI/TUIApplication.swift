@@ -193,19 +193,29 @@ public final class TUIApplication {
 
         var endingSignal: Int32?
         var preparingPanes = false
+        // Whether anything on screen may have changed since the last frame.
+        var frameWanted = true
         loop: while true {
-            for reply in replies.take() { send(reply) }
+            let arrived = replies.take()
+            for reply in arrived { send(reply) }
             if let prepared = replies.takePreparedPanes() {
+                // Panes laid out for later change nothing on screen: the pane shown was laid
+                // out when it was drawn, and adopting never replaces a pane. Drawing again for
+                // them cost a whole frame after most keys, which the next key then waited for.
                 panes.adopt(prepared)
                 preparingPanes = false
             }
+            if !arrived.isEmpty || story != nil || nextPlayedStep != nil { frameWanted = true }
             playStory(&ui)
             playOnTime(&ui)
             save(&ui)
-            // An embedded world names its project as it is now (the Project pane may change it).
-            let transport = replay == nil && driver.session.isEmbedded ? "embedded \(driver.session.project.projectId)" : transportSummary
-            terminal.present(MainView.render(session: session, ui: ui, transport: transport, width: terminal.width, height: terminal.height, panes: panes))
-            StartupTrace.mark("frame drawn")
+            if frameWanted {
+                // An embedded world names its project as it is now (the Project pane may change it).
+                let transport = replay == nil && driver.session.isEmbedded ? "embedded \(driver.session.project.projectId)" : transportSummary
+                terminal.present(MainView.render(session: session, ui: ui, transport: transport, width: terminal.width, height: terminal.height, panes: panes))
+                StartupTrace.mark("frame drawn")
+                frameWanted = false
+            }
             // The other panes are laid out on another thread while the loop waits for keys, so
             // that going to one draws at once and no key waits for a pane it did not ask for.
             if !preparingPanes, let preparation = panes.preparation(session, ui, ScreenLayout(width: terminal.width, height: terminal.height, session: session)) {
@@ -214,7 +224,9 @@ public final class TUIApplication {
                 Task.detached(priority: .utility) { replies.post(preparation.run()) }
             }
             let timeout = nextPlayedStep.map { Int32(max(1, min(500, $0.timeIntervalSinceNow * 1000))) } ?? 500
-            switch terminal.nextInput(timeout: timeout) {
+            let input = terminal.nextInput(timeout: timeout)
+            if case .wake = input {} else { frameWanted = true }
+            switch input {
             case .keys(let keys):
                 // A key stops `g` from playing on; the key itself then acts as usual.
                 nextPlayedStep = nil
