@@ -187,16 +187,14 @@ extension SimulatedProject {
         return false
     }
 
+    private static let base64Alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
+
     /// Base64 or base64url letters to their values; 0xFF for the bytes `lenientBase64` skips.
     private static let base64Values: [UInt8] = {
         var values = [UInt8](repeating: 0xFF, count: 256)
-        for (value, letter) in "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789".utf8.enumerated() {
-            values[Int(letter)] = UInt8(value)
+        for alphabet in [base64Alphabet, base64URLAlphabet] {
+            for (value, letter) in alphabet.enumerated() { values[Int(letter)] = UInt8(value) }
         }
-        values[Int(UInt8(ascii: "+"))] = 62
-        values[Int(UInt8(ascii: "-"))] = 62
-        values[Int(UInt8(ascii: "/"))] = 63
-        values[Int(UInt8(ascii: "_"))] = 63
         return values
     }()
 
@@ -238,14 +236,8 @@ extension SimulatedProject {
         var standard: [UInt8] = []
         standard.reserveCapacity(ascii.count + 3)
         for byte in ascii {
-            switch byte {
-            case UInt8(ascii: "-"): standard.append(UInt8(ascii: "+"))
-            case UInt8(ascii: "_"): standard.append(UInt8(ascii: "/"))
-            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-                 UInt8(ascii: "+"), UInt8(ascii: "/"):
-                standard.append(byte)
-            default: continue
-            }
+            let value = base64Values[Int(byte)]
+            if value != 0xFF { standard.append(base64Alphabet[Int(value)]) }
         }
         guard !standard.isEmpty else { return nil }
         while standard.count % 4 != 0 { standard.append(UInt8(ascii: "=")) }

@@ -4,7 +4,6 @@ enum DomainName {
     /// at least two labels, except `localhost`. Read byte by byte: only ASCII can pass, and
     /// `serve` checks an address's domain on every send.
     static func isValid(_ text: String) -> Bool {
-        guard !text.isEmpty, text.utf8.count <= 253 else { return false }
         var text = text
         return text.withUTF8 { isValid(ascii: $0) }
     }

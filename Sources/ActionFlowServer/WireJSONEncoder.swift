@@ -1,5 +1,10 @@
 import Foundation
 
+enum WireJSON {
+    /// Types Foundation's JSON coders read and write their own way, which the wire coders refuse.
+    static let foundationOwnTypes: Set<ObjectIdentifier> = Set([Date.self, Data.self, URL.self, Decimal.self].map { ObjectIdentifier($0 as Any.Type) })
+}
+
 /// Writes a wire value as `JSONEncoder` with `.withoutEscapingSlashes` writes it: the same
 /// values, escapes and number forms, with an object's members in the order they are encoded
 /// (`JSONEncoder` orders them by its dictionary's hash, which changes from process to process).
@@ -32,14 +37,15 @@ final class WireJSONWriter {
 
     var depth: Int { open.count }
 
-    /// Writes one value in place: a scalar, or whatever containers it opens, closed afterwards.
-    /// The types `writeValue` writes or refuses itself; any other goes straight to its encoder.
-    private static let scalarTypes: Set<ObjectIdentifier> = Set([
+    /// The types `writeValue` writes or refuses itself (`Float`, which `JSONEncoder` writes
+    /// otherwise, and the types Foundation's JSON coders treat their own way); any other goes
+    /// straight to its encoder.
+    private static let scalarTypes: Set<ObjectIdentifier> = WireJSON.foundationOwnTypes.union([
         String.self, Bool.self, Int.self, Double.self, Int64.self, Int32.self, Int16.self, Int8.self,
-        UInt.self, UInt64.self, UInt32.self, UInt16.self, UInt8.self,
-        Float.self, Float16.self, Data.self, Date.self, URL.self, Decimal.self,
+        UInt.self, UInt64.self, UInt32.self, UInt16.self, UInt8.self, Float.self, Float16.self,
     ].map { ObjectIdentifier($0 as Any.Type) })
 
+    /// Writes one value in place: a scalar, or whatever containers it opens, closed afterwards.
     func writeValue<Value: Encodable>(_ value: Value, codingPath: [any CodingKey]) throws {
         // One set lookup instead of a failed cast per case for every struct and list written:
         // the casts showed in `serve`'s profile.
@@ -63,10 +69,9 @@ final class WireJSONWriter {
         case let integer as UInt32: append(String(integer))
         case let integer as UInt16: append(String(integer))
         case let integer as UInt8: append(String(integer))
-        // Float, and the types `JSONEncoder` writes its own way.
-        case is Float, is Float16, is Data, is Date, is URL, is Decimal: throw WireJSONEncoder.Unsupported()
         default:
-            try writeEncoded(value, codingPath: codingPath)
+            // Float, and the types Foundation's JSON coders treat their own way.
+            throw WireJSONEncoder.Unsupported()
         }
     }
 

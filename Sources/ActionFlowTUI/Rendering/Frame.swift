@@ -131,7 +131,7 @@ public struct Frame: Hashable, Sendable {
     public mutating func put(_ text: String, x: Int, y: Int, style: CellStyle, clip: Rect? = nil) -> Int {
         let area = self.clip(clip ?? bounds)
         guard y >= area.y, y < area.maxY else { return x + text.displayWidth }
-        if text.unicodeScalars.allSatisfy({ DisplayWidth.isSingleColumnScalar($0.value) }) {
+        if DisplayWidth.singleColumnCount(text) != nil {
             return putSingleColumnScalars(text, x: x, y: y, style: style, area: area)
         }
         var column = x
