@@ -1,6 +1,13 @@
 // swift-tools-version: 6.1
 import PackageDescription
 
+/// The release program's link (see the `actionflow` target).
+let releaseLinkFlags = [
+    "-static-stdlib", "-Xclang-linker", "-no-pie", "-use-ld=lld",
+    "-Xlinker", "--symbol-ordering-file=\(Context.packageDirectory)/Linker/actionflow.order",
+    "-Xlinker", "--no-warn-symbol-ordering", "-Xlinker", "--no-export-dynamic",
+]
+
 let package = Package(
     name: "actionflow",
     platforms: [.macOS(.v14)],
@@ -80,10 +87,13 @@ let package = Package(
         // The program. A release build links the Swift runtime and Foundation into it: loading
         // them as shared libraries took longer than the whole Swift floor's start (README,
         // "Benchmark"). Debug builds and the test bundles stay dynamic; so does the HTTP engine.
+        // lld places the functions a session runs side by side, in the order of
+        // Linker/actionflow.order (`actionflow bench code-order` writes it), and the program
+        // exports no symbols, which the loader would otherwise search on every look-up.
         .executableTarget(
             name: "actionflow",
             dependencies: ["ActionFlowCommands"],
-            linkerSettings: [.unsafeFlags(["-static-stdlib", "-Xclang-linker", "-no-pie"], .when(platforms: [.linux], configuration: .release))]
+            linkerSettings: [.unsafeFlags(releaseLinkFlags, .when(platforms: [.linux], configuration: .release))]
                 // Foundation's static archives name their C parts only in the modules of the
                 // static resource folder; the program's code was compiled against the shared ones.
                 + ["CoreFoundation", "_FoundationICU", "_FoundationCShims", "_FoundationCollections"].map {
@@ -135,6 +145,12 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// Each function of the project's own modules in a section of its own, so that a release link can
+// place the code a session runs side by side (README, "Benchmark": peak memory).
+for target in package.targets where target.type == .regular || target.type == .executable {
+    target.swiftSettings = (target.swiftSettings ?? []) + [.unsafeFlags(["-Xfrontend", "-function-sections"], .when(platforms: [.linux], configuration: .release))]
+}
 
 // The libFuzzer executable (README, "Robustness"): declared only when ACTIONFLOW_FUZZ=1, which
 // `scripts/fuzz` sets to build it into .build-fuzz with the project's own modules instrumented

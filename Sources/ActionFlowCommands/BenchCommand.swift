@@ -9,11 +9,12 @@ struct BenchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench",
         abstract: "Measure throughput and memory (build with -c release first). No subcommand: every section.",
-        subcommands: [BenchCoreCommand.self, BenchInspectCommand.self, BenchServeCommand.self, BenchTerminalCommand.self]
+        subcommands: [BenchCoreCommand.self, BenchInspectCommand.self, BenchServeCommand.self, BenchTerminalCommand.self, BenchCodeOrderCommand.self]
     )
 
     func run() async throws {
-        for section in Self.configuration.subcommands {
+        // Hidden sections (code-order) write files rather than print figures.
+        for section in Self.configuration.subcommands where section.configuration.shouldDisplay {
             var command = try section.parseAsRoot([])
             if var asynchronous = command as? AsyncParsableCommand {
                 try await asynchronous.run()
@@ -116,23 +117,12 @@ struct BenchCoreCommand: AsyncParsableCommand {
 
     /// Instructions of one full flow, counted by callgrind: the difference between two runs of
     /// `--flows`, so that the process start and loading cancel out. Nil without valgrind, a C
-    /// compiler and objcopy. Valgrind 3.19 reads neither Swift's DWARF 5 nor the mask libdispatch
-    /// passes to `sigsuspend` on the main thread of an async program, so a copy without debug
-    /// information runs, with `sigsuspend` replaced by `pause` (the main thread only waits there).
+    /// compiler and objcopy.
     static func instructionsPerFlow(fewer: Int = 4, more: Int = 24) throws -> Double? {
-        guard let valgrind = SwiftFloor.onPath("valgrind"), let compiler = SwiftFloor.onPath("cc") ?? SwiftFloor.onPath("clang"),
-              let objcopy = SwiftFloor.onPath("objcopy") else { return nil }
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("actionflow-bench-callgrind-\(getpid())").path
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        let copy = folder + "/actionflow", shim = folder + "/pause-instead-of-sigsuspend.so"
-        try Data("#include <signal.h>\n#include <unistd.h>\nint sigsuspend(const sigset_t *mask) { (void)mask; for (;;) pause(); }\n".utf8)
-            .write(to: URL(fileURLWithPath: folder + "/shim.c"))
-        _ = try ChildProcess.time(compiler, ["-shared", "-fPIC", "-O2", folder + "/shim.c", "-o", shim])
-        _ = try ChildProcess.time(objcopy, ["--strip-debug", try ChildProcess.ownExecutable(), copy])
+        guard let callgrind = try CallgrindCopy() else { return nil }
+        defer { callgrind.remove() }
         func collected(_ flows: Int) throws -> Double? {
-            let errors = try ChildProcess.standardError("/usr/bin/env", ["LD_PRELOAD=" + shim, valgrind, "--tool=callgrind", "--callgrind-out-file=/dev/null",
-                                                                         copy, "bench", "core", "--flows", String(flows)])
+            let errors = try ChildProcess.standardError("/usr/bin/env", callgrind.command(["bench", "core", "--flows", String(flows)], output: "/dev/null"))
             // `==PID== Collected : 123456789`
             guard let line = errors.split(separator: "\n").last(where: { $0.contains("Collected :") }),
                   let count = line.split(separator: " ").last.flatMap({ Double($0) }) else { return nil }

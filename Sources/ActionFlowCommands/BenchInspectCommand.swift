@@ -152,26 +152,35 @@ enum ChildProcess {
 
     /// Runs to the end and returns what it wrote on standard error (standard output discarded).
     static func standardError(_ executable: String, _ arguments: [String]) throws -> String {
+        try collected(executable, arguments, from: 2)
+    }
+
+    /// Runs to the end and returns what it wrote on standard output (standard error discarded).
+    static func standardOutput(_ executable: String, _ arguments: [String]) throws -> String {
+        try collected(executable, arguments, from: 1)
+    }
+
+    private static func collected(_ executable: String, _ arguments: [String], from stream: Int32) throws -> String {
         var pipeEnds: [Int32] = [0, 0]
         guard pipe(&pipeEnds) == 0 else { throw Failure(description: "cannot create a pipe") }
         for end in pipeEnds { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
         let input = open("/dev/null", O_RDONLY)
         defer { close(input) }
-        let pid = try spawn(executable, arguments, stdin: input, stderr: pipeEnds[1])
+        let pid = try spawn(executable, arguments, stdin: input, stdout: stream == 1 ? pipeEnds[1] : nil, stderr: stream == 2 ? pipeEnds[1] : nil)
         close(pipeEnds[1])
-        var collected: [UInt8] = []
+        var output: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 4096)
         while true {
             let count = chunk.withUnsafeMutableBytes { read(pipeEnds[0], $0.baseAddress, $0.count) }
             if count < 0, errno == EINTR { continue }
             guard count > 0 else { break }
-            collected.append(contentsOf: chunk[..<count])
+            output.append(contentsOf: chunk[..<count])
         }
         close(pipeEnds[0])
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0, errno == EINTR {}
         guard status & 0x7F == 0, (status >> 8) & 0xFF == 0 else { throw Failure(description: "\(executable) failed (wait status \(status))") }
-        return String(decoding: collected, as: UTF8.self)
+        return String(decoding: output, as: UTF8.self)
     }
 
     /// Runs with `lines` lines on standard input, cycling through `corpus`, written from here
@@ -208,13 +217,17 @@ enum ChildProcess {
         }
     }
 
-    /// Starts `executable` with standard output discarded, and standard error too unless `stderr` is given.
-    private static func spawn(_ executable: String, _ arguments: [String], stdin: Int32, stderr: Int32? = nil) throws -> pid_t {
+    /// Starts `executable` with standard output and standard error discarded unless given.
+    private static func spawn(_ executable: String, _ arguments: [String], stdin: Int32, stdout: Int32? = nil, stderr: Int32? = nil) throws -> pid_t {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_adddup2(&actions, stdin, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        if let stdout {
+            posix_spawn_file_actions_adddup2(&actions, stdout, 1)
+        } else {
+            posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        }
         if let stderr {
             posix_spawn_file_actions_adddup2(&actions, stderr, 2)
         } else {

@@ -64,7 +64,7 @@ struct BenchTerminalCommand: AsyncParsableCommand {
         print(line)
         print("    " + StartupPhases.summary(phases, firstFrames: own))
 
-        let stories = try StoryKeys.play(binary, keys: keys)
+        let stories = try StoryKeys.play([binary], keys: keys)
         let reference = try references.curses.map { try PseudoTerminalSession.reference([$0], marker: ReferencePrograms.cursesMarker, keys: 100) }
         let p99 = Self.percentile(stories.latencies, 0.99)
         var keyLine = String(format: "  key to frame  median %.2f ms, p99 %.2f ms (%d keys through both stories, %d drew nothing; target p99 under %.0f ms: %@)",
@@ -194,12 +194,13 @@ enum StoryKeys {
     /// After the script: each pane in turn, down and back up.
     static let filler = (1...8).flatMap { ["\($0)", "j", "k"] }
 
-    /// Plays the script, then moves on through the panes up to `keys`.
-    static func play(_ binary: String, keys: Int) throws -> Result {
-        let session = try PseudoTerminalSession([binary])
+    /// Plays the script, then moves on through the panes up to `keys`. `command` starts the
+    /// interface; `patience` multiplies every wait for the screen (see `PseudoTerminalSession`).
+    static func play(_ command: [String], keys: Int, patience: Double = 1) throws -> Result {
+        let session = try PseudoTerminalSession(command, patience: patience)
         defer { session.finish() }
-        _ = try session.waitForText("quit", timeout: 10)
-        session.drain(quiet: 0.2)
+        _ = try session.waitForText("quit", timeout: 10 * patience)
+        session.drain(quiet: 0.2 * patience)
         var result = Result()
         for index in 0..<keys {
             let step = index < script.count ? script[index] : Step(key: filler[(index - script.count) % filler.count])
@@ -324,9 +325,13 @@ final class PseudoTerminalSession {
     private let master: Int32
     private var output = [UInt8]()
     private let started = Date()
+    /// How many times longer than usual to wait for the screen to settle: more for a program
+    /// running under valgrind.
+    private let patience: Double
 
     /// `command`: the program and its arguments.
-    init(_ command: [String], width: Int = 100, height: Int = 30, environment extra: [String: String] = [:]) throws {
+    init(_ command: [String], width: Int = 100, height: Int = 30, environment extra: [String: String] = [:], patience: Double = 1) throws {
+        self.patience = patience
         let binary = command[0]
         var environment = ProcessInfo.processInfo.environment.merging(extra) { $1 }
         environment["TERM"] = "xterm-256color"
@@ -391,7 +396,7 @@ final class PseudoTerminalSession {
         write("q")
         var status: Int32 = 0
         for _ in 0..<100 {
-            drain(quiet: 0.01)
+            drain(quiet: 0.01 * patience)
             if waitpid(pid, &status, WNOHANG) == pid { break }
         }
         if waitpid(pid, &status, WNOHANG) == 0 {
@@ -406,7 +411,7 @@ final class PseudoTerminalSession {
     func press(_ key: String) -> (bytes: Int, milliseconds: Double?) {
         let sent = Date()
         write(key)
-        let (count, last) = drain(quiet: 0.03)
+        let (count, last) = drain(quiet: 0.03 * patience)
         return (count, last.map { $0.timeIntervalSince(sent) * 1000 })
     }
 
@@ -416,7 +421,7 @@ final class PseudoTerminalSession {
     func shows(_ text: String) -> Int? {
         output.removeAll()
         write("\u{0C}")
-        let (count, _) = drain(quiet: 0.1)
+        let (count, _) = drain(quiet: 0.1 * patience)
         let drawn = String(decoding: output, as: UTF8.self)
             .replacingOccurrences(of: #"\x1B(\[[0-9;?]*[ -/]*[@-~]|[()][0-9A-Za-z])"#, with: "", options: .regularExpression)
         return drawn.contains(text) ? count : nil

@@ -1,0 +1,67 @@
+import ArgumentParser
+import Foundation
+
+/// `actionflow bench code-order` (hidden): writes the functions that both user stories and a
+/// headless run execute, as the release link's symbol ordering file (Package.swift), so that
+/// the code a session runs sits together in the program instead of across its whole text. The
+/// kernel maps 64 KiB around each page a program first touches, so scattered code costs
+/// resident memory far beyond its size (README, "Benchmark": peak memory).
+struct BenchCodeOrderCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "code-order",
+        abstract: "Write the release link's symbol ordering file from callgrind runs of both user stories and a headless run.",
+        shouldDisplay: false
+    )
+
+    @Option(help: ArgumentHelp("Where to write the ordering file.", valueName: "path"))
+    var output = "Linker/actionflow.order"
+
+    /// Waits for the screen this many times longer than `bench terminal` does.
+    static let patience = 40.0
+
+    func run() throws {
+        guard let callgrind = try CallgrindCopy(), let nm = SwiftFloor.onPath("nm") else {
+            throw ValidationError("code-order needs valgrind, a C compiler, objcopy and nm on PATH")
+        }
+        defer { callgrind.remove() }
+        let stories = callgrind.folder + "/stories.callgrind", headless = callgrind.folder + "/headless.callgrind"
+        let played = try StoryKeys.play(["/usr/bin/env"] + callgrind.command([], output: stories, extra: ["--demangle=no"]),
+                                        keys: StoryKeys.script.count + StoryKeys.filler.count, patience: Self.patience)
+        _ = try ChildProcess.standardError("/usr/bin/env", callgrind.command(["run", BenchCoreCommand.headlessScenario, "--quiet"], output: headless, extra: ["--demangle=no"]))
+        var executed = Set<String>()
+        for file in [stories, headless] {
+            guard let text = try? String(contentsOfFile: file, encoding: .utf8) else {
+                throw ValidationError("callgrind wrote no counts to \(file)")
+            }
+            executed.formUnion(Self.functionNames(callgrindOutput: text))
+        }
+        let defined = Self.definedOnce(nmOutput: try ChildProcess.standardOutput(nm, ["--defined-only", callgrind.executable]))
+        let order = executed.filter { defined.contains($0) }.sorted()
+        try Data(order.map { $0 + "\n" }.joined().utf8).write(to: URL(fileURLWithPath: output))
+        print("\(order.count) functions written to \(output) (\(executed.count) executed, \(played.latencies.count) keys drawn)")
+    }
+
+    /// Every function named in a callgrind output file (`fn=(id) name` and `cfn=(id) name`;
+    /// later mentions give the id alone).
+    static func functionNames(callgrindOutput text: String) -> Set<String> {
+        var names = Set<String>()
+        for line in text.split(separator: "\n") where line.hasPrefix("fn=(") || line.hasPrefix("cfn=(") {
+            guard let close = line.firstIndex(of: ")") else { continue }
+            let name = line[line.index(after: close)...].drop { $0 == " " }
+            if !name.isEmpty { names.insert(String(name)) }
+        }
+        return names
+    }
+
+    /// Code symbols defined exactly once in the program. Local helpers that many objects each
+    /// define under the same name are left out: the linker would gather every one of them.
+    static func definedOnce(nmOutput text: String) -> Set<String> {
+        var counts: [Substring: Int] = [:]
+        for line in text.split(separator: "\n") {
+            let fields = line.split(separator: " ", maxSplits: 2)
+            guard fields.count == 3 else { continue }
+            counts[fields[2], default: 0] += "tTwW".contains(fields[1]) ? 1 : 2
+        }
+        return Set(counts.compactMap { $0.value == 1 ? String($0.key) : nil })
+    }
+}
