@@ -28,5 +28,8 @@ static inline mmask_t cn_button1_clicked(void) { return BUTTON1_CLICKED; }
 static inline mmask_t cn_button4_pressed(void) { return BUTTON4_PRESSED; }
 static inline mmask_t cn_button5_pressed(void) { return BUTTON5_PRESSED; }
 static inline int cn_key_code_yes(void) { return KEY_CODE_YES; }
+// tiparm is variadic, which Swift cannot call.
+static inline const char *cn_tiparm1(const char *capability, int first) { return tiparm(capability, first); }
+static inline const char *cn_tiparm2(const char *capability, int first, int second) { return tiparm(capability, first, second); }
 
 #endif

@@ -209,6 +209,25 @@ struct TerminalEndToEndTests {
         return previous
     }
 
+    @Test("Frames are drawn with the terminal's own strings: 256 colours, 8 colours, none with NO_COLOR, and vt100's delays are not printed",
+          arguments: [("tmux-256color", false, "38;5;"), ("xterm", false, "\u{1B}[36m"), ("tmux-256color", true, nil), ("vt100", false, nil)] as [(String, Bool, String?)])
+    func terminfoDrawing(term: String, noColor: Bool, colourSequence: String?) throws {
+        // An empty NO_COLOR leaves colour on, whatever the environment the tests run in says.
+        let tmux = try TmuxSession(environment: ["TERM": term, "NO_COLOR": noColor ? "1" : ""])
+        try startStoryOne(tmux)
+        tmux.waitFor("Flow  Set  Dev", "Email     alice@example.com")
+        let styled = tmux.screenWithStyles()
+        #expect(!tmux.screen().contains("$<"), "a terminfo delay was printed as text")
+        if let colourSequence {
+            #expect(styled.contains(colourSequence), "the frame has no colour in the form the terminal takes")
+        } else {
+            #expect(styled.range(of: #"\x1B\[(3[0-7]|4[0-7]|38;5;|48;5;)"#, options: .regularExpression) == nil, "colour was drawn where there should be none")
+        }
+        try tmux.press("q")
+        #expect(tmux.waitForExit() == 0)
+        tmux.expectTerminalRestored()
+    }
+
     @Test("Ctrl-C quits and restores the terminal")
     func controlC() throws {
         let tmux = try TmuxSession()

@@ -149,6 +149,9 @@ final class TmuxSession {
 
     func screen() -> String { (try? run(["capture-pane", "-p", "-t", "main"])) ?? "" }
 
+    /// The screen with its colours and attributes, as tmux's own escape sequences.
+    func screenWithStyles() -> String { (try? run(["capture-pane", "-p", "-e", "-t", "main"])) ?? "" }
+
     /// Waits until every text is on screen; on timeout records the screen as it was.
     @discardableResult
     func waitFor(_ texts: String..., timeout: Double = 10, sourceLocation: SourceLocation = #_sourceLocation) -> Bool {

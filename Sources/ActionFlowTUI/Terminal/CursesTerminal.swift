@@ -38,12 +38,22 @@ public enum TerminalInput: Sendable, Equatable {
 
 /// The one owner of the real terminal: sets curses up, restores the terminal on every way out
 /// (normal exit, termination signals, crash signals), suspends on Ctrl-Z and draws frame diffs.
-/// Every curses call happens on the main actor.
+/// Every curses call happens on the main actor. Curses sets the terminal up, reads the keys and
+/// gives the terminfo strings; frames are written with those strings straight from the diff,
+/// one write each: curses' own update (its copy of the screen, compared again cell by cell,
+/// and a terminfo expansion at each change of colour) cost more than the rest of a key.
 @MainActor
 public final class CursesTerminal: TerminalDriver {
     public private(set) var colorMode: ColorMode = .monochrome
     private var screen: Frame?
-    private var colorPairs: [ColorPairKey: Int16] = [:]
+    private var drawing = DrawingStrings()
+    /// Each style's bytes, from a reset: a frame has a few dozen styles.
+    private var styleBytes: [CellStyle: [UInt8]] = [:]
+    private var cursorShown = false
+    /// Each cell's cursor address, by row and column.
+    private var cursorMoves: [Int: [UInt8]] = [:]
+    /// The last frame's bytes, kept for their capacity.
+    private var output: [UInt8] = []
     private var decoder = KeyDecoder()
     private var wakePipe: (read: Int32, write: Int32) = (-1, -1)
     private var started = false
@@ -53,9 +63,67 @@ public final class CursesTerminal: TerminalDriver {
     /// Bytes that stop mouse reporting and bracketed paste, written on every exit path.
     private static let modesOff = "\u{1B}[?2004l\u{1B}[?1000l\u{1B}[?1002l\u{1B}[?1006l"
 
-    private struct ColorPairKey: Hashable {
-        var foreground: Int16
-        var background: Int16
+    /// The terminfo strings a frame is written with.
+    private struct DrawingStrings {
+        var cursorAddress: UnsafeMutablePointer<CChar>?
+        var foreground: UnsafeMutablePointer<CChar>?
+        var background: UnsafeMutablePointer<CChar>?
+        var reset: [UInt8] = []
+        var bold: [UInt8] = []
+        var dim: [UInt8] = []
+        var underline: [UInt8] = []
+        var reverse: [UInt8] = []
+        var hideCursor: [UInt8] = []
+        var showCursor: [UInt8] = []
+        var colors = 0
+        /// False where writing the bottom-right cell would scroll the screen (automatic margins
+        /// without the xterm's pending wrap): that one cell is left as it is.
+        var writesLastCell = true
+
+        init() {}
+
+        /// Read from the terminfo entry curses loaded.
+        init(colors: Int) {
+            func string(_ name: String) -> UnsafeMutablePointer<CChar>? {
+                guard let value = tigetstr(name), Int(bitPattern: value) != -1 else { return nil }
+                return value
+            }
+            func bytes(_ name: String) -> [UInt8] {
+                string(name).map { DrawingStrings.bytes(of: $0) } ?? []
+            }
+            cursorAddress = string("cup")
+            foreground = string("setaf")
+            background = string("setab")
+            reset = bytes("sgr0")
+            bold = bytes("bold")
+            dim = bytes("dim")
+            underline = bytes("smul")
+            reverse = bytes("rev")
+            hideCursor = bytes("civis")
+            showCursor = bytes("cnorm")
+            self.colors = colors
+            writesLastCell = tigetflag("am") != 1 || tigetflag("xenl") == 1
+        }
+
+        /// A terminfo string's bytes without its padding (`$<5>`, `$<2*/>`): delays for
+        /// hardware terminals, which curses' `tputs` would have turned into waits.
+        static func bytes(of string: UnsafePointer<CChar>) -> [UInt8] {
+            let raw = UnsafeRawBufferPointer(start: string, count: strlen(string))
+            var bytes: [UInt8] = []
+            bytes.reserveCapacity(raw.count)
+            var index = 0
+            while index < raw.count {
+                if raw[index] == UInt8(ascii: "$"), index + 1 < raw.count, raw[index + 1] == UInt8(ascii: "<"),
+                   let end = raw[(index + 2)...].firstIndex(of: UInt8(ascii: ">")),
+                   raw[(index + 2)..<end].allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "*") || $0 == UInt8(ascii: "/") }) {
+                    index = end + 1
+                    continue
+                }
+                bytes.append(raw[index])
+                index += 1
+            }
+            return bytes
+        }
     }
 
     /// The variables the terminal reads, looked up one by one: copying the whole environment
@@ -126,6 +194,11 @@ public final class CursesTerminal: TerminalDriver {
             use_default_colors()
         }
         colorMode = ColorMode.choose(environment: environment, monochromeRequested: monochromeRequested, terminalColors: has_colors() ? Int(cn_colors()) : 0)
+        drawing = DrawingStrings(colors: has_colors() ? Int(cn_colors()) : 0)
+        guard drawing.cursorAddress != nil else {
+            stop()
+            throw TerminalUnavailable(reason: "the terminal type '\(environment["TERM"] ?? "")' cannot move the cursor to a cell.")
+        }
         mousemask(cn_button1_pressed() | cn_button4_pressed() | cn_button5_pressed(), nil)
         mouseinterval(0)
         writeRaw("\u{1B}[?2004h")
@@ -157,20 +230,96 @@ public final class CursesTerminal: TerminalDriver {
 
     public func invalidate() {
         screen = nil
-        clearok(cn_stdscr(), true)
     }
 
     public func present(_ frame: Frame) {
-        let runs = FrameDiff.runs(from: screen, to: frame)
-        for run in runs { draw(run) }
-        if let cursor = frame.cursor, cursor.x < frame.width, cursor.y < frame.height {
-            curs_set(1)
-            move(Int32(cursor.y), Int32(cursor.x))
-        } else {
-            curs_set(0)
+        var bytes = output
+        bytes.removeAll(keepingCapacity: true)
+        // Where the terminal's cursor is after what was written so far, and its style.
+        var cursor = (x: -1, y: -1)
+        var style = CellStyle.plain
+        for run in FrameDiff.runs(from: screen, to: frame) {
+            run.cells.withUnsafeBufferPointer { cells in
+                for offset in cells.indices {
+                    let x = run.x + offset
+                    let there = cursor.x == x && cursor.y == run.y
+                    // A wide character has already moved the cursor over its second column.
+                    if cells[offset].isContinuation {
+                        if there { cursor.x = x + 1 }
+                        continue
+                    }
+                    if !drawing.writesLastCell, run.y == frame.height - 1, x == frame.width - 1 { continue }
+                    if !there { appendCursorMove(x: x, y: run.y, to: &bytes) }
+                    if cells[offset].style != style {
+                        style = cells[offset].style
+                        bytes += self.bytes(for: style)
+                    }
+                    var text = cells[offset].text
+                    text.withUTF8 { bytes.append(contentsOf: $0) }
+                    cursor = (x + 1, run.y)
+                }
+            }
         }
-        refresh()
+        if style != .plain { bytes += drawing.reset }
+        if let position = frame.cursor, position.x < frame.width, position.y < frame.height {
+            // Only when something moved it, or it moved.
+            let moved = screen?.cursor.map { $0.x != position.x || $0.y != position.y } ?? true
+            if !bytes.isEmpty || !cursorShown || moved { appendCursorMove(x: position.x, y: position.y, to: &bytes) }
+            if !cursorShown { bytes += drawing.showCursor }
+            cursorShown = true
+        } else if cursorShown {
+            bytes += drawing.hideCursor
+            cursorShown = false
+        }
+        if !bytes.isEmpty { writeAll(bytes) }
+        output = bytes
         screen = frame
+    }
+
+    /// Appends the terminfo cursor address of a cell, expanded once per cell.
+    private func appendCursorMove(x: Int, y: Int, to bytes: inout [UInt8]) {
+        let key = y &* 65_536 &+ x
+        if let known = cursorMoves[key] {
+            bytes += known
+            return
+        }
+        guard let address = drawing.cursorAddress, let sequence = cn_tiparm2(address, Int32(y), Int32(x)) else { return }
+        let move = DrawingStrings.bytes(of: sequence)
+        cursorMoves[key] = move
+        bytes += move
+    }
+
+    /// The bytes that set `style` from any other: a reset, then its attributes and colours.
+    private func bytes(for style: CellStyle) -> [UInt8] {
+        if let known = styleBytes[style] { return known }
+        var bytes = drawing.reset
+        if style.bold { bytes += drawing.bold }
+        if style.dim { bytes += drawing.dim }
+        if style.underline { bytes += drawing.underline }
+        if style.reverse { bytes += drawing.reverse }
+        if colorMode != .monochrome {
+            for (color, capability) in [(style.foreground, drawing.foreground), (style.background, drawing.background)] {
+                let number = colorNumber(color)
+                guard number >= 0, number < drawing.colors, let capability, let sequence = cn_tiparm1(capability, Int32(number)) else { continue }
+                bytes += DrawingStrings.bytes(of: sequence)
+            }
+        }
+        styleBytes[style] = bytes
+        return bytes
+    }
+
+    /// Writes all of `bytes` to the terminal, after anything curses still holds.
+    private func writeAll(_ bytes: [UInt8]) {
+        fflush(cn_stdout())
+        var offset = 0
+        bytes.withUnsafeBytes { buffer in
+            while offset < buffer.count {
+                let written = write(1, buffer.baseAddress! + offset, buffer.count - offset)
+                if written < 0, errno == EINTR { continue }
+                guard written > 0 else { return }
+                offset += written
+            }
+        }
     }
 
     /// Waits up to `timeout` milliseconds for input, a signal or a wake-up.
@@ -270,48 +419,6 @@ public final class CursesTerminal: TerminalDriver {
         }
     }
 
-    private func draw(_ run: FrameDiff.Run) {
-        var x = run.x
-        var index = 0
-        // One buffer for the run's pieces of one style each, not an array per cell.
-        var text: [wchar_t] = []
-        text.reserveCapacity(run.cells.count + 1)
-        while index < run.cells.count {
-            let style = run.cells[index].style
-            text.removeAll(keepingCapacity: true)
-            let startX = x
-            while index < run.cells.count, run.cells[index].style == style {
-                for scalar in run.cells[index].text.unicodeScalars {
-                    text.append(wchar_t(bitPattern: scalar.value))
-                }
-                index += 1
-                x += 1
-            }
-            let (attributes, pair) = cursesAttributes(style)
-            attr_set(attributes, pair, nil)
-            text.append(0)
-            mvaddwstr(Int32(run.y), Int32(startX), text)
-        }
-        attr_set(0, 0, nil)
-    }
-
-    private func cursesAttributes(_ style: CellStyle) -> (attr_t, Int16) {
-        var attributes: attr_t = 0
-        if style.bold { attributes |= cn_attr_bold() }
-        if style.dim { attributes |= cn_attr_dim() }
-        if style.underline { attributes |= cn_attr_underline() }
-        if style.reverse { attributes |= cn_attr_reverse() }
-        guard colorMode != .monochrome else { return (attributes, 0) }
-        let key = ColorPairKey(foreground: colorNumber(style.foreground), background: colorNumber(style.background))
-        if key.foreground == -1, key.background == -1 { return (attributes, 0) }
-        if let pair = colorPairs[key] { return (attributes, pair) }
-        let next = Int16(colorPairs.count + 1)
-        guard Int32(next) < cn_color_pairs() else { return (attributes, 0) }
-        init_pair(next, key.foreground, key.background)
-        colorPairs[key] = next
-        return (attributes, next)
-    }
-
     private func colorNumber(_ color: TerminalColor) -> Int16 {
         switch color {
         case .default: -1
@@ -321,9 +428,7 @@ public final class CursesTerminal: TerminalDriver {
     }
 
     private func writeRaw(_ text: String) {
-        fflush(cn_stdout())
-        var bytes = Array(text.utf8)
-        _ = write(1, &bytes, bytes.count)
+        writeAll(Array(text.utf8))
     }
 
     private func redirectStandardError(to path: String?) {
