@@ -192,6 +192,7 @@ public final class TUIApplication {
         ui.message = options.notice
 
         var endingSignal: Int32?
+        var warmedUp = false
         var preparingPanes = false
         // Whether anything on screen may have changed since the last frame.
         var frameWanted = true
@@ -215,6 +216,17 @@ public final class TUIApplication {
                 terminal.present(MainView.render(session: session, ui: ui, transport: transport, width: terminal.width, height: terminal.height, panes: panes))
                 StartupTrace.mark("frame drawn")
                 frameWanted = false
+                // While the welcome screen waits for a pick, its stories play once on a throwaway
+                // embedded project, a few milliseconds on the other core. The runtime's first
+                // look-ups of each wire type's metadata and conformances then happen there, not
+                // in the key that first calls the backend. Nothing is shared with this session.
+                if !warmedUp, ui.mode != .main, driver.session.isEmbedded {
+                    warmedUp = true
+                    let project = driver.session.project
+                    Task.detached(priority: .background) {
+                        for story in ScenarioLibrary.stories { _ = await ScenarioLibrary.runEmbedded(story, baseProject: project) }
+                    }
+                }
             }
             // The other panes are laid out on another thread while the loop waits for keys, so
             // that going to one draws at once and no key waits for a pane it did not ask for.

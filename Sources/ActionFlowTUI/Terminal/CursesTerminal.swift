@@ -49,7 +49,8 @@ public final class CursesTerminal: TerminalDriver {
     private var drawing = DrawingStrings()
     /// Each style's bytes, from a reset: a frame has a few dozen styles.
     private var styleBytes: [CellStyle: [UInt8]] = [:]
-    private var cursorShown = false
+    /// Whether the terminal shows its cursor; nil once unknown (after a resume or a resize).
+    private var cursorShown: Bool? = false
     /// Each cell's cursor address, by row and column.
     private var cursorMoves: [Int: [UInt8]] = [:]
     /// The last frame's bytes, kept for their capacity.
@@ -230,6 +231,7 @@ public final class CursesTerminal: TerminalDriver {
 
     public func invalidate() {
         screen = nil
+        cursorShown = nil
     }
 
     public func present(_ frame: Frame) {
@@ -264,10 +266,10 @@ public final class CursesTerminal: TerminalDriver {
         if let position = frame.cursor, position.x < frame.width, position.y < frame.height {
             // Only when something moved it, or it moved.
             let moved = screen?.cursor.map { $0.x != position.x || $0.y != position.y } ?? true
-            if !bytes.isEmpty || !cursorShown || moved { appendCursorMove(x: position.x, y: position.y, to: &bytes) }
-            if !cursorShown { bytes += drawing.showCursor }
+            if !bytes.isEmpty || cursorShown != true || moved { appendCursorMove(x: position.x, y: position.y, to: &bytes) }
+            if cursorShown != true { bytes += drawing.showCursor }
             cursorShown = true
-        } else if cursorShown {
+        } else if cursorShown != false {
             bytes += drawing.hideCursor
             cursorShown = false
         }
