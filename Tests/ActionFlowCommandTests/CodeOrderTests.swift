@@ -1,0 +1,43 @@
+@testable import ActionFlowCommands
+import Testing
+
+/// `bench code-order`: which functions go into the release link's ordering file.
+@Suite("Code order for the release link")
+struct CodeOrderTests {
+    @Test("every function callgrind names is found, defined or called, also when its later mentions give only the id")
+    func functionNamesFromCallgrind() {
+        let output = """
+        version: 1
+        ob=(1) /tmp/actionflow
+        fl=(1) ???
+        fn=(1) $s13ActionFlowTUI8MainViewO6renderyyF
+        0 120
+        cfn=(2) $s13ActionFlowTUI9FrameDiffO4runsyyF
+        calls=1 0
+        0 80
+        fn=(2)
+        0 80
+        cfn=(3) swift_retain
+        calls=4 0
+        0 12
+        fn=(1)
+        0 5
+        """
+        #expect(BenchCodeOrderCommand.functionNames(callgrindOutput: output)
+            == ["$s13ActionFlowTUI8MainViewO6renderyyF", "$s13ActionFlowTUI9FrameDiffO4runsyyF", "swift_retain"])
+    }
+
+    @Test("only code defined once is kept: a local helper many objects define, data, and other libraries' functions are left out")
+    func definedOnce() {
+        let nm = """
+        0000000000892fd0 T $s13ActionFlowTUI8MainViewO6renderyyF
+        0000000000f840b0 t objectdestroy.5Tm
+        0000000000f9a0b0 t objectdestroy.5Tm
+        0000000002617000 d $s13ActionFlowTUI8MainViewO6renderyyFTq
+        0000000000893000 t $s13ActionFlowTUI9FrameDiffO4runsyyF
+        0000000002617100 r $s13ActionFlowTUI9FrameDiffO4runsyyF
+                         U write
+        """
+        #expect(BenchCodeOrderCommand.definedOnce(nmOutput: nm) == ["$s13ActionFlowTUI8MainViewO6renderyyF"])
+    }
+}
