@@ -257,7 +257,7 @@ public final class CursesTerminal: TerminalDriver {
                         bytes += self.bytes(for: style)
                     }
                     var text = cells[offset].text
-                    text.withUTF8 { bytes.append(contentsOf: $0) }
+                    text.withUTF8 { Self.appendPrintable($0, to: &bytes) }
                     cursor = (x + 1, run.y)
                 }
             }
@@ -276,6 +276,26 @@ public final class CursesTerminal: TerminalDriver {
         if !bytes.isEmpty { writeAll(bytes) }
         output = bytes
         screen = frame
+    }
+
+    /// Appends a cell's UTF-8, any control character in it (C0, DEL, C1) written as U+FFFD. Text
+    /// is made safe before it reaches a frame; this is the last gate, where curses used to turn
+    /// controls into `^X`.
+    nonisolated static func appendPrintable(_ text: UnsafeBufferPointer<UInt8>, to bytes: inout [UInt8]) {
+        var index = 0
+        while index < text.count {
+            let byte = text[index]
+            if byte < 0x20 || byte == 0x7F {
+                bytes += [0xEF, 0xBF, 0xBD]
+                index += 1
+            } else if byte == 0xC2, index + 1 < text.count, (0x80...0x9F).contains(text[index + 1]) {
+                bytes += [0xEF, 0xBF, 0xBD]
+                index += 2
+            } else {
+                bytes.append(byte)
+                index += 1
+            }
+        }
     }
 
     /// Appends the terminfo cursor address of a cell, expanded once per cell.
