@@ -111,6 +111,44 @@ struct FrameDiffTests {
         ])
     }
 
+    @Test("Equal cells stored another way are not sent; on random frames the runs cover exactly the cells that differ")
+    func matchesCellByCell() {
+        // The same text, once a small inline string and once a native string with storage.
+        var stored = ""
+        stored.reserveCapacity(64)
+        stored.append("x")
+        var first = Frame(width: 12, height: 3)
+        first[3, 1] = Cell(text: "x")
+        var second = first
+        second[3, 1] = Cell(text: stored)
+        #expect(FrameDiff.runs(from: first, to: second).isEmpty)
+
+        var generator = SystemRandomNumberGenerator()
+        let texts = ["a", "b", "─", "é", "x"]
+        let styles = [CellStyle.plain, CellStyle(bold: true), CellStyle(foreground: .indexed(75))]
+        for _ in 0..<200 {
+            var before = Frame(width: 12, height: 3)
+            var after = Frame(width: 12, height: 3)
+            for y in 0..<3 {
+                for x in 0..<12 {
+                    let cell = Cell(text: texts.randomElement(using: &generator)!, style: styles.randomElement(using: &generator)!)
+                    before[x, y] = cell
+                    after[x, y] = Int.random(in: 0..<4, using: &generator) == 0
+                        ? Cell(text: texts.randomElement(using: &generator)!, style: styles.randomElement(using: &generator)!) : cell
+                }
+            }
+            var sent = Set<[Int]>()
+            for run in FrameDiff.runs(from: before, to: after) {
+                for (offset, cell) in run.cells.enumerated() {
+                    #expect(cell == after[run.x + offset, run.y])
+                    sent.insert([run.x + offset, run.y])
+                }
+            }
+            let differing = Set((0..<3).flatMap { y in (0..<12).filter { before[$0, y] != after[$0, y] }.map { [$0, y] } })
+            #expect(sent == differing)
+        }
+    }
+
     @Test("The memory terminal sends everything first, then nothing for an identical frame")
     func memoryTerminal() {
         let terminal = MemoryTerminal(width: 4, height: 2)

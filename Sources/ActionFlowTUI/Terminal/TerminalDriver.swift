@@ -1,3 +1,5 @@
+import Foundation
+
 /// Something that shows frames: a real terminal through curses, or memory for tests.
 @MainActor
 public protocol TerminalDriver: AnyObject {
@@ -37,6 +39,13 @@ public enum FrameDiff {
                 let row = y * width
                 var anyChanged = false
                 if let before {
+                    // A row whose bytes are all the same holds the same cells: most rows of most
+                    // frames. Only a row that differs in its bytes is compared cell by cell (its
+                    // cells may still be equal, e.g. a string stored another way).
+                    let same = width > 0 && before.withUnsafeBufferPointer { old in
+                        memcmp(old.baseAddress! + row, after.baseAddress! + row, width * MemoryLayout<Cell>.stride) == 0
+                    }
+                    if same { continue }
                     before.withUnsafeBufferPointer { old in
                         for x in 0..<width {
                             let differs = old[row + x] != after[row + x]
