@@ -19,10 +19,16 @@ struct CallgrindCopy {
         executable = folder + "/actionflow"
         shim = folder + "/pause-instead-of-sigsuspend.so"
         self.valgrind = valgrind
-        try Data("#include <signal.h>\n#include <unistd.h>\nint sigsuspend(const sigset_t *mask) { (void)mask; for (;;) pause(); }\n".utf8)
-            .write(to: URL(fileURLWithPath: folder + "/shim.c"))
-        _ = try ChildProcess.time(compiler, ["-shared", "-fPIC", "-O2", folder + "/shim.c", "-o", shim])
-        _ = try ChildProcess.time(objcopy, ["--strip-debug", try ChildProcess.ownExecutable(), executable])
+        do {
+            try Data("#include <signal.h>\n#include <unistd.h>\nint sigsuspend(const sigset_t *mask) { (void)mask; for (;;) pause(); }\n".utf8)
+                .write(to: URL(fileURLWithPath: folder + "/shim.c"))
+            _ = try ChildProcess.time(compiler, ["-shared", "-fPIC", "-O2", folder + "/shim.c", "-o", shim])
+            _ = try ChildProcess.time(objcopy, ["--strip-debug", try ChildProcess.ownExecutable(), executable])
+        } catch {
+            // Nothing is left behind when the copy cannot be made.
+            remove()
+            throw error
+        }
     }
 
     /// The command (for `/usr/bin/env`) that runs the copy with `arguments` under callgrind,

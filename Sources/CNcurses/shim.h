@@ -16,15 +16,8 @@ static inline FILE *cn_stdin(void) { return stdin; }
 static inline int cn_lines(void) { return LINES; }
 static inline int cn_cols(void) { return COLS; }
 static inline int cn_colors(void) { return COLORS; }
-static inline int cn_color_pairs(void) { return COLOR_PAIRS; }
 static inline int cn_err(void) { return ERR; }
-static inline attr_t cn_attr_bold(void) { return A_BOLD; }
-static inline attr_t cn_attr_dim(void) { return A_DIM; }
-static inline attr_t cn_attr_underline(void) { return A_UNDERLINE; }
-static inline attr_t cn_attr_reverse(void) { return A_REVERSE; }
-static inline attr_t cn_attr_italic(void) { return A_ITALIC; }
 static inline mmask_t cn_button1_pressed(void) { return BUTTON1_PRESSED; }
-static inline mmask_t cn_button1_clicked(void) { return BUTTON1_CLICKED; }
 static inline mmask_t cn_button4_pressed(void) { return BUTTON4_PRESSED; }
 static inline mmask_t cn_button5_pressed(void) { return BUTTON5_PRESSED; }
 static inline int cn_key_code_yes(void) { return KEY_CODE_YES; }

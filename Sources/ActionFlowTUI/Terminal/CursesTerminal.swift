@@ -83,12 +83,15 @@ public final class CursesTerminal: TerminalDriver {
 
         init() {}
 
+        /// A string capability of the terminfo entry curses loaded; nil when it has none.
+        static func string(_ name: String) -> UnsafeMutablePointer<CChar>? {
+            guard let value = tigetstr(name), Int(bitPattern: value) != -1 else { return nil }
+            return value
+        }
+
         /// Read from the terminfo entry curses loaded.
         init(colors: Int) {
-            func string(_ name: String) -> UnsafeMutablePointer<CChar>? {
-                guard let value = tigetstr(name), Int(bitPattern: value) != -1 else { return nil }
-                return value
-            }
+            let string = DrawingStrings.string
             func bytes(_ name: String) -> [UInt8] {
                 string(name).map { DrawingStrings.bytes(of: $0) } ?? []
             }
@@ -472,7 +475,7 @@ public final class CursesTerminal: TerminalDriver {
     private static func restoreSequence() -> String {
         var sequence = modesOff
         for capability in ["sgr0", "cnorm", "rmcup"] {
-            guard let value = tigetstr(capability), Int(bitPattern: value) != -1 else { continue }
+            guard let value = DrawingStrings.string(capability) else { continue }
             sequence += String(cString: value)
         }
         return sequence

@@ -39,14 +39,11 @@ public enum FrameDiff {
                 let row = y * width
                 var anyChanged = false
                 if let before {
-                    // A row whose bytes are all the same holds the same cells: most rows of most
-                    // frames. Only a row that differs in its bytes is compared cell by cell (its
-                    // cells may still be equal, e.g. a string stored another way).
-                    let same = width > 0 && before.withUnsafeBufferPointer { old in
-                        memcmp(old.baseAddress! + row, after.baseAddress! + row, width * MemoryLayout<Cell>.stride) == 0
-                    }
-                    if same { continue }
                     before.withUnsafeBufferPointer { old in
+                        // A row whose bytes are all the same holds the same cells: most rows of
+                        // most frames. Only a row that differs in its bytes is compared cell by
+                        // cell (its cells may still be equal, e.g. a string stored another way).
+                        if width > 0, memcmp(old.baseAddress! + row, after.baseAddress! + row, width * MemoryLayout<Cell>.stride) == 0 { return }
                         for x in 0..<width {
                             let differs = old[row + x] != after[row + x]
                             changed[x] = differs
