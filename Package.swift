@@ -100,6 +100,8 @@ let package = Package(
                     .linkedLibrary($0, .when(platforms: [.linux], configuration: .release))
                 }
         ),
+        // Test helpers that several test targets share.
+        .target(name: "TestSupport", dependencies: ["ActionFlowServer"], path: "Tests/TestSupport"),
         .testTarget(
             name: "ActionFlowModelTests",
             dependencies: ["ActionFlowModel", .product(name: "PropertyBased", package: "swift-property-based")]
@@ -113,7 +115,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ActionFlowClientTests",
-            dependencies: ["ActionFlowClient", "ActionFlowModel", "ActionFlowTransport", "ActionFlowBackend", .product(name: "PropertyBased", package: "swift-property-based")],
+            dependencies: ["ActionFlowClient", "ActionFlowModel", "ActionFlowTransport", "ActionFlowBackend", "TestSupport", .product(name: "PropertyBased", package: "swift-property-based")],
             exclude: ["Interop"]
         ),
         .testTarget(
@@ -129,10 +131,10 @@ let package = Package(
         // The headless commands, run in-process.
         .testTarget(
             name: "ActionFlowCommandTests",
-            dependencies: ["ActionFlowCommands", "ActionFlowClient", "ActionFlowModel", "ActionFlowTransport", "ActionFlowServer", "ActionFlowTUI"],
+            dependencies: ["ActionFlowCommands", "ActionFlowClient", "ActionFlowModel", "ActionFlowTransport", "ActionFlowServer", "ActionFlowTUI", "TestSupport"],
             exclude: ["Interop"]
         ),
-        .testTarget(name: "ActionFlowEndToEndTests"),
+        .testTarget(name: "ActionFlowEndToEndTests", dependencies: ["TestSupport"]),
         // The fuzz targets' invariants (README, "Robustness"), shared by the fuzzer and by the
         // tests that replay every seed and every input a fuzzer once found.
         .target(

@@ -55,11 +55,11 @@ public enum HostileServeRun {
 
         // Warm up, so the start figure includes what any first requests allocate.
         let warmup = { var plan = HostileLoad.Plan.quiet; plan.signUps = 200; return plan }()
-        let warm = try await LoopbackHTTPClient.onOwnThread { HostileLoad.run(port: port, plan: warmup) }
+        let warm = await DedicatedThread.run { HostileLoad.run(port: port, plan: warmup) }
         problems += warm.problems
         let startMiB = memoryMiB(pid, "VmRSS")
 
-        let load = try await LoopbackHTTPClient.onOwnThread { HostileLoad.run(port: port, plan: plan) }
+        let load = await DedicatedThread.run { HostileLoad.run(port: port, plan: plan) }
         let peakMiB = memoryMiB(pid, "VmHWM")
 
         // The clients are gone. Delete every user (codes and mail stay, as in the emulator), then
@@ -68,11 +68,11 @@ public enum HostileServeRun {
         let afterMiB = try await cleanUp(port: port, "POST", "/emulator/v1/projects/\(projectId)/reset", pid: pid, problems: &problems)
 
         // SIGTERM while sign-ups stream in on four connections.
-        async let stream = LoopbackHTTPClient.onOwnThread { streamSignUps(port: port, connections: 4) }
+        async let stream = DedicatedThread.run { streamSignUps(port: port, connections: 4) }
         try await Task.sleep(for: .milliseconds(500))
         let signalled = ContinuousClock.now
         kill(pid, SIGTERM)
-        let received = try await stream
+        let received = await stream
         let exitDeadline = ContinuousClock.now + .seconds(15)
         while process.isRunning && ContinuousClock.now < exitDeadline { try await Task.sleep(for: .milliseconds(10)) }
         let shutdown = ContinuousClock.now - signalled

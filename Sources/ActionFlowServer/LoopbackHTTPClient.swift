@@ -149,16 +149,6 @@ public final class LoopbackHTTPClient {
         return count == 0 || (count < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)
     }
 
-    /// Runs blocking client work on a thread of its own and awaits it: blocking a thread of
-    /// Swift's small cooperative pool could starve the server under test that shares it.
-    public static func onOwnThread<Result: Sendable>(_ work: @escaping @Sendable () throws -> Result) async throws -> Result {
-        try await withCheckedThrowingContinuation { continuation in
-            let thread = Thread { continuation.resume(with: Swift.Result { try work() }) }
-            thread.stackSize = 1 << 20
-            thread.start()
-        }
-    }
-
     /// Reads until `found` returns a position in the bytes received so far.
     private func fill(until found: ([UInt8]) -> Int?) throws -> Int {
         var chunk = [UInt8](repeating: 0, count: 64 * 1024)

@@ -1,12 +1,13 @@
 @testable import ActionFlowClient
 import ActionFlowModel
 import Foundation
+import TestSupport
 import Testing
 
 /// Mermaid 11's own parser, which nobody here wrote, reads every exported diagram: the PyPI
 /// package mermaid-parser-py ships it as a Node.js bundle. `.ci/run` installs it into
 /// `.build/mermaid-venv`; the test installs it there when it is missing.
-@Suite("Mermaid's parser reads every diagram", .serialized)
+@Suite("Mermaid's parser reads every diagram", .serialized, .onDedicatedThread)
 struct MermaidParserTests {
     static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     static let venv = packageRoot.appendingPathComponent(".build/mermaid-venv")

@@ -2,12 +2,13 @@ import ActionFlowClient
 import ActionFlowTUI
 @testable import ActionFlowCommands
 import Foundation
+import TestSupport
 import Testing
 
 /// Casts read by tools written elsewhere: `asciinema cat` (PyPI asciinema 2.4) must accept the
 /// file, and its output, drawn by the pyte terminal emulator, must end on the interface's final
 /// frame. `.ci/run` prepares the virtual environment; the test creates it when it is missing.
-@Suite("export --format cast, read by asciinema and pyte", .serialized)
+@Suite("export --format cast, read by asciinema and pyte", .serialized, .onDedicatedThread)
 struct CastExportTests {
     static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     static let venv = packageRoot.appendingPathComponent(".build/asciinema-venv")

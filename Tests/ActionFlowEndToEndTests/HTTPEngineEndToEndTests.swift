@@ -1,9 +1,10 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// The program starts without FoundationNetworking: the REST transport's HTTP engine is a
 /// library beside the binary, loaded only when that transport runs.
-@Suite("HTTP engine loaded on demand")
+@Suite("HTTP engine loaded on demand", .onDedicatedThread)
 struct HTTPEngineEndToEndTests {
     @Test("A binary without its HTTP engine beside it runs the embedded default, and --transport rest says what is missing and how to build it")
     func missingEngine() throws {

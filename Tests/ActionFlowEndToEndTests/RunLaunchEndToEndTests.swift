@@ -1,9 +1,10 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `run SCENARIO --quiet` is read without ArgumentParser; the program must behave exactly as
 /// when the same run is parsed.
-@Suite("run's plain form")
+@Suite("run's plain form", .onDedicatedThread)
 struct RunLaunchEndToEndTests {
     @Test("the plain form prints and exits as the parsed form does, passing or not", arguments: ["password-reset-in-app", "no-such-scenario"])
     func sameAsParsed(scenario: String) throws {

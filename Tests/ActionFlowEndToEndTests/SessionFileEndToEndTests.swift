@@ -1,9 +1,10 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Session files with the built binary in a real terminal: killed mid-flow and reopened,
 /// prepared headless and opened, and a corrupt file refused untouched.
-@Suite("Session files in a real terminal (tmux)", .serialized)
+@Suite("Session files in a real terminal (tmux)", .serialized, .onDedicatedThread)
 struct SessionFileEndToEndTests {
     /// A folder that outlives the tmux sessions of one test.
     func folder() throws -> URL {
@@ -81,7 +82,7 @@ struct SessionFileEndToEndTests {
 }
 
 /// Replays and presenter stepping, in a real terminal.
-@Suite("Replay in a real terminal (tmux)", .serialized)
+@Suite("Replay in a real terminal (tmux)", .serialized, .onDedicatedThread)
 struct ReplayEndToEndTests {
     @Test("replay: n plays the next event, b steps back, g plays to the end at /articles/42; the replay changes nothing")
     func replayScenario() throws {

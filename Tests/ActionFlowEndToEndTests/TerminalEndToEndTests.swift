@@ -1,9 +1,10 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// The built binary in a real terminal (tmux): stories played from the keyboard alone,
 /// resizing, every way out, and hostile input.
-@Suite("Real terminal (tmux)", .serialized)
+@Suite("Real terminal (tmux)", .serialized, .onDedicatedThread)
 struct TerminalEndToEndTests {
     /// From the welcome screen to the sign-in form of story 1.
     private func startStoryOne(_ tmux: TmuxSession, choice: String = "1") throws {

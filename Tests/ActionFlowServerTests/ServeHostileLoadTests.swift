@@ -23,7 +23,7 @@ struct ServeHostileLoadTests {
         let binary = ServeProcessTests.binary
         try #require(FileManager.default.isExecutableFile(atPath: binary.path), "build the package first")
         let plan = { var plan = HostileLoad.Plan(); plan.signUps = 3000; return plan }()
-        let output = try await LoopbackHTTPClient.onOwnThread {
+        let output = try await DedicatedThread.run {
             let process = Process()
             process.executableURL = binary
             process.arguments = ["bench", "serve", "--hostile", "--sign-ups", String(plan.signUps), "--json"]

@@ -13,7 +13,7 @@ struct ServeLimitsTests {
         let serve = try await ServeFixture.start(as: .emulator, limits: ServerLimits(maxHeaderBytes: 2048))
         defer { Task { await serve.stop() } }
         let port = serve.server.port
-        let (answer, closed) = try await LoopbackHTTPClient.onOwnThread {
+        let (answer, closed) = try await DedicatedThread.run {
             let client = try LoopbackHTTPClient(port: port)
             try client.send("GET / HTTP/1.1\r\nHost: x\r\nX-Padding: \(String(repeating: "p", count: 3000))\r\n\r\n")
             return (try client.readAnswer(), client.waitForClose())
@@ -24,7 +24,7 @@ struct ServeLimitsTests {
         #expect(closed)
 
         // Just under the limit is served.
-        let fine = try await LoopbackHTTPClient.onOwnThread {
+        let fine = try await DedicatedThread.run {
             try LoopbackHTTPClient(port: port).exchange("GET", "/", headers: [("X-Padding", String(repeating: "p", count: 1500))])
         }
         #expect(fine.status == 200)
@@ -39,7 +39,7 @@ struct ServeLimitsTests {
         let serve = try await ServeFixture.start(as: .emulator)
         defer { Task { await serve.stop() } }
         let port = serve.server.port
-        let (answer, closed) = try await LoopbackHTTPClient.onOwnThread {
+        let (answer, closed) = try await DedicatedThread.run {
             let client = try LoopbackHTTPClient(port: port)
             try client.send(request)
             return (try client.readAnswer(), client.waitForClose())
@@ -57,7 +57,7 @@ struct ServeLimitsTests {
         let serve = try await ServeFixture.start(as: .emulator)
         defer { Task { await serve.stop() } }
         let port = serve.server.port
-        let answer = try await LoopbackHTTPClient.onOwnThread {
+        let answer = try await DedicatedThread.run {
             let client = try LoopbackHTTPClient(port: port, timeout: .seconds(5))
             try client.send("POST \(Self.signUp) HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 10485760\r\n\r\n")
             return try client.readAnswer()
@@ -74,7 +74,7 @@ struct ServeLimitsTests {
         let serve = try await ServeFixture.start(as: .emulator, limits: limits)
         defer { Task { await serve.stop() } }
         let port = serve.server.port
-        let (answer, sent) = try await LoopbackHTTPClient.onOwnThread {
+        let (answer, sent) = try await DedicatedThread.run {
             let client = try LoopbackHTTPClient(port: port, timeout: .seconds(5))
             try client.send("POST \(Self.signUp) HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n")
             let chunk = Array("400\r\n".utf8) + [UInt8](repeating: UInt8(ascii: " "), count: 0x400) + Array("\r\n".utf8)
@@ -112,7 +112,7 @@ struct ServeLimitsTests {
 
         // A keep-alive connection in use stays open across requests spaced within the timeout.
         let port = serve.server.port
-        let statuses = try await LoopbackHTTPClient.onOwnThread {
+        let statuses = try await DedicatedThread.run {
             let busy = try LoopbackHTTPClient(port: port)
             return try (0..<4).map { _ in
                 defer { Thread.sleep(forTimeInterval: 0.3) }
