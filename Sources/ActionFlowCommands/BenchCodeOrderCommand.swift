@@ -21,7 +21,7 @@ struct BenchCodeOrderCommand: ParsableCommand {
 
     func run() throws {
         guard let callgrind = try CallgrindCopy(), let nm = SwiftFloor.onPath("nm") else {
-            throw ValidationError("code-order needs valgrind, a C compiler, objcopy and nm on PATH")
+            throw ValidationError("code-order needs valgrind, objcopy and nm on PATH")
         }
         defer { callgrind.remove() }
         let stories = callgrind.folder + "/stories.callgrind", headless = callgrind.folder + "/headless.callgrind"

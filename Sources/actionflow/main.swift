@@ -2,4 +2,4 @@ import ActionFlowCommands
 
 // The commands live in ActionFlowCommands so that tests link them without this executable,
 // which a release build links statically (Package.swift).
-await runActionFlow()
+runActionFlow()

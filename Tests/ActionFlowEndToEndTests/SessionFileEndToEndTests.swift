@@ -28,9 +28,10 @@ struct SessionFileEndToEndTests {
             let pid = try #require(tmux.pid)
             #expect(kill(pid, SIGKILL) == 0)
             // The wrapper shell records the status once the program is gone (a killed program
-            // leaves the screen as it was, so the screen cannot tell).
+            // leaves the screen as it was, so the screen cannot tell). The shell creates the
+            // file before it writes the line.
             let deadline = Date().addingTimeInterval(10)
-            while tmux.file("status") == nil, Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+            while tmux.file("status")?.hasSuffix("\n") != true, Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
             #expect(tmux.file("status")?.hasPrefix("137") == true, "killed by SIGKILL")
         }
         let reopened = try TmuxSession(arguments: ["--session", path])

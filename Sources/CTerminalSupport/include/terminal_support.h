@@ -40,4 +40,13 @@ pid_t ts_spawn_in_pty(const char *path, char *const argv[], char *const envp[], 
 /// Resizes the pseudo-terminal behind `master_fd` (the child gets SIGWINCH).
 int ts_resize_pty(int master_fd, int rows, int cols);
 
+/// Has every thread allocate from malloc's one main arena (`M_ARENA_MAX` 1). Call before the
+/// threads start.
+void ts_use_one_malloc_arena(void);
+
+/// Runs the main dispatch queue's work (the main actor's) on the calling thread, the main
+/// thread, as it arrives; never returns. It waits on the descriptor libdispatch signals when the
+/// queue has work, and drains the queue with the calls that CoreFoundation's run loop makes.
+void ts_serve_main_queue(void) __attribute__((noreturn));
+
 #endif
