@@ -261,6 +261,18 @@ struct TerminalEndToEndTests {
         #expect(!tmux.screen().contains("Flow  Set"), "the interface is still on the screen")
     }
 
+    @Test("A crash on vt100 restores the terminal without printing terminfo's delays")
+    func crashRestoreWithoutDelays() throws {
+        let tmux = try TmuxSession(environment: ["TERM": "vt100"])
+        try startStoryOne(tmux)
+        let pid = try #require(tmux.pid)
+        kill(pid, SIGSEGV)
+        #expect(tmux.waitForExit() == 128 + Int(SIGSEGV))
+        tmux.expectTerminalRestored()
+        // vt100's sgr0 ends in the delay `$<2>`, which is for curses to wait, not to print.
+        #expect(!tmux.screen().contains("$<"), "a terminfo delay was printed as text")
+    }
+
     @Test("A hostile pasted email cannot move the cursor or break the frame")
     func hostileEmail() throws {
         let tmux = try TmuxSession()

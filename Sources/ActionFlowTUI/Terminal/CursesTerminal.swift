@@ -476,7 +476,8 @@ public final class CursesTerminal: TerminalDriver {
         var sequence = modesOff
         for capability in ["sgr0", "cnorm", "rmcup"] {
             guard let value = DrawingStrings.string(capability) else { continue }
-            sequence += String(cString: value)
+            // Without terminfo's delays (`$<2>`), which only curses knows to wait for.
+            sequence += String(decoding: DrawingStrings.bytes(of: value), as: UTF8.self)
         }
         return sequence
     }
