@@ -333,6 +333,21 @@ struct AppRouteTests {
         #expect(AppScreen(path: path) == nil)
     }
 
+    @Test("a continue URL leads to the route its path names, whatever its host is written in", arguments: [
+        ("https://www.example.com/articles/42?utm=mail#top", AppScreen.article(id: "42")),
+        ("https://b%C3%BCcher.example/subscribe", .subscribe),
+        ("https://xn--bcher-kva.example/account", .account),
+        ("http://127.0.0.1:8080/", .articles),
+    ] as [(String, AppScreen)])
+    func continueURLRoutes(_ url: String, _ screen: AppScreen) {
+        #expect(AppState.appScreen(forContinueURL: url) == screen)
+    }
+
+    @Test("a continue URL without a host, or that is no URL, leads to no route", arguments: ["/articles/42", "articles/42", "mailto:bob@example.com", "urn:articles:42", "https://www.example.com/articles/ 42", ""])
+    func continueURLsWithoutRoute(_ url: String) {
+        #expect(AppState.appScreen(forContinueURL: url) == nil)
+    }
+
     @Test("a continue URL with control characters is narrated harmlessly")
     func hostileContinueURL() {
         var session = Fixture.session()
