@@ -129,8 +129,8 @@ extension AppState {
 
     /// The app route a continue URL names (its path), if the app has one.
     public static func appScreen(forContinueURL url: String) -> AppScreen? {
-        // Where the host lies, not `host`: that decodes it through ICU's IDNA, whose data and
-        // code then stay resident (0.3 MiB), only to learn that there is one.
+        // Where the host lies, not `host`: that decodes it through ICU's IDNA, which loads its
+        // normalization data and code, only to learn that there is one.
         guard let components = URLComponents(string: url), components.rangeOfHost != nil else { return nil }
         return AppScreen(path: components.path)
     }
