@@ -51,15 +51,19 @@ public enum PercentEncoding {
         return String(validating: out, as: UTF8.self)
     }
 
-    /// `decode` over UTF-8 bytes in memory: the link inspector's fast path. One pass finds
-    /// whether there is anything to decode and whether the text is ASCII (which needs no
-    /// validation), one more decodes.
+    /// `decode` over UTF-8 bytes in memory: the link inspector's fast path. A scan up to the
+    /// first escape finds whether there is anything to decode (and, when there is not, whether
+    /// the text is ASCII, which needs no validation); one more pass decodes.
     public static func decode(utf8 bytes: UnsafeBufferPointer<UInt8>, plusAsSpace: Bool = false) -> String? {
         var needsDecoding = false
         var combined: UInt8 = 0
         for byte in bytes {
+            // Decoding looks at every byte again, so the scan can stop at the first escape.
+            if byte == UInt8(ascii: "%") || (plusAsSpace && byte == UInt8(ascii: "+")) {
+                needsDecoding = true
+                break
+            }
             combined |= byte
-            if byte == UInt8(ascii: "%") || (plusAsSpace && byte == UInt8(ascii: "+")) { needsDecoding = true }
         }
         guard needsDecoding else { return string(bytes, isASCII: combined < 0x80) }
         return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: bytes.count) { out -> String? in
