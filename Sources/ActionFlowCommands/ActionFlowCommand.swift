@@ -54,6 +54,12 @@ struct ActionFlowCommand: AsyncParsableCommand {
         guard let first = arguments.first, first.hasPrefix("-") else { return false }
         return !rootOptions.contains { first == $0 || first.hasPrefix($0 + "=") }
     }
+
+    /// Whether these arguments (the program's name left out) run the interface: none at all,
+    /// `tui`, or the interface's options without a command, as `main()` routes them.
+    static func runsInterface(_ arguments: [String]) -> Bool {
+        arguments.isEmpty || arguments.first == TUICommand.configuration.commandName || opensInterface(arguments)
+    }
 }
 
 /// The program's entry point, called on the main thread by the `actionflow` executable's
@@ -64,8 +70,7 @@ struct ActionFlowCommand: AsyncParsableCommand {
 /// with 0.3 MiB more of Foundation's code and data.
 @MainActor
 public func runActionFlow() -> Never {
-    let arguments = CommandLine.arguments.dropFirst()
-    if arguments.isEmpty || arguments.first == TUICommand.configuration.commandName || ActionFlowCommand.opensInterface(Array(arguments)) {
+    if ActionFlowCommand.runsInterface(Array(CommandLine.arguments.dropFirst())) {
         // One malloc arena for the interface's few threads: an arena of each thread's own held a
         // few hundred KiB (README, "Benchmark": peak memory). Set before any thread starts.
         ts_use_one_malloc_arena()

@@ -20,6 +20,19 @@ struct RootCommandTests {
         #expect(ActionFlowCommand.opensInterface(arguments) == opensInterface)
     }
 
+    @Test("the interface runs with no arguments, `tui` or its options first, and no other command does", arguments: [
+        ([], true),
+        (["tui", "--monochrome"], true),
+        (["--devices", "iphone,laptop"], true),
+        (["--help"], false),
+        (["serve"], false),
+        (["inspect", "--jsonl", "-"], false),
+        (["run", "password-reset-in-app", "--quiet"], false),
+    ])
+    func runsInterface(arguments: [String], runsInterface: Bool) {
+        #expect(ActionFlowCommand.runsInterface(arguments) == runsInterface)
+    }
+
     @Test("routed options parse as the interface's")
     func routedOptionsParse() throws {
         let arguments = ["--devices", "iphone,laptop", "--monochrome"]
