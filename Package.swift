@@ -28,7 +28,7 @@ let package = Package(
     ],
     targets: [
         // Protocol model: ActionCodeSettings, links, wire types, routing. Pure, no I/O.
-        .target(name: "ActionFlowModel"),
+        .target(name: "ActionFlowModel", dependencies: ["CByteScan"]),
         // The simulated Firebase project (server side of the embedded transport).
         .target(
             name: "ActionFlowBackend",
@@ -51,6 +51,9 @@ let package = Package(
         .systemLibrary(name: "CNcurses", providers: [.apt(["libncurses-dev"])]),
         // Async-signal-safe terminal restore, signal flags and pseudo-terminals, in C.
         .target(name: "CTerminalSupport"),
+        // Byte scans sixteen at a time (SSE2, with a plain loop elsewhere) for the link inspector
+        // and `inspect --jsonl`.
+        .target(name: "CByteScan"),
         // The full-screen front end: cell frames, terminal drivers, screens over the client state.
         .target(
             name: "ActionFlowTUI",
@@ -79,7 +82,7 @@ let package = Package(
         .target(
             name: "ActionFlowCommands",
             dependencies: [
-                "ActionFlowModel", "ActionFlowBackend", "ActionFlowTransport", "ActionFlowClient", "ActionFlowServer", "ActionFlowTUI",
+                "CByteScan", "ActionFlowModel", "ActionFlowBackend", "ActionFlowTransport", "ActionFlowClient", "ActionFlowServer", "ActionFlowTUI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]

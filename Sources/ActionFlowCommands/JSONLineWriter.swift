@@ -1,4 +1,5 @@
 import ActionFlowModel
+import CByteScan
 
 #if canImport(Glibc)
 import Glibc
@@ -87,19 +88,20 @@ struct JSONLineWriter: ~Copyable {
         append(text.utf8Start, count: text.utf8CodeUnitCount)
     }
 
-    /// Runs of plain ASCII are copied whole, found eight bytes at a time; only what JSON or a
-    /// terminal needs escaped is looked at byte by byte.
+    /// Runs of plain ASCII are copied whole, sixteen bytes at a time (`CByteScan`); only what
+    /// JSON or a terminal needs escaped is looked at byte by byte.
     mutating func string(_ text: String) {
         append(UInt8(ascii: "\""))
         var text = text
         text.withUTF8 { utf8 in
             guard let start = utf8.baseAddress else { return }
             let end = utf8.count
-            var runStart = 0
             var index = 0
-            while index < end {
-                index = Self.plainRunEnd(start, from: index, to: end)
-                append(start + runStart, count: index - runStart)
+            while true {
+                reserve(end - index)
+                let plain = byte_scan_copy_json_plain(start + index, end - index, base + count)
+                count += plain
+                index += plain
                 guard index < end else { break }
                 let byte = start[index]
                 if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
@@ -112,39 +114,9 @@ struct JSONLineWriter: ~Copyable {
                 } else {
                     index = nonASCII(utf8, at: index)
                 }
-                runStart = index
             }
         }
         append(UInt8(ascii: "\""))
-    }
-
-    /// The index of the first byte from `index` that is not printable ASCII or is a quote or a
-    /// backslash (`end` when there is none).
-    @inline(__always)
-    private static func plainRunEnd(_ start: UnsafePointer<UInt8>, from index: Int, to end: Int) -> Int {
-        var index = index
-        let raw = UnsafeRawPointer(start)
-        while index + 8 <= end, !needsEscaping(raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)) {
-            index += 8
-        }
-        while index < end {
-            let byte = start[index]
-            guard byte >= 0x20, byte < 0x7F, byte != UInt8(ascii: "\""), byte != UInt8(ascii: "\\") else { break }
-            index += 1
-        }
-        return index
-    }
-
-    /// Whether any of eight bytes is below 0x20, 0x7F or above, a quote or a backslash (exact
-    /// for "any", which is all the scan needs).
-    @inline(__always)
-    private static func needsEscaping(_ word: UInt64) -> Bool {
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let highs: UInt64 = 0x8080_8080_8080_8080
-        func hasZeroByte(_ value: UInt64) -> Bool { (value &- ones) & ~value & highs != 0 }
-        let belowSpace = (word &- ones &* 0x20) & ~word & highs
-        return word & highs != 0 || belowSpace != 0
-            || hasZeroByte(word ^ (ones &* 0x7F)) || hasZeroByte(word ^ (ones &* 0x22)) || hasZeroByte(word ^ (ones &* 0x5C))
     }
 
     mutating func optionalString(_ text: String?) {

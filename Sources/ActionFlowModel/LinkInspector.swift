@@ -96,7 +96,7 @@ public enum LinkInspector {
 
     private static func hasLineBreakOrTab(_ text: String) -> Bool {
         let found = text.utf8.withContiguousStorageIfAvailable { bytes in
-            bytes.contains { $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }
+            ByteScan.first(of: 0x09, 0x0A, 0x0D, in: bytes, 0..<bytes.count) < bytes.count
         }
         return found ?? text.utf8.contains { $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }
     }

@@ -51,21 +51,12 @@ public enum PercentEncoding {
         return String(validating: out, as: UTF8.self)
     }
 
-    /// `decode` over UTF-8 bytes in memory: the link inspector's fast path. A scan up to the
-    /// first escape finds whether there is anything to decode (and, when there is not, whether
-    /// the text is ASCII, which needs no validation); one more pass decodes.
+    /// `decode` over UTF-8 bytes in memory: the link inspector's fast path. A scan for the first
+    /// escape finds whether there is anything to decode (when there is not, an ASCII text needs
+    /// no validation); one more pass decodes.
     public static func decode(utf8 bytes: UnsafeBufferPointer<UInt8>, plusAsSpace: Bool = false) -> String? {
-        var needsDecoding = false
-        var combined: UInt8 = 0
-        for byte in bytes {
-            // Decoding looks at every byte again, so the scan can stop at the first escape.
-            if byte == UInt8(ascii: "%") || (plusAsSpace && byte == UInt8(ascii: "+")) {
-                needsDecoding = true
-                break
-            }
-            combined |= byte
-        }
-        guard needsDecoding else { return string(bytes, isASCII: combined < 0x80) }
+        let firstEscape = ByteScan.first(of: UInt8(ascii: "%"), plusAsSpace ? UInt8(ascii: "+") : nil, in: bytes, 0..<bytes.count)
+        guard firstEscape < bytes.count else { return string(bytes, isASCII: ByteScan.isASCII(bytes)) }
         return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: bytes.count) { out -> String? in
             var written = 0
             var index = 0

@@ -83,15 +83,13 @@ enum URLSplitter {
             cursor = end
         }
 
-        var pathEnd = cursor
-        while pathEnd < count, bytes[pathEnd] != .question, bytes[pathEnd] != .hash { pathEnd += 1 }
+        let pathEnd = ByteScan.first(of: .question, .hash, in: bytes, cursor..<count)
         let path = string(bytes, cursor..<pathEnd)
         cursor = pathEnd
 
         var url = SplitURL(scheme: scheme, userinfo: userinfo, host: host, port: port, path: path, parameters: nil, fragment: nil)
         if cursor < count, bytes[cursor] == .question {
-            var queryEnd = cursor + 1
-            while queryEnd < count, bytes[queryEnd] != .hash { queryEnd += 1 }
+            let queryEnd = ByteScan.first(of: .hash, in: bytes, (cursor + 1)..<count)
             splitQuery(bytes, (cursor + 1)..<queryEnd, into: &url)
             cursor = queryEnd
         }
@@ -107,16 +105,14 @@ enum URLSplitter {
         parameters.reserveCapacity(8)
         var start = range.lowerBound
         while start <= range.upperBound {
-            var end = start
-            while end < range.upperBound, bytes[end] != .ampersand { end += 1 }
+            let end = ByteScan.first(of: .ampersand, in: bytes, start..<range.upperBound)
             if end > start {
-                var equals = start
-                while equals < end, bytes[equals] != .equals { equals += 1 }
+                let equals = ByteScan.first(of: .equals, in: bytes, start..<end)
                 let valueRange = equals < end ? (equals + 1)..<end : end..<end
                 let name = decodeFormComponent(bytes, start..<equals)
                 let value = decodeFormComponent(bytes, valueRange)
                 if name == nil || value == nil { url.malformedParameters.append(parameters.count) }
-                if bytes[valueRange].contains(.equals) {
+                if ByteScan.first(of: .equals, in: bytes, valueRange) < valueRange.upperBound {
                     url.rawValuesWithEquals.append(SplitURL.RawValue(parameterIndex: parameters.count, raw: string(bytes, valueRange)))
                 }
                 parameters.append(LinkParameter(name: name ?? string(bytes, start..<equals), value: value ?? string(bytes, valueRange)))

@@ -146,6 +146,27 @@ struct JSONLineWriterTests {
         }
     }
 
+    @Test("Strings of every length up to 40, with a character to escape at each position, are written as JSONEncoder writes them")
+    func stringsAroundBlockEdges() throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.withoutEscapingSlashes]
+        for length in 0...40 {
+            for position in -1..<length {
+                for special in ["\"", "\\", "\n", "\u{01}", "\u{7F}", "é", "\u{202E}", "👩‍💻"] {
+                    var text = String(repeating: "a", count: max(0, length))
+                    if position >= 0 {
+                        let index = text.index(text.startIndex, offsetBy: position)
+                        text.replaceSubrange(index...index, with: special)
+                    }
+                    var writer = JSONLineWriter()
+                    writer.string(text)
+                    let expected = JSONOutput.escapingUnsafeCharacters(String(decoding: try encoder.encode(text), as: UTF8.self))
+                    #expect(String(decoding: writer.bytes, as: UTF8.self) == expected, "length \(length), position \(position)")
+                }
+            }
+        }
+    }
+
     @Test("An error line is an object with the message and the line number")
     func errorLine() throws {
         var writer = JSONLineWriter()
