@@ -93,7 +93,7 @@ struct InspectStream {
             return json.lineError(LinkParseError.tooLong(bytes: bytes, limit: LinkInspector.maximumLinkBytes).description, line: number)
         case .bytes(let bytes):
             // Plain ASCII, the usual line, needs no validation.
-            let ascii = bytes.withUnsafeBufferPointer { $0.allSatisfy { $0 < 0x80 } }
+            let ascii = bytes.withUnsafeBufferPointer(ByteScan.isASCII)
             guard let decoded = ascii ? String(decoding: bytes, as: UTF8.self) : String(validating: bytes, as: UTF8.self) else {
                 return json.lineError("line \(number) is not valid UTF-8", line: number)
             }
@@ -147,7 +147,7 @@ struct LineReader {
                 try fill()
                 if start == end { break }
             }
-            let newline = chunk[start..<end].firstIndex(of: 0x0A)
+            let newline = firstNewline()
             let stop = newline ?? end
             let count = stop - start
             if length + count <= limit + 1 {
@@ -159,6 +159,14 @@ struct LineReader {
         }
         // The input ended: after a newline there is no line left, else the last one had none.
         return length == 0 ? nil : line(pending, length: length)
+    }
+
+    /// memchr: the C library's search reads a line's bytes many at a time.
+    private func firstNewline() -> Int? {
+        chunk.withUnsafeBufferPointer { buffer in
+            let base = UnsafeRawPointer(buffer.baseAddress!)
+            return memchr(base + start, 0x0A, end - start).map { UnsafeRawPointer($0) - base }
+        }
     }
 
     private func line(_ bytes: [UInt8], length: Int) -> Line {

@@ -119,6 +119,16 @@ struct JSONLineWriter: ~Copyable {
         append(UInt8(ascii: "\""))
     }
 
+    /// A string known to need no escape (the model's literals), copied between quotes as it is.
+    mutating func quotedRaw(_ text: StaticString) {
+        assert(UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount).allSatisfy {
+            $0 >= 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\")
+        }, "\(text) needs escaping")
+        append(UInt8(ascii: "\""))
+        raw(text)
+        append(UInt8(ascii: "\""))
+    }
+
     mutating func optionalString(_ text: String?) {
         if let text { string(text) } else { raw("null") }
     }
@@ -256,7 +266,7 @@ extension JSONLineWriter {
         array(layer.parameters) { writer, parameter in
             writer.raw("{")
             writer.key("meaning", first: true)
-            writer.optionalString(parameter.meaning)
+            if let meaning = parameter.knownMeaning { writer.quotedRaw(meaning) } else { writer.raw("null") }
             writer.key("name")
             writer.string(parameter.name)
             writer.key("value")

@@ -2,7 +2,7 @@ import CByteScan
 
 /// Byte searches sixteen bytes at a time (`CByteScan`): the link inspector looks through every
 /// byte of a link several times.
-enum ByteScan {
+public enum ByteScan {
     /// The index of the first byte in `range` equal to `a`, `b` or `c`; `range.upperBound` when none is.
     @inline(__always)
     static func first(of a: UInt8, _ b: UInt8? = nil, _ c: UInt8? = nil, in bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Int {
@@ -12,7 +12,7 @@ enum ByteScan {
 
     /// Whether every byte is ASCII.
     @inline(__always)
-    static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    public static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         guard let base = bytes.baseAddress else { return true }
         return byte_scan_is_ascii(base, bytes.count) != 0
     }

@@ -142,9 +142,15 @@ public struct LinkParameter: Sendable, Hashable, Codable {
     }
 
     /// What this parameter does in the protocol; nil for names the protocol does not define.
-    /// Chosen by length first: a few comparisons instead of one per known name (it is written
-    /// for every parameter of every streamed link).
     public var meaning: String? {
+        knownMeaning.map { $0.description }
+    }
+
+    /// `meaning` as the literal it is: plain printable ASCII, which JSON and a terminal take as it
+    /// is, so `inspect --jsonl` copies it without a scan. Chosen by length first: a few
+    /// comparisons instead of one per known name (it is written for every parameter of every
+    /// streamed link).
+    public var knownMeaning: StaticString? {
         switch name.utf8.count {
         case 3:
             switch name {

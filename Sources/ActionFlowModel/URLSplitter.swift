@@ -2,7 +2,9 @@
 /// path, query parameters and fragment, following the WHATWG URL standard where browsers and
 /// the SDKs differ from RFC 3986 (backslashes and any number of slashes after `http:`/`https:`).
 /// Foundation's `URLComponents` is strict about malformed input and several times slower.
-struct SplitURL: Sendable {
+/// A class: the inspector hands a split URL around while it makes findings, and one reference is
+/// cheaper to copy than a dozen strings.
+final class SplitURL {
     /// Lowercased; empty when the text has no scheme.
     var scheme: String
     var userinfo: String?
@@ -13,8 +15,8 @@ struct SplitURL: Sendable {
     /// Nil when there is no `?`. Decoded as `application/x-www-form-urlencoded` (the JS SDK's
     /// `querystringDecode`: `+` is a space, then percent-decoding); a value that does not decode
     /// is kept as written and listed in `malformedParameters`.
-    var parameters: [LinkParameter]?
-    var fragment: String?
+    var parameters: [LinkParameter]? = nil
+    var fragment: String? = nil
     /// Indices of parameters whose name or value has a broken escape or is not UTF-8.
     var malformedParameters: [Int] = []
     /// Values as written that contain `=` (iOS `ActionCodeURL` cuts them).
@@ -23,6 +25,14 @@ struct SplitURL: Sendable {
     struct RawValue {
         var parameterIndex: Int
         var raw: String
+    }
+
+    init(scheme: String, userinfo: String?, host: String, port: String?, path: String) {
+        self.scheme = scheme
+        self.userinfo = userinfo
+        self.host = host
+        self.port = port
+        self.path = path
     }
 
     var hasAuthority: Bool { !host.isEmpty || userinfo != nil }
@@ -87,10 +97,10 @@ enum URLSplitter {
         let path = string(bytes, cursor..<pathEnd)
         cursor = pathEnd
 
-        var url = SplitURL(scheme: scheme, userinfo: userinfo, host: host, port: port, path: path, parameters: nil, fragment: nil)
+        let url = SplitURL(scheme: scheme, userinfo: userinfo, host: host, port: port, path: path)
         if cursor < count, bytes[cursor] == .question {
             let queryEnd = ByteScan.first(of: .hash, in: bytes, (cursor + 1)..<count)
-            splitQuery(bytes, (cursor + 1)..<queryEnd, into: &url)
+            splitQuery(bytes, (cursor + 1)..<queryEnd, into: url)
             cursor = queryEnd
         }
         if cursor < count, bytes[cursor] == .hash {
@@ -100,7 +110,7 @@ enum URLSplitter {
     }
 
     /// Splits a query (without `?`) at `&`; each pair at its first `=`.
-    static func splitQuery(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, into url: inout SplitURL) {
+    static func splitQuery(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, into url: SplitURL) {
         var parameters: [LinkParameter] = []
         parameters.reserveCapacity(8)
         var start = range.lowerBound
@@ -173,11 +183,12 @@ enum DoubleEncoding {
 
     /// ASCII case-insensitive prefix test; `prefix` must be lowercase.
     private static func hasPrefixIgnoringCase(_ text: String, _ prefix: StaticString) -> Bool {
-        var utf8 = text.utf8.makeIterator()
-        for expected in UnsafeBufferPointer(start: prefix.utf8Start, count: prefix.utf8CodeUnitCount) {
-            guard let byte = utf8.next(), byte.asciiLowercased == expected else { return false }
+        let expected = UnsafeBufferPointer(start: prefix.utf8Start, count: prefix.utf8CodeUnitCount)
+        func matches(_ bytes: some Collection<UInt8>) -> Bool {
+            bytes.count >= expected.count && zip(bytes, expected).allSatisfy { $0.asciiLowercased == $1 }
         }
-        return true
+        // Contiguous storage is there for every native string; the iterator is far slower.
+        return text.utf8.withContiguousStorageIfAvailable(matches) ?? matches(text.utf8)
     }
 
     /// Decodes once more when the text is a twice-encoded URL.

@@ -62,6 +62,25 @@ import Testing
         #expect(anatomy.has("legacy-dynamic-links"))
     }
 
+    @Test("Every protocol parameter is explained in plain printable ASCII, which JSON Lines copies as it is; other names are not")
+    func meaningsArePlainText() {
+        let names = ["apn", "amv", "afl", "ibi", "ifl", "isi", "imv", "ofl", "efr", "link", "mode", "lang",
+                     "apiKey", "oobCode", "tenantId", "continueUrl", "deep_link_id"]
+        for name in names {
+            let parameter = LinkParameter(name: name, value: "v")
+            guard let meaning = parameter.knownMeaning else {
+                Issue.record("\(name) has no meaning")
+                continue
+            }
+            let bytes = UnsafeBufferPointer(start: meaning.utf8Start, count: meaning.utf8CodeUnitCount)
+            #expect(bytes.allSatisfy { $0 >= 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }, "\(name)")
+            #expect(parameter.meaning == meaning.description)
+        }
+        for name in ["Mode", "apikey", "links", "x", "", "mode "] {
+            #expect(LinkParameter(name: name, value: "v").meaning == nil, "\(name)")
+        }
+    }
+
     @Test func customDynamicLinksDomainWithDeepLinkID() throws {
         let encoded = "https%3A%2F%2Fdemo-actionflow.firebaseapp.com%2F__%2Fauth%2Faction%3Fmode%3DsignIn%26oobCode%3D\(code)%26apiKey%3D\(key)"
         let link = "com.example.ios://google/link/?deep_link_id=\(encoded)&match_type=unique"
