@@ -18,7 +18,7 @@ struct BenchInspectCommand: ParsableCommand {
     var links = 100_000
 
     @Option(help: "Timed runs of each program (the median is reported).")
-    var runs = 3
+    var runs = 5
 
     @Option(name: .customLong("memory-lines"), help: "Lines streamed through one process to check that its memory stays flat.")
     var memoryLines = 1_000_000
@@ -42,32 +42,35 @@ struct BenchInspectCommand: ParsableCommand {
         let input = folder.appendingPathComponent("links.txt").path
         try Data(Self.corpus(count: links).joined(separator: "\n").appending("\n").utf8).write(to: URL(fileURLWithPath: input))
 
-        print("inspect (whole processes, \(links) links, median of \(runs))")
-        let own = try Self.median(runs) { try ChildProcess.run(executable, ["inspect", "--jsonl", "-"], stdin: input) }
-        let ownRate = Double(links) / own.seconds
-        var line = "  inspect --jsonl -: \(Int(ownRate.rounded())) links/s (\(String(format: "%.3f", own.seconds)) s)"
-        if FileManager.default.fileExists(atPath: reference) {
-            let python = try Self.median(runs) { try ChildProcess.run("/usr/bin/env", ["python3", reference], stdin: input) }
-            let pythonRate = Double(links) / python.seconds
+        print("inspect (whole processes, \(links) links, median of \(runs), the two programs taking turns)")
+        let hasReference = FileManager.default.fileExists(atPath: reference)
+        // Alternating runs, so a machine that slows down part way slows both programs alike.
+        var ownSeconds: [Double] = []
+        var pythonSeconds: [Double] = []
+        for _ in 0..<runs {
+            ownSeconds.append(try ChildProcess.time(executable, ["inspect", "--jsonl", "-"], stdin: input))
+            if hasReference { pythonSeconds.append(try ChildProcess.time("/usr/bin/env", ["python3", reference], stdin: input)) }
+        }
+        let ownRate = Double(links) / BenchCoreCommand.median(ownSeconds)
+        var line = "  inspect --jsonl -: \(Int(ownRate.rounded())) links/s (\(String(format: "%.3f", BenchCoreCommand.median(ownSeconds))) s)"
+        if hasReference {
+            let pythonRate = Double(links) / BenchCoreCommand.median(pythonSeconds)
             let ratio = ownRate / pythonRate
             line += "; Python reference: \(Int(pythonRate.rounded())) links/s; ratio \(String(format: "%.1f", ratio))x (target \(Int(Self.target))x: \(ratio >= Self.target ? "meets" : "below"))"
         } else {
             line += "; Python reference not found at \(reference) (--reference)"
         }
         print(line)
-        let single = try Self.median(runs) { try ChildProcess.run(executable, ["inspect", "--jsonl", "-", "--jobs", "1"], stdin: input) }
-        print("  with --jobs 1 (one thread; the figure above uses \(InspectStream.defaultWorkers)): \(Int((Double(links) / single.seconds).rounded())) links/s (\(String(format: "%.3f", single.seconds)) s)")
-        print("  peak memory over \(links) links: \(String(format: "%.1f", own.peakMiB)) MiB")
+        var single: [Double] = []
+        for _ in 0..<runs { single.append(try ChildProcess.time(executable, ["inspect", "--jsonl", "-", "--jobs", "1"], stdin: input)) }
+        print("  with --jobs 1 (one thread; the figure above uses \(InspectStream.defaultWorkers)): \(Int((Double(links) / BenchCoreCommand.median(single)).rounded())) links/s (\(String(format: "%.3f", BenchCoreCommand.median(single))) s)")
+        // Memory in a run of its own: sampling it takes CPU time from the timed runs.
+        let sampled = try ChildProcess.run(executable, ["inspect", "--jsonl", "-"], stdin: input)
+        print("  peak memory over \(links) links: \(String(format: "%.1f", sampled.peakMiB)) MiB")
         if memoryLines > 0 {
             let streamed = try ChildProcess.run(executable, ["inspect", "--jsonl", "-"], feeding: memoryLines, from: Self.corpus(count: min(memoryLines, 10_000)))
             print("  peak memory over \(memoryLines) streamed lines: \(String(format: "%.1f", streamed.peakMiB)) MiB (\(Int((Double(memoryLines) / streamed.seconds).rounded())) links/s)")
         }
-    }
-
-    static func median(_ runs: Int, _ body: () throws -> ChildProcess.Result) throws -> ChildProcess.Result {
-        var results: [ChildProcess.Result] = []
-        for _ in 0..<runs { results.append(try body()) }
-        return results.sorted { $0.seconds < $1.seconds }[runs / 2]
     }
 
     /// A reproducible mix of what a mail log holds: action links, Hosting and Dynamic Links
@@ -133,11 +136,12 @@ enum ChildProcess {
         return try wait(pid, executable, since: start)
     }
 
-    /// Wall seconds of one short run, standard input empty: a blocking wait, since the memory
-    /// sampling of `run` would round the time up to its sampling period.
-    static func time(_ executable: String, _ arguments: [String]) throws -> Double {
-        let input = open("/dev/null", O_RDONLY)
-        guard input >= 0 else { throw Failure(description: "cannot open /dev/null") }
+    /// Wall seconds of one run, standard input from a file (empty by default): a blocking wait,
+    /// since the memory sampling of `run` would round the time up to its sampling period and
+    /// take CPU time from the program.
+    static func time(_ executable: String, _ arguments: [String], stdin path: String = "/dev/null") throws -> Double {
+        let input = open(path, O_RDONLY)
+        guard input >= 0 else { throw Failure(description: "cannot open \(path)") }
         defer { close(input) }
         let start = ContinuousClock.now
         let pid = try spawn(executable, arguments, stdin: input)
