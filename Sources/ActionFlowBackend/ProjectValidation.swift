@@ -90,7 +90,7 @@ private struct ProjectRules {
 
     /// Blank text: "expected \(expected), got an empty string"; text `isValid` refuses: "expected \(detail), got 'text'".
     mutating func text(_ value: String, _ path: String, expected: String, detail: String? = nil, hint: String = "", isValid: (String) -> Bool) {
-        if value.trimmingCharacters(in: .whitespaces).isEmpty {
+        if value.trimmingWhitespace().isEmpty {
             report(path, "expected \(expected), got an empty string")
         } else if !isValid(value) {
             report(path, "expected \(detail ?? expected), got \(Self.quoted(value))\(hint)")
@@ -130,7 +130,7 @@ private struct ProjectRules {
     }
 
     mutating func locale(_ locale: String, _ path: String) {
-        if locale.trimmingCharacters(in: .whitespaces).isEmpty {
+        if locale.trimmingWhitespace().isEmpty {
             report(path, "expected a language code such as en, got an empty string")
         } else if MailTemplates.language(for: locale) == nil {
             report(path, "no email templates for \(Self.quoted(locale)) (available: \(MailTemplates.languages.sorted().joined(separator: ", ")))")

@@ -43,13 +43,13 @@ public enum DeviceName: String, Sendable, Hashable, Codable, CaseIterable {
 
     /// A device name, in any case.
     public init?(parsing text: String) {
-        guard let name = DeviceName(rawValue: text.trimmingCharacters(in: .whitespaces).lowercased()) else { return nil }
+        guard let name = DeviceName(rawValue: text.trimmingWhitespace().lowercased()) else { return nil }
         self = name
     }
 
     /// `iphone,laptop`: one or two different device names.
     public static func parseList(_ text: String) throws(DeviceListError) -> [DeviceName] {
-        let parts = text.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+        let parts = text.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingWhitespace() }
         if parts.allSatisfy(\.isEmpty) { throw DeviceListError("no device named; expected one or two of \(names), separated by a comma (for example iphone,laptop)") }
         var list: [DeviceName] = []
         for part in parts {

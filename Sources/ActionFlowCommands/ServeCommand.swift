@@ -57,7 +57,7 @@ struct ServeCommand: AsyncParsableCommand {
 
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be from 0 to 65535, not \(port)") }
-        guard !host.trimmingCharacters(in: .whitespaces).isEmpty else { throw ValidationError("--host is empty") }
+        guard !host.trimmingWhitespace().isEmpty else { throw ValidationError("--host is empty") }
         guard maxBodyBytes >= 1024 else { throw ValidationError("--max-body-bytes must be at least 1024") }
         guard (1024...ServerLimits.parserHeaderCeiling).contains(maxHeaderBytes) else {
             throw ValidationError("--max-header-bytes must be from 1024 to \(ServerLimits.parserHeaderCeiling), not \(maxHeaderBytes)")

@@ -97,10 +97,10 @@ public enum AuthFailure: Error, Sendable, Hashable, Codable {
     /// Splits a server `message` at the first `:` as the SDKs do.
     public static func fromWireMessage(_ message: String) -> AuthFailure {
         guard let colon = message.firstIndex(of: ":") else {
-            return .server(AuthErrorCode(message.trimmingCharacters(in: .whitespaces)), detail: nil)
+            return .server(AuthErrorCode(message.trimmingWhitespace()), detail: nil)
         }
-        let code = message[..<colon].trimmingCharacters(in: .whitespaces)
-        let detail = message[message.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        let code = message[..<colon].trimmingWhitespace()
+        let detail = message[message.index(after: colon)...].trimmingWhitespace()
         return .server(AuthErrorCode(code), detail: detail.isEmpty ? nil : detail)
     }
 }

@@ -24,7 +24,7 @@ public struct SimulatedDuration: Sendable, Hashable, Comparable, CustomStringCon
 
     /// Reads `5400`, `90s`, `1h30m`...; leading and trailing spaces are ignored.
     public init(parsing input: String) throws(ParseError) {
-        let text = input.trimmingCharacters(in: .whitespaces)
+        let text = input.trimmingWhitespace()
         guard !text.isEmpty else { throw .empty }
         if text.contains(where: \.isWhitespace) { throw .spaceInside(text) }
         if text.first == "-" { throw .negative(text) }

@@ -569,7 +569,7 @@ public struct EmulatorAPI: Sendable {
             case ("GET", ["config"]):
                 return .jsonObject(Self.adminConfig(projects.project(projectId).snapshot.options))
             case ("PATCH", ["config"]):
-                let mask = request.query["updateMask"].map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } }
+                let mask = request.query["updateMask"].map { $0.split(separator: ",").map { $0.trimmingWhitespace() } }
                 let signIn = body["signIn"] as? [String: Any]
                 let privacy = body["emailPrivacyConfig"] as? [String: Any]
                 func masked(_ field: String) -> Bool { mask.map { $0.contains { field.hasPrefix($0) } } ?? true }

@@ -1,3 +1,4 @@
+import ActionFlowModel
 import Foundation
 
 /// One blocking HTTP/1.1 connection to a port on 127.0.0.1, over a plain socket, so that it can
@@ -118,7 +119,7 @@ public final class LoopbackHTTPClient {
         var headers: [String: String] = [:]
         for line in lines {
             guard let colon = line.firstIndex(of: ":") else { throw Failure.malformedAnswer("header line \(line.prefix(80))") }
-            headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingWhitespace()
         }
         guard let length = headers["content-length"].flatMap({ Int($0) }) else { throw Failure.malformedAnswer("no Content-Length") }
         _ = try fill { $0.count >= length ? length : nil }

@@ -82,7 +82,7 @@ public enum WireDates {
     }
 
     public static func parse(_ text: String) -> Date? {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        let trimmed = text.trimmingWhitespace()
         if !trimmed.isEmpty, trimmed.allSatisfy({ $0.isNumber || $0 == "-" || $0 == "." }), let millis = Double(trimmed) {
             return Date(timeIntervalSince1970: millis / 1000)
         }

@@ -1,3 +1,4 @@
+import ActionFlowModel
 import Foundation
 
 /// Where a `RESTTransport` sends its calls and how long it waits.
@@ -98,7 +99,7 @@ public struct EmulatorAddress: Sendable, Hashable, CustomStringConvertible {
 
     /// Accepts `HOST:PORT`, `[IPv6]:PORT`, and tolerates a leading `http://` and a trailing `/`.
     public init(parsing input: String) throws(ParseError) {
-        var text = input.trimmingCharacters(in: .whitespaces)
+        var text = input.trimmingWhitespace()
         if text.lowercased().hasPrefix("http://") { text.removeFirst("http://".count) }
         if text.hasSuffix("/") { text.removeLast() }
         let hostPart: Substring
@@ -149,10 +150,10 @@ extension RESTTransportConfiguration {
         guard timeout.isFinite, timeout > 0 else {
             throw TransportSelectionError("--timeout must be a number of seconds above zero, not \(timeout)")
         }
-        if let apiKey, apiKey.trimmingCharacters(in: .whitespaces).isEmpty {
+        if let apiKey, apiKey.trimmingWhitespace().isEmpty {
             throw TransportSelectionError("--api-key is empty")
         }
-        if let projectId, projectId.trimmingCharacters(in: .whitespaces).isEmpty {
+        if let projectId, projectId.trimmingWhitespace().isEmpty {
             throw TransportSelectionError("--project-id is empty")
         }
         let emulatorSource: (text: String, origin: String)? =

@@ -56,7 +56,7 @@ public enum Controller {
                 ui.overlay = nil
             case .enter:
                 ui.overlay = nil
-                let link = editor.text.trimmingCharacters(in: .whitespaces)
+                let link = editor.text.trimmingWhitespace()
                 return link.isEmpty ? [] : [.send(.linkPasted(link))]
             default:
                 _ = editor.apply(key)

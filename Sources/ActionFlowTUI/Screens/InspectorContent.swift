@@ -181,7 +181,7 @@ enum InspectorContent {
         return Control(id: "settings.locale", label: "languageCode", kind: .text(value: locale, placeholder: "(none: project default \(fallback))", secret: false),
                        note: note(locale),
                        commit: { text in
-                           let trimmed = text.trimmingCharacters(in: .whitespaces)
+                           let trimmed = text.trimmingWhitespace()
                            return [.send(.localeEdited(trimmed.isEmpty ? nil : trimmed))]
                        },
                        validate: note)
@@ -316,7 +316,7 @@ enum InspectorContent {
     private static func list(_ items: [String]) -> String { items.joined(separator: ", ") }
 
     private static func parseList(_ text: String) -> [String] {
-        text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        text.split(separator: ",").map { $0.trimmingWhitespace() }.filter { !$0.isEmpty }
     }
 
     private static func project(_ session: Session) -> [Block] {
