@@ -51,8 +51,8 @@ let package = Package(
         .systemLibrary(name: "CNcurses", providers: [.apt(["libncurses-dev"])]),
         // Async-signal-safe terminal restore, signal flags and pseudo-terminals, in C.
         .target(name: "CTerminalSupport"),
-        // Byte scans sixteen at a time (SSE2, with a plain loop elsewhere) for the link inspector
-        // and `inspect --jsonl`.
+        // Byte scans sixteen at a time (SSE2, with a plain loop elsewhere) for the link inspector,
+        // the terminal-safety check and `inspect --jsonl`.
         .target(name: "CByteScan"),
         // The full-screen front end: cell frames, terminal drivers, screens over the client state.
         .target(

@@ -5,7 +5,7 @@ public enum UntrustedText {
     /// visible single-column stand-ins. ESC becomes `␛`, tab `␉`, line feed `␊`.
     public static func sanitize(_ text: String) -> String {
         // Fast paths: printable ASCII, or any text without a scalar to replace, stays as it is.
-        if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return text }
+        if ByteScan.isPrintableASCII(text) { return text }
         guard needsSanitizing(text) else { return text }
         var out = String.UnicodeScalarView()
         for scalar in text.unicodeScalars {
@@ -26,7 +26,7 @@ public enum UntrustedText {
 
     /// True when `sanitize` would change the text.
     public static func needsSanitizing(_ text: String) -> Bool {
-        text.unicodeScalars.contains(where: needsSanitizing)
+        !ByteScan.isPrintableASCII(text) && text.unicodeScalars.contains(where: needsSanitizing)
     }
 
     /// True when `sanitize` would replace the scalar.

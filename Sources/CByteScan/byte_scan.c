@@ -79,6 +79,26 @@ size_t byte_scan_find_any(const uint8_t *bytes, size_t length, uint8_t a, uint8_
     return index;
 }
 
+size_t byte_scan_printable_ascii_prefix(const uint8_t *bytes, size_t length) {
+    size_t index = 0;
+#if defined(__SSE2__)
+    if (length >= 16) {
+        for (;; index += 16) {
+            // The last block overlaps bytes already found printable.
+            size_t at = index + 16 <= length ? index : length - 16;
+            __m128i block = _mm_loadu_si128((const __m128i *)(bytes + at));
+            // A signed comparison with 0x20 also catches every byte from 0x80 up.
+            __m128i stops = _mm_or_si128(_mm_cmplt_epi8(block, _mm_set1_epi8(0x20)), _mm_cmpeq_epi8(block, _mm_set1_epi8(0x7F)));
+            unsigned mask = (unsigned)_mm_movemask_epi8(stops);
+            if (mask != 0) return at + (size_t)__builtin_ctz(mask);
+            if (at + 16 == length) return length;
+        }
+    }
+#endif
+    while (index < length && bytes[index] >= 0x20 && bytes[index] < 0x7F) index += 1;
+    return index;
+}
+
 int byte_scan_is_ascii(const uint8_t *bytes, size_t length) {
     size_t index = 0;
     uint64_t combined = 0;

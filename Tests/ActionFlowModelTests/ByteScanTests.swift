@@ -41,6 +41,26 @@ struct ByteScanTests {
         }
     }
 
+    @Test("Text is printable ASCII unless a control, DEL or a non-ASCII byte sits anywhere in it")
+    func printableASCII() {
+        for length in 0...40 {
+            let plain = String(repeating: "~", count: length)
+            #expect(ByteScan.isPrintableASCII(plain))
+            #expect(UntrustedText.sanitize(plain) == plain)
+            for position in 0..<length {
+                for odd in ["\u{1F}", "\u{7F}", "é", "\u{202E}"] {
+                    var text = plain
+                    let index = text.index(text.startIndex, offsetBy: position)
+                    text.replaceSubrange(index...index, with: odd)
+                    #expect(!ByteScan.isPrintableASCII(text), "length \(length), position \(position)")
+                    // The sanitizer still replaces what a terminal must not get, and keeps é.
+                    #expect(UntrustedText.sanitize(text).unicodeScalars.count == text.unicodeScalars.count)
+                    #expect(UntrustedText.needsSanitizing(text) == (odd != "é"), "length \(length), position \(position)")
+                }
+            }
+        }
+    }
+
     @Test("Percent-decoding finds escapes and plus signs at every position")
     func decodingAtEveryPosition() {
         for length in 1...40 {

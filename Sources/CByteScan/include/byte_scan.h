@@ -14,6 +14,9 @@ size_t byte_scan_copy_json_plain(const uint8_t *source, size_t length, uint8_t *
 /// fewer), or `length` when there is none.
 size_t byte_scan_find_any(const uint8_t *bytes, size_t length, uint8_t a, uint8_t b, uint8_t c);
 
+/// How many leading bytes are printable ASCII (0x20 to 0x7E).
+size_t byte_scan_printable_ascii_prefix(const uint8_t *bytes, size_t length);
+
 /// Whether every byte is below 0x80.
 int byte_scan_is_ascii(const uint8_t *bytes, size_t length);
 
