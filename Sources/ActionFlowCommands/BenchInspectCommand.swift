@@ -51,8 +51,9 @@ struct BenchInspectCommand: ParsableCommand {
             ownSeconds.append(try ChildProcess.time(executable, ["inspect", "--jsonl", "-"], stdin: input))
             if hasReference { pythonSeconds.append(try ChildProcess.time("/usr/bin/env", ["python3", reference], stdin: input)) }
         }
-        let ownRate = Double(links) / BenchCoreCommand.median(ownSeconds)
-        var line = "  inspect --jsonl -: \(Int(ownRate.rounded())) links/s (\(String(format: "%.3f", BenchCoreCommand.median(ownSeconds))) s)"
+        let ownMedian = BenchCoreCommand.median(ownSeconds)
+        let ownRate = Double(links) / ownMedian
+        var line = "  inspect --jsonl -: \(Int(ownRate.rounded())) links/s (\(String(format: "%.3f", ownMedian)) s)"
         if hasReference {
             let pythonRate = Double(links) / BenchCoreCommand.median(pythonSeconds)
             let ratio = ownRate / pythonRate
@@ -63,7 +64,8 @@ struct BenchInspectCommand: ParsableCommand {
         print(line)
         var single: [Double] = []
         for _ in 0..<runs { single.append(try ChildProcess.time(executable, ["inspect", "--jsonl", "-", "--jobs", "1"], stdin: input)) }
-        print("  with --jobs 1 (one thread; the figure above uses \(InspectStream.defaultWorkers)): \(Int((Double(links) / BenchCoreCommand.median(single)).rounded())) links/s (\(String(format: "%.3f", BenchCoreCommand.median(single))) s)")
+        let singleMedian = BenchCoreCommand.median(single)
+        print("  with --jobs 1 (one thread; the figure above uses \(InspectStream.defaultWorkers)): \(Int((Double(links) / singleMedian).rounded())) links/s (\(String(format: "%.3f", singleMedian)) s)")
         // Memory in a run of its own: sampling it takes CPU time from the timed runs.
         let sampled = try ChildProcess.run(executable, ["inspect", "--jsonl", "-"], stdin: input)
         print("  peak memory over \(links) links: \(String(format: "%.1f", sampled.peakMiB)) MiB")

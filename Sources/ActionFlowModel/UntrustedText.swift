@@ -4,8 +4,7 @@ public enum UntrustedText {
     /// Replaces C0/C1 controls, DEL, bidi controls and other invisible format characters with
     /// visible single-column stand-ins. ESC becomes `␛`, tab `␉`, line feed `␊`.
     public static func sanitize(_ text: String) -> String {
-        // Fast paths: printable ASCII, or any text without a scalar to replace, stays as it is.
-        if ByteScan.isPrintableASCII(text) { return text }
+        // Text without a scalar to replace (printable ASCII is found fast) stays as it is.
         guard needsSanitizing(text) else { return text }
         var out = String.UnicodeScalarView()
         for scalar in text.unicodeScalars {
@@ -26,6 +25,7 @@ public enum UntrustedText {
 
     /// True when `sanitize` would change the text.
     public static func needsSanitizing(_ text: String) -> Bool {
+        // Printable ASCII, the usual text, is checked sixteen bytes at a time first.
         !ByteScan.isPrintableASCII(text) && text.unicodeScalars.contains(where: needsSanitizing)
     }
 

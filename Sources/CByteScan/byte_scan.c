@@ -5,17 +5,26 @@
 #if defined(__SSE2__)
 #include <emmintrin.h>
 
-/// One bit per byte of `block` that a JSON string cannot hold as it is. A signed comparison
-/// with 0x20 also catches every byte from 0x80 up.
+/// 0xFF for each byte of `block` that is not printable ASCII. A signed comparison with 0x20
+/// also catches every byte from 0x80 up.
+static inline __m128i unprintable(__m128i block) {
+    return _mm_or_si128(_mm_cmplt_epi8(block, _mm_set1_epi8(0x20)), _mm_cmpeq_epi8(block, _mm_set1_epi8(0x7F)));
+}
+
+/// One bit per byte of `block` that a JSON string cannot hold as it is.
 static inline unsigned json_stops(__m128i block) {
-    __m128i stops = _mm_or_si128(_mm_or_si128(_mm_cmplt_epi8(block, _mm_set1_epi8(0x20)), _mm_cmpeq_epi8(block, _mm_set1_epi8(0x7F))),
+    __m128i stops = _mm_or_si128(unprintable(block),
                                  _mm_or_si128(_mm_cmpeq_epi8(block, _mm_set1_epi8('"')), _mm_cmpeq_epi8(block, _mm_set1_epi8('\\'))));
     return (unsigned)_mm_movemask_epi8(stops);
 }
 #endif
 
+static inline int is_printable(uint8_t byte) {
+    return byte >= 0x20 && byte < 0x7F;
+}
+
 static inline int is_json_plain(uint8_t byte) {
-    return byte >= 0x20 && byte < 0x7F && byte != '"' && byte != '\\';
+    return is_printable(byte) && byte != '"' && byte != '\\';
 }
 
 size_t byte_scan_copy_json_plain(const uint8_t *source, size_t length, uint8_t *destination) {
@@ -87,15 +96,13 @@ size_t byte_scan_printable_ascii_prefix(const uint8_t *bytes, size_t length) {
             // The last block overlaps bytes already found printable.
             size_t at = index + 16 <= length ? index : length - 16;
             __m128i block = _mm_loadu_si128((const __m128i *)(bytes + at));
-            // A signed comparison with 0x20 also catches every byte from 0x80 up.
-            __m128i stops = _mm_or_si128(_mm_cmplt_epi8(block, _mm_set1_epi8(0x20)), _mm_cmpeq_epi8(block, _mm_set1_epi8(0x7F)));
-            unsigned mask = (unsigned)_mm_movemask_epi8(stops);
+            unsigned mask = (unsigned)_mm_movemask_epi8(unprintable(block));
             if (mask != 0) return at + (size_t)__builtin_ctz(mask);
             if (at + 16 == length) return length;
         }
     }
 #endif
-    while (index < length && bytes[index] >= 0x20 && bytes[index] < 0x7F) index += 1;
+    while (index < length && is_printable(bytes[index])) index += 1;
     return index;
 }
 
