@@ -1,13 +1,20 @@
+import ActionFlowModel
 import Foundation
 
 /// The files shipped in the package's top-level `Resources/` folder.
 public enum BundledResources {
+    /// The resource bundle SwiftPM builds beside the program.
+    public static let bundleName = "actionflow_ActionFlowBackend.resources"
+
     /// `Resources/` as bundled with the build.
     public static let directory: URL = {
         // The build copies the bundle beside the program; finding it there directly spares the
-        // start a Bundle(path:) (about half a millisecond). Elsewhere, as SwiftPM finds it.
-        let besideProgram = Bundle.main.bundleURL.appendingPathComponent("actionflow_ActionFlowBackend.resources/Resources", isDirectory: true)
-        if FileManager.default.fileExists(atPath: besideProgram.appendingPathComponent("project.yaml").path) { return besideProgram }
+        // start Foundation's Bundle (half a millisecond, and CoreFoundation's bundle code in
+        // memory). Elsewhere, as SwiftPM finds it.
+        if let besideProgram = ProgramLocation.folder?.appendingPathComponent(bundleName + "/Resources", isDirectory: true),
+           FileManager.default.fileExists(atPath: besideProgram.appendingPathComponent("project.yaml").path) {
+            return besideProgram
+        }
         // Not `resourceURL`: on Linux a bundle's inner `Resources` folder already is that URL.
         return Bundle.module.bundleURL.appendingPathComponent("Resources", isDirectory: true)
     }()

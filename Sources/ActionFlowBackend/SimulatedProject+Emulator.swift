@@ -30,7 +30,7 @@ extension SimulatedProject {
             case UInt8(ascii: " "):
                 out.append("+")
             default:
-                out += String(format: "%%%02X", byte)
+                out += PrintfFormat.string("%%%02X", byte)
             }
         }
         return out

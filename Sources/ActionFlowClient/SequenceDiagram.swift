@@ -148,7 +148,7 @@ public struct SequenceDiagram: Sendable, Equatable {
 }
 
 /// Turns journal facts into diagram items, one fact at a time.
-private struct SequenceDiagramBuilder {
+struct SequenceDiagramBuilder {
     typealias Participant = SequenceDiagram.Participant
 
     let session: Session
@@ -392,14 +392,44 @@ private struct SequenceDiagramBuilder {
     }
 
     static func replyFields(_ body: String) -> [String] {
-        guard let object = try? JSONSerialization.jsonObject(with: Data(body.utf8)) as? [String: Any] else { return [] }
+        guard let reply = try? JSONDecoder().decode(ReplyFields.self, from: Data(body.utf8)) else { return [] }
         // A lookup answers with a list of users: the first is the one asked about.
-        let user = (object["users"] as? [[String: Any]])?.first ?? [:]
-        let fields = object.merging(user) { first, _ in first }
-        return ["email", "requestType", "emailVerified", "idToken"].compactMap { name in
-            guard let value = fields[name] else { return nil }
-            let text = (value as? Bool).map { String($0) } ?? "\(value)"
-            return "\(name) \(SecretMasking.mask(text, named: name))"
+        let fields = reply.values.merging(reply.users.first?.values ?? [:]) { first, _ in first }
+        return ReplyFields.names.compactMap { name in
+            fields[name].map { "\(name) \(SecretMasking.mask($0, named: name))" }
         }
+    }
+}
+
+/// The fields of a reply body that the diagram names, as text. Read with `JSONDecoder` (not
+/// `JSONSerialization`, which would load CoreFoundation's collections for every frame's arrows).
+private struct ReplyFields: Decodable {
+    static let names = ["email", "requestType", "emailVerified", "idToken"]
+
+    private struct Name: CodingKey {
+        let stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+
+    var values: [String: String] = [:]
+    var users: [ReplyFields] = []
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: Name.self)
+        for name in Self.names {
+            let key = Name(stringValue: name)
+            if let text = try? container.decode(String.self, forKey: key) {
+                values[name] = text
+            } else if let flag = try? container.decode(Bool.self, forKey: key) {
+                values[name] = String(flag)
+            } else if let number = try? container.decode(Int.self, forKey: key) {
+                values[name] = String(number)
+            } else if let number = try? container.decode(Double.self, forKey: key) {
+                values[name] = "\(number)"
+            }
+        }
+        users = (try? container.decode([ReplyFields].self, forKey: Name(stringValue: "users"))) ?? []
     }
 }

@@ -35,7 +35,7 @@ struct BenchCodeOrderCommand: ParsableCommand {
             }
             executed.formUnion(Self.functionNames(callgrindOutput: text))
         }
-        let defined = Self.definedOnce(nmOutput: try ChildProcess.standardOutput(nm, ["--defined-only", callgrind.executable]))
+        let defined = Self.orderable(nmOutput: try ChildProcess.standardOutput(nm, ["--defined-only", callgrind.executable]))
         let order = executed.filter { defined.contains($0) }.sorted()
         try Data(order.map { $0 + "\n" }.joined().utf8).write(to: URL(fileURLWithPath: output))
         print("\(order.count) functions written to \(output) (\(executed.count) executed, \(played.latencies.count) keys drawn)")
@@ -53,15 +53,24 @@ struct BenchCodeOrderCommand: ParsableCommand {
         return names
     }
 
-    /// Code symbols defined exactly once in the program. Local helpers that many objects each
-    /// define under the same name are left out: the linker would gather every one of them.
-    static func definedOnce(nmOutput text: String) -> Set<String> {
+    /// Code symbols the linker can place one by one: those defined once in the program, and
+    /// local helpers that several of the project's own objects define under one name (an outlined
+    /// copy of one of its types, say). Those name one of the project's modules, so only its
+    /// objects, which put each function in a section of its own, define them. Other local
+    /// helpers are left out: the same name in a library object that has one section for all its
+    /// code would bring that whole object along.
+    static func orderable(nmOutput text: String) -> Set<String> {
         var counts: [Substring: Int] = [:]
+        var data = Set<Substring>()
         for line in text.split(separator: "\n") {
             let fields = line.split(separator: " ", maxSplits: 2)
             guard fields.count == 3 else { continue }
-            counts[fields[2], default: 0] += "tTwW".contains(fields[1]) ? 1 : 2
+            counts[fields[2], default: 0] += 1
+            if !"tTwW".contains(fields[1]) { data.insert(fields[2]) }
         }
-        return Set(counts.compactMap { $0.value == 1 ? String($0.key) : nil })
+        return Set(counts.compactMap { name, count in
+            guard !data.contains(name), count == 1 || name.hasPrefix("$s") && name.contains("ActionFlow") else { return nil }
+            return String(name)
+        })
     }
 }

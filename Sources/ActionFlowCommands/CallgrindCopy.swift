@@ -1,3 +1,4 @@
+import ActionFlowBackend
 import Foundation
 
 /// A copy of this program that callgrind can run: valgrind 3.19 cannot read Swift's DWARF 5, so
@@ -15,7 +16,14 @@ struct CallgrindCopy {
         executable = folder + "/actionflow"
         self.valgrind = valgrind
         do {
-            _ = try ChildProcess.time(objcopy, ["--strip-debug", try ChildProcess.ownExecutable(), executable])
+            let original = try ChildProcess.ownExecutable()
+            _ = try ChildProcess.time(objcopy, ["--strip-debug", original, executable])
+            // The resources beside the copy too, so that it finds them as the program does (the
+            // fallback through Foundation's Bundle would be counted and ordered instead).
+            let beside = URL(fileURLWithPath: original).deletingLastPathComponent().appendingPathComponent(BundledResources.bundleName).path
+            if FileManager.default.fileExists(atPath: beside) {
+                try FileManager.default.createSymbolicLink(atPath: folder + "/" + BundledResources.bundleName, withDestinationPath: beside)
+            }
         } catch {
             // Nothing is left behind when the copy cannot be made.
             remove()

@@ -1,15 +1,31 @@
 import ActionFlowModel
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import Logging
 import Synchronization
 
 /// Writes log lines to a file, never to the terminal the interface draws on.
 public struct FileLogHandler: LogHandler {
+    /// The open file. Plain POSIX calls: Foundation's FileHandle would bring its own locks and
+    /// CoreFoundation's into the interface's memory for a few lines of log.
     private final class Sink: Sendable {
-        let handle: Mutex<FileHandle>
-        init(_ handle: FileHandle) { self.handle = Mutex(handle) }
-        func write(_ line: String) {
-            handle.withLock { $0.write(Data(line.utf8)) }
+        private let descriptor: Mutex<Int32>
+        init(_ descriptor: Int32) { self.descriptor = Mutex(descriptor) }
+        deinit { descriptor.withLock { _ = close($0) } }
+        func append(_ line: String) {
+            descriptor.withLock { descriptor in
+                var bytes = Array(line.utf8)[...]
+                while !bytes.isEmpty {
+                    let written = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+                    if written < 0, errno == EINTR { continue }
+                    guard written > 0 else { return }
+                    bytes = bytes.dropFirst(written)
+                }
+            }
         }
     }
 
@@ -20,13 +36,9 @@ public struct FileLogHandler: LogHandler {
 
     /// Opens (appending) or creates the file; nil when it cannot be written.
     public init?(label: String, path: String) {
-        let manager = FileManager.default
-        if !manager.fileExists(atPath: path) {
-            guard manager.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600]) else { return nil }
-        }
-        guard let handle = FileHandle(forWritingAtPath: path) else { return nil }
-        handle.seekToEndOfFile()
-        sink = Sink(handle)
+        let descriptor = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { return nil }
+        sink = Sink(descriptor)
         self.label = label
     }
 
@@ -39,6 +51,6 @@ public struct FileLogHandler: LogHandler {
         let merged = metadata.merging(event.metadata ?? [:]) { $1 }
         let fields = merged.isEmpty ? "" : " " + merged.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
         let stamp = Date().iso8601Stamp
-        sink.write("\(stamp) \(event.level) \(label): \(event.message)\(fields)\n")
+        sink.append("\(stamp) \(event.level) \(label): \(event.message)\(fields)\n")
     }
 }

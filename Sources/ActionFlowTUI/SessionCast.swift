@@ -1,4 +1,5 @@
 import ActionFlowClient
+import ActionFlowModel
 import Foundation
 
 extension Replay {
@@ -58,7 +59,7 @@ public struct SessionCast: Sendable {
         var lines = [Self.json(header)]
         for (index, (time, frame)) in frames.enumerated() {
             let setup = index == 0 ? "\u{1B}[?25l" : ""
-            lines.append("[\(String(format: "%.6f", time)), \"o\", \(Self.json(setup + Self.drawing(frame)))]")
+            lines.append("[\(PrintfFormat.string("%.6f", time)), \"o\", \(Self.json(setup + Self.drawing(frame)))]")
         }
         return lines.joined(separator: "\n") + "\n"
     }

@@ -1,4 +1,5 @@
 import CHTTPEngine
+import ActionFlowModel
 import Foundation
 
 /// The REST transport's HTTP client: URLSession, in `libActionFlowHTTPEngine.so` beside the
@@ -18,7 +19,7 @@ struct HTTPEngine: @unchecked Sendable {
 
     private static func load() -> Result<HTTPEngine, HTTPEngineUnavailable> {
         // Beside the running executable (a test runner's, under `swift test`).
-        let folder = Bundle.main.executableURL?.deletingLastPathComponent().path ?? "."
+        let folder = ProgramLocation.folder?.path ?? "."
         let path = folder + "/" + libraryName
         guard let library = dlopen(path, RTLD_NOW | RTLD_LOCAL) else {
             let reason = dlerror().map { String(cString: $0) } ?? "cannot be loaded"

@@ -112,6 +112,19 @@ struct JournalTally {
         #expect(!text.contains(session.project.apiKey) && !text.contains("correct-horse-battery"))
     }
 
+    @Test("a reply arrow names the reply's telling fields, the first listed user's too, secrets masked")
+    func replyFields() {
+        let lookup = #"{"kind":"x","users":[{"email":"bob@example.com","emailVerified":true,"localId":"u1"},{"email":"eve@example.com"}]}"#
+        #expect(SequenceDiagramBuilder.replyFields(lookup) == ["email bob@example.com", "emailVerified true"])
+        let reset = #"{"email":"bob@example.com","requestType":"PASSWORD_RESET","users":[{"email":"other@example.com"}]}"#
+        #expect(SequenceDiagramBuilder.replyFields(reset) == ["email bob@example.com", "requestType PASSWORD_RESET"])
+        let signIn = #"{"idToken":"eyJhbGciOiJub25lIn0.eyJzdWIiOiJ1MSJ9.","emailVerified":false}"#
+        #expect(SequenceDiagramBuilder.replyFields(signIn) == ["emailVerified false", "idToken \(SecretMasking.mask("eyJhbGciOiJub25lIn0.eyJzdWIiOiJ1MSJ9.", named: "idToken"))"])
+        for notAnObject in ["[]", "\"email\"", "not json", ""] {
+            #expect(SequenceDiagramBuilder.replyFields(notAnObject).isEmpty, "\(notAnObject)")
+        }
+    }
+
     @Test("the mail scanner gets a lifeline only when it acted")
     func scannerLifeline() async throws {
         let scanned = SequenceDiagram(try await shippedSession("mail-scanner-consumes-code"))

@@ -27,17 +27,21 @@ struct CodeOrderTests {
             == ["$s13ActionFlowTUI8MainViewO6renderyyF", "$s13ActionFlowTUI9FrameDiffO4runsyyF", "swift_retain"])
     }
 
-    @Test("only code defined once is kept: a local helper many objects define, data, and other libraries' functions are left out")
-    func definedOnce() {
+    @Test("code defined once is kept, and the project's own local helpers; other libraries' local helpers and data are left out")
+    func orderable() {
         let nm = """
         0000000000892fd0 T $s13ActionFlowTUI8MainViewO6renderyyF
         0000000000f840b0 t objectdestroy.5Tm
         0000000000f9a0b0 t objectdestroy.5Tm
+        0000000000f9a100 t $sSay15ActionFlowModel4LinkVGWOy
+        0000000000f9a200 t $sSay15ActionFlowModel4LinkVGWOy
+        0000000000f9a300 t $sSaySSGWOy
+        0000000000f9a400 t $sSaySSGWOy
         0000000002617000 d $s13ActionFlowTUI8MainViewO6renderyyFTq
         0000000000893000 t $s13ActionFlowTUI9FrameDiffO4runsyyF
         0000000002617100 r $s13ActionFlowTUI9FrameDiffO4runsyyF
                          U write
         """
-        #expect(BenchCodeOrderCommand.definedOnce(nmOutput: nm) == ["$s13ActionFlowTUI8MainViewO6renderyyF"])
+        #expect(BenchCodeOrderCommand.orderable(nmOutput: nm) == ["$s13ActionFlowTUI8MainViewO6renderyyF", "$sSay15ActionFlowModel4LinkVGWOy"])
     }
 }

@@ -290,8 +290,8 @@ enum InspectorContent {
         for record in session.exchanges {
             let status = record.status.map(String.init) ?? "—"
             let outcome = record.failure.map { " \($0.serverCode?.rawValue ?? "network")" } ?? ""
-            let millis = String(format: "%.1f ms", record.duration * 1000)
-            let label = "#\(record.id) \(record.request.replacingOccurrences(of: "POST /v1/", with: "")) \(status)\(outcome) · \(millis)"
+            let millis = PrintfFormat.string("%.1f ms", record.duration * 1000)
+            let label = "#\(record.id) \(record.request.replacing("POST /v1/", with: "")) \(status)\(outcome) · \(millis)"
             let expanded = ui.expandedExchange == record.id
             blocks.append(.control(.button("net.\(record.id)", label, [.toggleExchange(record.id)])))
             if expanded {

@@ -22,7 +22,7 @@ public struct TextEditor: Hashable, Sendable {
             insert(String(character))
         case .paste(let text):
             // Line breaks in a paste become spaces; everything else is made visible.
-            insert(UntrustedText.sanitize(text.replacingOccurrences(of: "\r\n", with: " ").replacingOccurrences(of: "\n", with: " ")))
+            insert(UntrustedText.sanitize(text.replacing("\r\n", with: " ").replacing("\n", with: " ")))
         case .left, .control("b"):
             cursor = max(0, cursor - 1)
         case .right, .control("f"):
