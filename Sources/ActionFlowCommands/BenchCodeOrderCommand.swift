@@ -35,7 +35,9 @@ struct BenchCodeOrderCommand: ParsableCommand {
             }
             executed.formUnion(Self.functionNames(callgrindOutput: text))
         }
-        let defined = Self.orderable(nmOutput: try ChildProcess.standardOutput(nm, ["--defined-only", callgrind.executable]))
+        let ownObjects = Self.projectObjects(besideProgram: try ChildProcess.ownExecutable())
+        let defined = Self.orderable(nmOutput: try ChildProcess.standardOutput(nm, ["--defined-only", callgrind.executable]),
+                                     projectNMOutput: try ChildProcess.standardOutput(nm, ["--defined-only"] + ownObjects))
         let order = executed.filter { defined.contains($0) }.sorted()
         try Data(order.map { $0 + "\n" }.joined().utf8).write(to: URL(fileURLWithPath: output))
         print("\(order.count) functions written to \(output) (\(executed.count) executed, \(played.latencies.count) keys drawn)")
@@ -53,23 +55,43 @@ struct BenchCodeOrderCommand: ParsableCommand {
         return names
     }
 
-    /// Code symbols the linker can place one by one: those defined once in the program, and
-    /// local helpers that several of the project's own objects define under one name (an outlined
-    /// copy of one of its types, say). Those name one of the project's modules, so only its
-    /// objects, which put each function in a section of its own, define them. Other local
-    /// helpers are left out: the same name in a library object that has one section for all its
-    /// code would bring that whole object along.
-    static func orderable(nmOutput text: String) -> Set<String> {
-        var counts: [Substring: Int] = [:]
-        var data = Set<Substring>()
-        for line in text.split(separator: "\n") {
-            let fields = line.split(separator: " ", maxSplits: 2)
-            guard fields.count == 3 else { continue }
-            counts[fields[2], default: 0] += 1
-            if !"tTwW".contains(fields[1]) { data.insert(fields[2]) }
+    /// The project's Swift modules in the program: each function in a section of its own
+    /// (Package.swift), so the linker can move any one of them alone.
+    static let projectModules = [
+        "ActionFlowModel", "ActionFlowBackend", "ActionFlowTransport", "ActionFlowClient",
+        "ActionFlowTUI", "ActionFlowServer", "ActionFlowCommands", "actionflow",
+    ]
+
+    /// The object files of `projectModules`, in the build folder beside the program. A module
+    /// not built there adds none, which only leaves its helpers out of the order.
+    static func projectObjects(besideProgram program: String) -> [String] {
+        let buildFolder = URL(fileURLWithPath: program).resolvingSymlinksInPath().deletingLastPathComponent()
+        return projectModules.flatMap { module -> [String] in
+            let folder = buildFolder.appendingPathComponent(module + ".build").path
+            let files = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+            return files.filter { $0.hasSuffix(".o") }.sorted().map { folder + "/" + $0 }
         }
-        return Set(counts.compactMap { name, count in
-            guard !data.contains(name), count == 1 || name.hasPrefix("$s") && name.contains("ActionFlow") else { return nil }
+    }
+
+    /// Code symbols the linker can place one by one: those defined once in the program, and
+    /// local helpers (an outlined copy, a merged destroy) whose every definition is in the
+    /// project's own objects (`projectNMOutput`). A helper that a library object defines too is
+    /// left out: such objects keep all their code in one section, which would come along whole.
+    static func orderable(nmOutput text: String, projectNMOutput project: String) -> Set<String> {
+        func codeDefinitions(_ text: String) -> (counts: [Substring: Int], data: Set<Substring>) {
+            var counts: [Substring: Int] = [:]
+            var data = Set<Substring>()
+            for line in text.split(separator: "\n") {
+                let fields = line.split(separator: " ", maxSplits: 2)
+                guard fields.count == 3 else { continue }
+                counts[fields[2], default: 0] += 1
+                if !"tTwW".contains(fields[1]) { data.insert(fields[2]) }
+            }
+            return (counts, data)
+        }
+        let program = codeDefinitions(text), own = codeDefinitions(project).counts
+        return Set(program.counts.compactMap { name, count in
+            guard !program.data.contains(name), count == 1 || own[name] == count else { return nil }
             return String(name)
         })
     }

@@ -27,14 +27,14 @@ struct CodeOrderTests {
             == ["$s13ActionFlowTUI8MainViewO6renderyyF", "$s13ActionFlowTUI9FrameDiffO4runsyyF", "swift_retain"])
     }
 
-    @Test("code defined once is kept, and the project's own local helpers; other libraries' local helpers and data are left out")
+    @Test("code defined once is kept, and local helpers only the project's objects define; other helpers and data are left out")
     func orderable() {
-        let nm = """
+        let program = """
         0000000000892fd0 T $s13ActionFlowTUI8MainViewO6renderyyF
         0000000000f840b0 t objectdestroy.5Tm
         0000000000f9a0b0 t objectdestroy.5Tm
-        0000000000f9a100 t $sSay15ActionFlowModel4LinkVGWOy
-        0000000000f9a200 t $sSay15ActionFlowModel4LinkVGWOy
+        0000000000f9a100 t $sSSSgWOcTm
+        0000000000f9a200 t $sSSSgWOcTm
         0000000000f9a300 t $sSaySSGWOy
         0000000000f9a400 t $sSaySSGWOy
         0000000002617000 d $s13ActionFlowTUI8MainViewO6renderyyFTq
@@ -42,6 +42,27 @@ struct CodeOrderTests {
         0000000002617100 r $s13ActionFlowTUI9FrameDiffO4runsyyF
                          U write
         """
-        #expect(BenchCodeOrderCommand.orderable(nmOutput: nm) == ["$s13ActionFlowTUI8MainViewO6renderyyF", "$sSay15ActionFlowModel4LinkVGWOy"])
+        // Both copies of `$sSSSgWOcTm` are the project's; one `$sSaySSGWOy` is a library's.
+        let project = """
+
+        MainView.swift.o:
+        0000000000000010 T $s13ActionFlowTUI8MainViewO6renderyyF
+        0000000000000020 t $sSSSgWOcTm
+        0000000000000030 t $sSaySSGWOy
+
+        Frame.swift.o:
+        0000000000000020 t $sSSSgWOcTm
+        """
+        #expect(BenchCodeOrderCommand.orderable(nmOutput: program, projectNMOutput: project)
+            == ["$s13ActionFlowTUI8MainViewO6renderyyF", "$sSSSgWOcTm"])
+    }
+
+    @Test("the project's objects are found beside the program, every module's")
+    func projectObjects() throws {
+        let program = try ChildProcess.ownExecutable()
+        let objects = BenchCodeOrderCommand.projectObjects(besideProgram: program)
+        for module in ["ActionFlowTUI", "ActionFlowModel"] {
+            #expect(objects.contains { $0.contains("/\(module).build/") && $0.hasSuffix(".o") }, "\(module)")
+        }
     }
 }
