@@ -1,3 +1,4 @@
+import ActionFlowModel
 import ArgumentParser
 import Foundation
 
@@ -35,7 +36,7 @@ struct BenchCodeOrderCommand: ParsableCommand {
             }
             executed.formUnion(Self.functionNames(callgrindOutput: text))
         }
-        let ownObjects = Self.projectObjects(besideProgram: try ChildProcess.ownExecutable())
+        let ownObjects = ProgramLocation.folder.map(Self.projectObjects(in:)) ?? []
         let defined = Self.orderable(nmOutput: try ChildProcess.standardOutput(nm, ["--defined-only", callgrind.executable]),
                                      projectNMOutput: try ChildProcess.standardOutput(nm, ["--defined-only"] + ownObjects))
         let order = executed.filter { defined.contains($0) }.sorted()
@@ -62,11 +63,10 @@ struct BenchCodeOrderCommand: ParsableCommand {
         "ActionFlowTUI", "ActionFlowServer", "ActionFlowCommands", "actionflow",
     ]
 
-    /// The object files of `projectModules`, in the build folder beside the program. A module
-    /// not built there adds none, which only leaves its helpers out of the order.
-    static func projectObjects(besideProgram program: String) -> [String] {
-        let buildFolder = URL(fileURLWithPath: program).resolvingSymlinksInPath().deletingLastPathComponent()
-        return projectModules.flatMap { module -> [String] in
+    /// The object files of `projectModules` in the build folder (the program's). A module not
+    /// built there adds none, which only leaves its helpers out of the order.
+    static func projectObjects(in buildFolder: URL) -> [String] {
+        projectModules.flatMap { module -> [String] in
             let folder = buildFolder.appendingPathComponent(module + ".build").path
             let files = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
             return files.filter { $0.hasSuffix(".o") }.sorted().map { folder + "/" + $0 }

@@ -124,8 +124,8 @@ enum ChildProcess {
     }
 
     static func ownExecutable() throws -> String {
-        guard let path = Bundle.main.executablePath else { throw Failure(description: "cannot find the actionflow executable") }
-        return path
+        guard let executable = ProgramLocation.executable else { throw Failure(description: "cannot find the actionflow executable") }
+        return executable.path
     }
 
     /// Runs with standard input from a file.

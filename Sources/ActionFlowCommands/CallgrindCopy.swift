@@ -1,4 +1,5 @@
 import ActionFlowBackend
+import ActionFlowModel
 import Foundation
 
 /// A copy of this program that callgrind can run: valgrind 3.19 cannot read Swift's DWARF 5, so
@@ -16,12 +17,11 @@ struct CallgrindCopy {
         executable = folder + "/actionflow"
         self.valgrind = valgrind
         do {
-            let original = try ChildProcess.ownExecutable()
-            _ = try ChildProcess.time(objcopy, ["--strip-debug", original, executable])
+            _ = try ChildProcess.time(objcopy, ["--strip-debug", try ChildProcess.ownExecutable(), executable])
             // The resources beside the copy too, so that it finds them as the program does (the
             // fallback through Foundation's Bundle would be counted and ordered instead).
-            let beside = URL(fileURLWithPath: original).deletingLastPathComponent().appendingPathComponent(BundledResources.bundleName).path
-            if FileManager.default.fileExists(atPath: beside) {
+            if let beside = ProgramLocation.folder?.appendingPathComponent(BundledResources.bundleName).path,
+               FileManager.default.fileExists(atPath: beside) {
                 try FileManager.default.createSymbolicLink(atPath: folder + "/" + BundledResources.bundleName, withDestinationPath: beside)
             }
         } catch {

@@ -1,4 +1,5 @@
 @testable import ActionFlowCommands
+import ActionFlowModel
 import Testing
 
 /// `bench code-order`: which functions go into the release link's ordering file.
@@ -59,8 +60,7 @@ struct CodeOrderTests {
 
     @Test("the project's objects are found beside the program, every module's")
     func projectObjects() throws {
-        let program = try ChildProcess.ownExecutable()
-        let objects = BenchCodeOrderCommand.projectObjects(besideProgram: program)
+        let objects = BenchCodeOrderCommand.projectObjects(in: try #require(ProgramLocation.folder))
         for module in ["ActionFlowTUI", "ActionFlowModel"] {
             #expect(objects.contains { $0.contains("/\(module).build/") && $0.hasSuffix(".o") }, "\(module)")
         }
