@@ -162,18 +162,7 @@ public enum SessionFile {
         guard descriptor >= 0 else {
             throw SessionFileError(path: path, "cannot be written (\(String(cString: strerror(errno))))")
         }
-        let written = data.withUnsafeBytes { buffer -> Bool in
-            var offset = 0
-            while offset < buffer.count {
-                let count = write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-                if count < 0 {
-                    if errno == EINTR { continue }
-                    return false
-                }
-                offset += count
-            }
-            return true
-        }
+        let written = data.withUnsafeBytes { DescriptorWrite.all(descriptor, $0) } == nil
         let synced = fsync(descriptor) == 0
         close(descriptor)
         guard written, synced, rename(temporary, path) == 0 else {

@@ -214,12 +214,8 @@ enum ChildProcess {
     }
 
     private static func writeAll(_ descriptor: Int32, _ bytes: [UInt8]) throws {
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress! + offset, $0.count - offset) }
-            if written < 0, errno == EINTR { continue }
-            guard written > 0 else { throw Failure(description: "the inspector stopped reading its input") }
-            offset += written
+        if bytes.withUnsafeBytes({ DescriptorWrite.all(descriptor, $0) }) != nil {
+            throw Failure(description: "the inspector stopped reading its input")
         }
     }
 

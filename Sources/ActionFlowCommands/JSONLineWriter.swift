@@ -37,14 +37,8 @@ struct JSONLineWriter: ~Copyable {
 
     /// Writes everything gathered to `descriptor` and empties the buffer.
     mutating func flush(to descriptor: Int32) throws(StreamError) {
-        var offset = 0
-        while offset < count {
-            let written = write(descriptor, base + offset, count - offset)
-            if written < 0 {
-                if errno == EINTR { continue }
-                throw StreamError(action: "write the results", code: errno)
-            }
-            offset += written
+        if let code = DescriptorWrite.all(descriptor, UnsafeRawBufferPointer(start: base, count: count)) {
+            throw StreamError(action: "write the results", code: code)
         }
         count = 0
     }

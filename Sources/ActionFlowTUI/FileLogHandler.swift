@@ -17,14 +17,10 @@ public struct FileLogHandler: LogHandler {
         init(_ descriptor: Int32) { self.descriptor = Mutex(descriptor) }
         deinit { descriptor.withLock { _ = close($0) } }
         func append(_ line: String) {
+            var line = line
             descriptor.withLock { descriptor in
-                var bytes = Array(line.utf8)[...]
-                while !bytes.isEmpty {
-                    let written = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
-                    if written < 0, errno == EINTR { continue }
-                    guard written > 0 else { return }
-                    bytes = bytes.dropFirst(written)
-                }
+                // A log line that cannot be written is dropped: nothing else may show it.
+                _ = line.withUTF8 { DescriptorWrite.all(descriptor, UnsafeRawBufferPointer($0)) }
             }
         }
     }

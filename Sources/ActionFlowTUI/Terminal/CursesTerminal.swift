@@ -1,3 +1,4 @@
+import ActionFlowModel
 import CNcurses
 import CTerminalSupport
 import Foundation
@@ -336,15 +337,7 @@ public final class CursesTerminal: TerminalDriver {
     /// Writes all of `bytes` to the terminal, after anything curses still holds.
     private func writeAll(_ bytes: [UInt8]) {
         fflush(cn_stdout())
-        var offset = 0
-        bytes.withUnsafeBytes { buffer in
-            while offset < buffer.count {
-                let written = write(1, buffer.baseAddress! + offset, buffer.count - offset)
-                if written < 0, errno == EINTR { continue }
-                guard written > 0 else { return }
-                offset += written
-            }
-        }
+        _ = bytes.withUnsafeBytes { DescriptorWrite.all(1, $0) }
     }
 
     /// Waits up to `timeout` milliseconds for input, a signal or a wake-up.
