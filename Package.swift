@@ -6,6 +6,8 @@ let releaseLinkFlags = [
     "-static-stdlib", "-Xclang-linker", "-no-pie", "-use-ld=lld",
     "-Xlinker", "--symbol-ordering-file=\(Context.packageDirectory)/Linker/actionflow.order",
     "-Xlinker", "--no-warn-symbol-ordering", "-Xlinker", "--no-export-dynamic",
+    // The project's unnamed and merged helpers, which no ordering file can name, beside the ordered code.
+    "-Xlinker", "-T", "-Xlinker", "\(Context.packageDirectory)/Linker/small-helpers.ld",
     // No std::ios_base::Init from ICU's objects: nothing here uses a C++ stream (CTerminalSupport).
     "-Xlinker", "--wrap=_ZNSt8ios_base4InitC1Ev", "-Xlinker", "--wrap=_ZNSt8ios_base4InitD1Ev",
 ]
