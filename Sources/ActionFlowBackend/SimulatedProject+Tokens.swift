@@ -224,7 +224,7 @@ extension SimulatedProject {
             var text = text
             return text.withUTF8 { lenientBase64($0) }
         }
-        var standard = text.replacing("-", with: "+").replacing("_", with: "/")
+        var standard = text.replacingEvery("-", with: "+").replacingEvery("_", with: "/")
         standard = standard.filter { $0.isLetter || $0.isNumber || $0 == "+" || $0 == "/" }
         guard !standard.isEmpty else { return nil }
         while standard.count % 4 != 0 { standard += "=" }

@@ -24,7 +24,7 @@ public enum MarkdownText {
     /// A value in a code span: shown as it is, in a fence of backticks longer than any run inside.
     /// Pipes are escaped, which GitHub's tables require even inside code spans.
     public static func code(_ text: String) -> String {
-        let clean = JournalText.clean(text).replacing("|", with: "\\|")
+        let clean = JournalText.clean(text).replacingEvery("|", with: "\\|")
         guard !clean.isEmpty else { return "(empty)" }
         let fence = String(repeating: "`", count: longestBacktickRun(in: clean) + 1)
         // A space keeps a backtick at either end from joining the fence.

@@ -184,7 +184,7 @@ struct MatrixCommand: ParsableCommand {
 
     static func markdownTable(_ header: [String], _ rows: [[String]]) -> [String] {
         func line(_ cells: [String]) -> String {
-            "| " + cells.map { $0.replacing("|", with: "\\|") }.joined(separator: " | ") + " |"
+            "| " + cells.map { $0.replacingEvery("|", with: "\\|") }.joined(separator: " | ") + " |"
         }
         return [line(header), "|" + String(repeating: "---|", count: header.count)] + rows.map(line)
     }

@@ -111,7 +111,7 @@ public enum SecretMasking {
     private static func maskValues(after prefix: String, in text: String) -> String {
         var output = ""
         var rest = Substring(text)
-        while let range = rest.firstRange(of: prefix) {
+        while let range = rest.firstOccurrence(of: prefix) {
             output += rest[..<range.upperBound]
             let valueScalars = rest[range.upperBound...].unicodeScalars.prefix(while: isValueCharacter)
             let value = String(String.UnicodeScalarView(valueScalars))

@@ -164,6 +164,15 @@ public final class TUIApplication {
 
     /// Runs on a terminal already started, and stops it when the user quits.
     public func run(on terminal: CursesTerminal) async -> Int32? {
+        runLoop(on: terminal)
+    }
+
+    /// The loop itself, which never suspends. As the body of an async function, every value
+    /// that it and all it inlines ever hold had a slot of its own in the task's frame, on the
+    /// heap for the whole session (about 110 KB); on the thread's stack, slots are shared
+    /// between values that do not live at the same time.
+    @inline(never)
+    private func runLoop(on terminal: CursesTerminal) -> Int32? {
         logger.info("terminal started", metadata: ["size": "\(terminal.width)x\(terminal.height)", "colors": "\(terminal.colorMode.rawValue)"])
         replies.connect(wakeDescriptor: terminal.wakeDescriptor)
 

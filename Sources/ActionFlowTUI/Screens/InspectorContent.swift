@@ -291,7 +291,7 @@ enum InspectorContent {
             let status = record.status.map(String.init) ?? "—"
             let outcome = record.failure.map { " \($0.serverCode?.rawValue ?? "network")" } ?? ""
             let millis = PrintfFormat.string("%.1f ms", record.duration * 1000)
-            let label = "#\(record.id) \(record.request.replacing("POST /v1/", with: "")) \(status)\(outcome) · \(millis)"
+            let label = "#\(record.id) \(record.request.replacingEvery("POST /v1/", with: "")) \(status)\(outcome) · \(millis)"
             let expanded = ui.expandedExchange == record.id
             blocks.append(.control(.button("net.\(record.id)", label, [.toggleExchange(record.id)])))
             if expanded {

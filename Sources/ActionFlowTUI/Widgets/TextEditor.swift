@@ -22,7 +22,7 @@ public struct TextEditor: Hashable, Sendable {
             insert(String(character))
         case .paste(let text):
             // Line breaks in a paste become spaces; everything else is made visible.
-            insert(UntrustedText.sanitize(text.replacing("\r\n", with: " ").replacing("\n", with: " ")))
+            insert(UntrustedText.sanitize(text.replacingEvery("\r\n", with: " ").replacingEvery("\n", with: " ")))
         case .left, .control("b"):
             cursor = max(0, cursor - 1)
         case .right, .control("f"):
