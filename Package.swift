@@ -53,7 +53,8 @@ let package = Package(
         // ncursesw, wide-character API. No pkgConfig: its flags only repeat what the shim defines,
         // and SwiftPM warns about them.
         .systemLibrary(name: "CNcurses", providers: [.apt(["libncurses-dev"])]),
-        // Async-signal-safe terminal restore, signal flags and pseudo-terminals, in C.
+        // Async-signal-safe terminal restore, signal flags and pseudo-terminals, in C; also the
+        // empty C++ stream set-up that the release link routes ICU's constructors to.
         .target(name: "CTerminalSupport"),
         // Byte scans sixteen at a time (SSE2, with a plain loop elsewhere) for the link inspector,
         // the terminal-safety check and `inspect --jsonl`.
