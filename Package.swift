@@ -12,11 +12,20 @@ let releaseLinkFlags = [
     "-Xlinker", "--wrap=_ZNSt8ios_base4InitC1Ev", "-Xlinker", "--wrap=_ZNSt8ios_base4InitD1Ev",
 ]
 
+/// Both programs' link settings (see the `actionflow` target).
+let programLinkerSettings: [LinkerSetting] = [.unsafeFlags(releaseLinkFlags, .when(platforms: [.linux], configuration: .release))]
+    // Foundation's static archives name their C parts only in the modules of the
+    // static resource folder; the program's code was compiled against the shared ones.
+    + ["CoreFoundation", "_FoundationICU", "_FoundationCShims", "_FoundationCollections"].map {
+        .linkedLibrary($0, .when(platforms: [.linux], configuration: .release))
+    }
+
 let package = Package(
     name: "actionflow",
     platforms: [.macOS(.v14)],
     products: [
         .executable(name: "actionflow", targets: ["actionflow"]),
+        .executable(name: "actionflow-serve", targets: ["actionflow-serve"]),
         // The REST transport's HTTP client (URLSession), loaded only when that transport runs.
         .library(name: "ActionFlowHTTPEngine", type: .dynamic, targets: ["ActionFlowHTTPEngine"]),
     ],
@@ -87,8 +96,16 @@ let package = Package(
         .target(
             name: "ActionFlowCommands",
             dependencies: [
-                "CByteScan", "ActionFlowModel", "ActionFlowBackend", "ActionFlowTransport", "ActionFlowClient", "ActionFlowServer", "ActionFlowTUI",
+                "CByteScan", "ActionFlowModel", "ActionFlowBackend", "ActionFlowTransport", "ActionFlowClient", "ActionFlowTUI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // `serve` and `bench serve` themselves, run by `actionflow-serve` (ServerProgram).
+        .target(
+            name: "ActionFlowServeCommands",
+            dependencies: [
+                "ActionFlowCommands", "ActionFlowServer", "ActionFlowBackend", "ActionFlowModel", "ActionFlowTransport",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -101,13 +118,12 @@ let package = Package(
         .executableTarget(
             name: "actionflow",
             dependencies: ["ActionFlowCommands"],
-            linkerSettings: [.unsafeFlags(releaseLinkFlags, .when(platforms: [.linux], configuration: .release))]
-                // Foundation's static archives name their C parts only in the modules of the
-                // static resource folder; the program's code was compiled against the shared ones.
-                + ["CoreFoundation", "_FoundationICU", "_FoundationCShims", "_FoundationCollections"].map {
-                    .linkedLibrary($0, .when(platforms: [.linux], configuration: .release))
-                }
+            linkerSettings: programLinkerSettings
         ),
+        // `actionflow serve` and `bench serve` hand over to this program: the only one that links
+        // SwiftNIO and Hummingbird (ServerProgram). It runs every other command as `actionflow`
+        // does. `swift build` builds both; a dependency of `actionflow` on it would link it in.
+        .executableTarget(name: "actionflow-serve", dependencies: ["ActionFlowServeCommands"], linkerSettings: programLinkerSettings),
         // Test helpers that several test targets share.
         .target(name: "TestSupport", dependencies: ["ActionFlowServer"], path: "Tests/TestSupport"),
         .testTarget(

@@ -183,7 +183,7 @@ struct BenchCoreCommand: AsyncParsableCommand {
 }
 
 extension Duration {
-    var seconds: Double {
+    public var seconds: Double {
         let (whole, attoseconds) = components
         return Double(whole) + Double(attoseconds) / 1e18
     }

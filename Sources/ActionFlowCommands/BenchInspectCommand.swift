@@ -113,17 +113,21 @@ struct SplitMix64: RandomNumberGenerator {
 
 /// A program run to its end with its wall time and peak memory (`wait4`'s rusage), output
 /// discarded.
-enum ChildProcess {
+public enum ChildProcess {
     struct Result {
         var seconds: Double
         var peakMiB: Double
     }
 
-    struct Failure: Error, CustomStringConvertible {
-        var description: String
+    public struct Failure: Error, CustomStringConvertible {
+        public var description: String
+
+        public init(description: String) {
+            self.description = description
+        }
     }
 
-    static func ownExecutable() throws -> String {
+    public static func ownExecutable() throws -> String {
         guard let executable = ProgramLocation.executable else { throw Failure(description: "cannot find the actionflow executable") }
         return executable.path
     }
@@ -154,6 +158,17 @@ enum ChildProcess {
         let seconds = (ContinuousClock.now - start).seconds
         guard status & 0x7F == 0, (status >> 8) & 0xFF == 0 else { throw Failure(description: "\(executable) failed (wait status \(status))") }
         return seconds
+    }
+
+    /// Runs to the end on this process's standard input, output and error; returns its exit
+    /// status (128 plus the signal's number when a signal ended it).
+    static func passingThrough(_ executable: String, _ arguments: [String]) throws -> Int32 {
+        let pid = try spawn(executable, arguments, stdin: 0, stdout: 1, stderr: 2)
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 {
+            guard errno == EINTR else { throw Failure(description: "lost track of \(executable)") }
+        }
+        return status & 0x7F == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
     }
 
     /// Runs to the end and returns what it wrote on standard error (standard output discarded).

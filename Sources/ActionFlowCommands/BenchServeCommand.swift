@@ -1,37 +1,32 @@
-import ActionFlowBackend
-import ActionFlowModel
-import ActionFlowServer
-import ActionFlowTransport
 import ArgumentParser
-import Foundation
 
 /// `actionflow bench serve`: `serve` under a bounded loopback load, and what the REST transport
 /// adds to each call over the embedded one.
-struct BenchServeCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
+public struct BenchServeCommand: AsyncParsableCommand, Sendable {
+    public static let configuration = CommandConfiguration(
         commandName: "serve",
         abstract: "serve's requests per second and p99 latency for sendOobCode and lookup at 64 loopback connections; the REST transport's added latency per call."
     )
 
     @Option(help: "Concurrent keep-alive connections.")
-    var connections = 64
+    public var connections = 64
 
     @Option(help: "Seconds of load for each operation.")
-    var seconds: Double = 3
+    public var seconds: Double = 3
 
     @Option(help: "Sequential calls for the added-latency comparison.")
-    var calls = 2000
+    public var calls = 2000
 
     @Flag(help: "Instead: serve in its own process under hostile clients, beside a well-behaved one (README, \"Robustness\").")
-    var hostile = false
+    public var hostile = false
 
     @Option(help: "With --hostile: distinct users signed up during the load.")
-    var signUps = 100_000
+    public var signUps = 100_000
 
     @Flag(help: "With --hostile: print the whole outcome as one JSON object, for scripts.")
-    var json = false
+    public var json = false
 
-    func validate() throws {
+    public func validate() throws {
         guard (1...1024).contains(connections) else { throw ValidationError("--connections must be from 1 to 1024, not \(connections)") }
         guard seconds.isFinite, seconds > 0, seconds <= 600 else { throw ValidationError("--seconds must be above 0 and at most 600, not \(seconds)") }
         guard (1...1_000_000).contains(calls) else { throw ValidationError("--calls must be from 1 to 1000000, not \(calls)") }
@@ -39,134 +34,16 @@ struct BenchServeCommand: AsyncParsableCommand {
         guard (0...10_000_000).contains(signUps) else { throw ValidationError("--sign-ups must be from 0 to 10000000, not \(signUps)") }
     }
 
-    /// The share of the static route's requests per second each operation must reach.
-    static let floorRatioTarget = 0.5
-    static let p99TargetMilliseconds = 10.0
+    public init() {}
 
-    func run() async throws {
-        if hostile { return try await BenchServeHostile.run(signUps: signUps, json: json) }
-        let project = try ProjectConfigLoader.loadDefault()
-        try RESTTransport.checkHTTPEngine()
-        // The server is a second process, so the load generator (here) never takes its time.
-        let server = try ServeProcess.start(try ChildProcess.ownExecutable())
-        defer { server.stop() }
-        let rest = RESTTransport(configuration: RESTTransportConfiguration(
-            target: .emulator(host: "127.0.0.1", port: server.port), apiKey: project.apiKey, projectId: project.projectId
-        ))
-        print("serve (its own process on 127.0.0.1:\(server.port); \(connections) keep-alive connections from this process, \(Self.format(seconds)) s per measurement)")
-        #if DEBUG
-        print("  note: debug build; build with -c release for representative figures")
-        #endif
-
-        let key = project.apiKey
-        let session = try await rest.signInWithPassword(SignInWithPasswordRequest(email: "alice@example.com", password: "alice-password-1"))
-        let lookupBody = Data(#"{"idToken":"\#(session.idToken ?? "")"}"#.utf8)
-        // A new address per request: email-link sign-in needs no account, and the per-address
-        // rate limit never triggers, so every call does the full send (validate, issue, mail).
-        let operations: [(name: String, makeCall: @Sendable (Int, Int) -> HTTPLoadGenerator.Call)] = [
-            ("sendOobCode (EMAIL_SIGNIN)", { connection, sequence in
-                let body = #"{"requestType":"EMAIL_SIGNIN","email":"load-\#(connection)-\#(sequence)@example.com","continueUrl":"https://www.example.com/finish","canHandleCodeInApp":true}"#
-                return HTTPLoadGenerator.Call(path: "/identitytoolkit.googleapis.com/v1/accounts:sendOobCode?key=\(key)", body: Data(body.utf8))
-            }),
-            ("lookup", { _, _ in
-                HTTPLoadGenerator.Call(path: "/identitytoolkit.googleapis.com/v1/accounts:lookup?key=\(key)", body: lookupBody)
-            }),
-        ]
-        for operation in operations {
-            // The floor is measured right before each operation, so both see the same machine.
-            let floor = try await load(port: server.port) { _, _ in HTTPLoadGenerator.Call(method: .GET, path: AuthEmulatorServer.benchmarkStaticPath, body: Data()) }
-            let measured = try await load(port: server.port, operation.makeCall)
-            print(Self.line("static JSON route (floor)", floor))
-            print(Self.line(operation.name, measured))
-            let ratio = floor.requestsPerSecond > 0 ? measured.requestsPerSecond / floor.requestsPerSecond : 0
-            let p99 = measured.percentileMilliseconds(0.99)
-            print("    ratio to the floor \(Self.format(ratio)) (target at least \(Self.format(Self.floorRatioTarget)): \(ratio >= Self.floorRatioTarget ? "meets" : "below")); "
-                + "p99 \(Self.format(p99)) ms (target under \(Self.format(Self.p99TargetMilliseconds, digits: 0)) ms: \(p99 < Self.p99TargetMilliseconds ? "meets" : "above"))")
-        }
-
-        // Added latency: the same lookup, one call at a time, in process and over loopback HTTP.
-        let embedded = EmbeddedTransport(configuration: project)
-        let embeddedSession = try await embedded.signInWithPassword(SignInWithPasswordRequest(email: "alice@example.com", password: "alice-password-1"))
-        let direct = try await Self.sequentialLatencies(calls) { () async throws(AuthFailure) in
-            _ = try await embedded.lookup(LookupRequest(idToken: embeddedSession.idToken))
-        }
-        let overHTTP = try await Self.sequentialLatencies(calls) { () async throws(AuthFailure) in
-            _ = try await rest.lookup(LookupRequest(idToken: session.idToken))
-        }
-        print("REST transport added latency (lookup, \(calls) sequential calls)")
-        print("  embedded: p50 \(Self.micros(direct.p50)) µs, mean \(Self.micros(direct.mean)) µs")
-        print("  rest:     p50 \(Self.micros(overHTTP.p50)) µs, mean \(Self.micros(overHTTP.mean)) µs")
-        print("  added:    p50 +\(Self.micros(overHTTP.p50 - direct.p50)) µs, mean +\(Self.micros(overHTTP.mean - direct.mean)) µs per call")
+    /// In `actionflow-serve`, the benchmark; elsewhere that program runs it, as a child.
+    public func run() async throws {
+        try await ServerProgram.run(.benchServe(self))
     }
 
-    private func load(port: Int, _ makeCall: @escaping @Sendable (Int, Int) -> HTTPLoadGenerator.Call) async throws -> HTTPLoadGenerator.Result {
-        try await HTTPLoadGenerator.run(host: "127.0.0.1", port: port, connections: connections, duration: .seconds(seconds), makeCall: makeCall)
-    }
-
-    static func line(_ name: String, _ result: HTTPLoadGenerator.Result) -> String {
-        var text = "  \(name): \(Int(result.requestsPerSecond.rounded())) requests/s, p50 \(format(result.percentileMilliseconds(0.5))) ms, p99 \(format(result.percentileMilliseconds(0.99))) ms (\(result.completed) calls)"
-        if result.failedStatus > 0 { text += ", \(result.failedStatus) answers not 2xx" }
-        if result.brokenConnections > 0 { text += ", \(result.brokenConnections) connections broke" }
-        return text
-    }
-
-    /// Seconds per call: median and mean.
-    static func sequentialLatencies(_ count: Int, _ call: () async throws(AuthFailure) -> Void) async throws(AuthFailure) -> (p50: Double, mean: Double) {
-        var samples: [Double] = []
-        samples.reserveCapacity(count)
-        let clock = ContinuousClock()
-        for _ in 0..<count {
-            let started = clock.now
-            try await call()
-            let elapsed = clock.now - started
-            samples.append(Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
-        }
-        samples.sort()
-        return (samples[samples.count / 2], samples.reduce(0, +) / Double(samples.count))
-    }
-
-    static func micros(_ seconds: Double) -> String { format(seconds * 1_000_000, digits: 1) }
-
-    static func format(_ value: Double, digits: Int = 2) -> String { String(format: "%.\(digits)f", value) }
-}
-
-/// `actionflow serve --port 0` with the benchmark's static route, in a child process.
-final class ServeProcess {
-    let port: Int
-    private let process: Process
-
-    private init(process: Process, port: Int) {
-        self.process = process
-        self.port = port
-    }
-
-    static func start(_ executable: String) throws -> ServeProcess {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = ["serve", "--port", "0", "--quiet", "--bench-static-route"]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        // Its first line names the address: "... on http://127.0.0.1:PORT".
-        var banner = Data()
-        while !banner.contains(UInt8(ascii: "\n")) {
-            let chunk = output.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            banner.append(chunk)
-        }
-        let firstLine = String(decoding: banner, as: UTF8.self).split(separator: "\n").first.map(String.init) ?? ""
-        guard let address = firstLine.range(of: "http://127.0.0.1:"),
-              let port = Int(firstLine[address.upperBound...].prefix { $0.isNumber }) else {
-            process.terminate()
-            throw ChildProcess.Failure(description: "actionflow serve did not say where it listens (it printed: \(firstLine))")
-        }
-        // Nothing more is read: the server is quiet, and its banner fits the pipe.
-        return ServeProcess(process: process, port: port)
-    }
-
-    func stop() {
-        process.terminate()
-        process.waitUntilExit()
+    /// The options as arguments, for the program that runs the benchmark.
+    var arguments: [String] {
+        ["bench", "serve", "--connections", "\(connections)", "--seconds", "\(seconds)", "--calls", "\(calls)", "--sign-ups", "\(signUps)"]
+            + (hostile ? ["--hostile"] : []) + (json ? ["--json"] : [])
     }
 }

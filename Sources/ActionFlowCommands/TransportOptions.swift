@@ -79,16 +79,18 @@ extension Optional where Wrapped == TransportOptions {
 }
 
 /// `--project FILE`: the simulated project's configuration (shared by the flow commands and `serve`).
-struct ProjectFileOption: ParsableArguments {
+public struct ProjectFileOption: ParsableArguments, Sendable {
     @Option(name: .customLong("project"), help: ArgumentHelp("A YAML project file overriding the bundled simulated project.", valueName: "file"))
-    var projectFile: String?
+    public var projectFile: String?
 
-    func validate() throws {
+    public init() {}
+
+    public func validate() throws {
         if projectFile != nil { _ = try load() }
     }
 
     /// The bundled project, with the file's settings laid over it.
-    func load() throws -> ProjectConfiguration {
+    public func load() throws -> ProjectConfiguration {
         let bundled = try ProjectConfigLoader.loadDefault()
         guard let projectFile else { return bundled }
         return try ProjectConfigLoader.load(overridesFrom: URL(fileURLWithPath: projectFile), base: bundled)

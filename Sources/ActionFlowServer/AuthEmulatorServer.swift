@@ -1,3 +1,4 @@
+import ActionFlowBackend
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -20,9 +21,9 @@ public struct AuthEmulatorServer: Sendable {
     public let servesBenchmarkRoute: Bool
 
     /// The benchmark's static route: what the framework costs without the emulator's work.
-    public static let benchmarkStaticPath = "/emulator/bench/static"
-    public static let defaultHost = "127.0.0.1"
-    public static let defaultPort = 9099
+    public static let benchmarkStaticPath = ServeDefaults.benchmarkStaticPath
+    public static let defaultHost = ServeDefaults.host
+    public static let defaultPort = ServeDefaults.port
 
     public init(api: EmulatorAPI, host: String = AuthEmulatorServer.defaultHost, port: Int = AuthEmulatorServer.defaultPort, limits: ServerLimits = ServerLimits(), logger: Logger, servesBenchmarkRoute: Bool = false) {
         self.api = api

@@ -165,7 +165,7 @@ public struct EmulatorAPI: Sendable {
     let projects: ProjectRegistry
     private let served: CurrentProject
 
-    public static let defaultMaxBodyBytes = 64 * 1024
+    public static let defaultMaxBodyBytes = ServeDefaults.maxBodyBytes
 
     /// Serves `transport`'s project as the default one, in the behaviour its project has.
     /// Clients may replace a project (`PUT .../config`, a `serve` extension).

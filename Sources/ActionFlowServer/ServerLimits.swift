@@ -1,3 +1,4 @@
+import ActionFlowBackend
 import Foundation
 
 /// The connection-level limits of `serve` (the body limit is the API's, `EmulatorAPI.maxBodyBytes`,
@@ -16,11 +17,11 @@ public struct ServerLimits: Sendable, Equatable {
     public var lingerBytes: Int
     public var lingerTime: Duration
 
-    public static let defaultMaxHeaderBytes = 16 * 1024
+    public static let defaultMaxHeaderBytes = ServeDefaults.maxHeaderBytes
     /// The HTTP parser's own ceiling on a request head.
-    public static let parserHeaderCeiling = 80 * 1024
-    public static let defaultMaxConnections = 4096
-    public static let defaultIdleTimeout = Duration.seconds(30)
+    public static let parserHeaderCeiling = ServeDefaults.parserHeaderCeiling
+    public static let defaultMaxConnections = ServeDefaults.maxConnections
+    public static let defaultIdleTimeout = ServeDefaults.idleTimeout
 
     public init(
         maxHeaderBytes: Int = ServerLimits.defaultMaxHeaderBytes,

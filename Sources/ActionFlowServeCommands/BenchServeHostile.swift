@@ -1,7 +1,8 @@
+import ActionFlowCommands
 import ActionFlowServer
 import Foundation
 
-/// `actionflow bench serve --hostile`: this same binary's `serve` in its own process under
+/// `actionflow bench serve --hostile`: this same program's `serve` in its own process under
 /// `HostileLoad`, with the well-behaved client's latency beside its 20 ms target.
 enum BenchServeHostile {
     static let p99TargetMilliseconds = 20.0
