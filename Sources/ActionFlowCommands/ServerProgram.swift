@@ -26,7 +26,7 @@ public enum ServerProgram {
             // The server takes this process over, so signals sent to it reach the server.
             let argv = ([program] + CommandLine.arguments.dropFirst()).map { strdup($0) } + [nil]
             execv(program, argv)
-            throw ValidationError("cannot start \(program): \(String(cString: strerror(errno)))")
+            throw ChildProcess.Failure(description: "cannot start \(program): \(String(cString: strerror(errno)))")
         case .benchServe(let bench):
             // A child: `bench` with no subcommand goes on to its next section afterwards.
             let status = try ChildProcess.passingThrough(program, bench.arguments)
@@ -36,10 +36,11 @@ public enum ServerProgram {
 
     /// `actionflow-serve` beside this program.
     static func location() throws -> String {
-        guard let folder = ProgramLocation.folder else { throw ValidationError("cannot find the folder of the actionflow executable") }
+        // Not a usage error: these errors print without the command's usage line.
+        guard let folder = ProgramLocation.folder else { throw ChildProcess.Failure(description: "cannot find the folder of the actionflow executable") }
         let program = folder.appendingPathComponent(executableName).path
         guard access(program, X_OK) == 0 else {
-            throw ValidationError("\(executableName), which runs the server, is not beside this program at \(program): build it with `swift build` (or `swift build -c release`)")
+            throw ChildProcess.Failure(description: "\(executableName), which runs the server, is not beside this program at \(program): build it with `swift build` (or `swift build -c release`)")
         }
         return program
     }
