@@ -182,13 +182,6 @@ struct BenchCoreCommand: AsyncParsableCommand {
     }
 }
 
-extension Duration {
-    public var seconds: Double {
-        let (whole, attoseconds) = components
-        return Double(whole) + Double(attoseconds) / 1e18
-    }
-}
-
 /// The reference for whole-process figures: `../shared/bench/swift_floor.swift` (the Swift
 /// runtime and Foundation, one line printed), built with `swiftc -O`.
 enum SwiftFloor {

@@ -150,11 +150,7 @@ public enum ChildProcess {
         guard input >= 0 else { throw Failure(description: "cannot open \(path)") }
         defer { close(input) }
         let start = ContinuousClock.now
-        let pid = try spawn(executable, arguments, stdin: input)
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 {
-            guard errno == EINTR else { throw Failure(description: "lost track of \(executable)") }
-        }
+        let status = try waitStatus(try spawn(executable, arguments, stdin: input), executable)
         let seconds = (ContinuousClock.now - start).seconds
         guard status & 0x7F == 0, (status >> 8) & 0xFF == 0 else { throw Failure(description: "\(executable) failed (wait status \(status))") }
         return seconds
@@ -163,12 +159,17 @@ public enum ChildProcess {
     /// Runs to the end on this process's standard input, output and error; returns its exit
     /// status (128 plus the signal's number when a signal ended it).
     static func passingThrough(_ executable: String, _ arguments: [String]) throws -> Int32 {
-        let pid = try spawn(executable, arguments, stdin: 0, stdout: 1, stderr: 2)
+        let status = try waitStatus(try spawn(executable, arguments, stdin: 0, stdout: 1, stderr: 2), executable)
+        return status & 0x7F == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
+    }
+
+    /// Waits for the child to end; returns its wait status.
+    private static func waitStatus(_ pid: pid_t, _ executable: String) throws -> Int32 {
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 {
             guard errno == EINTR else { throw Failure(description: "lost track of \(executable)") }
         }
-        return status & 0x7F == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
+        return status
     }
 
     /// Runs to the end and returns what it wrote on standard error (standard output discarded).

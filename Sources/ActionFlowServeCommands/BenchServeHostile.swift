@@ -1,4 +1,5 @@
 import ActionFlowCommands
+import ActionFlowModel
 import ActionFlowServer
 import Foundation
 

@@ -88,7 +88,7 @@ extension BenchServeCommand {
             let started = clock.now
             try await call()
             let elapsed = clock.now - started
-            samples.append(Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+            samples.append(elapsed.seconds)
         }
         samples.sort()
         return (samples[samples.count / 2], samples.reduce(0, +) / Double(samples.count))

@@ -1,3 +1,4 @@
+import ActionFlowModel
 import Foundation
 import NIOCore
 import NIOHTTP1
@@ -31,7 +32,7 @@ public enum HTTPLoadGenerator {
         public var latencies: [UInt64]
 
         public var requestsPerSecond: Double {
-            let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+            let seconds = elapsed.seconds
             return seconds > 0 ? Double(completed) / seconds : 0
         }
 

@@ -1,3 +1,4 @@
+import ActionFlowModel
 import Foundation
 
 /// `HostileLoad` against a real `actionflow serve --as emulator` process: its memory before,
@@ -29,7 +30,7 @@ public enum HostileServeRun {
     /// reaches the parser instead of being refused for its size.
     public static func serveArguments(idleTimeout: Duration) -> [String] {
         ["serve", "--as", "emulator", "--port", "0", "--max-body-bytes", "1048576",
-         "--idle-timeout", String(Double(idleTimeout.components.seconds) + Double(idleTimeout.components.attoseconds) / 1e18)]
+         "--idle-timeout", String(idleTimeout.seconds)]
     }
 
     public static func run(binary: URL, plan: HostileLoad.Plan) async throws -> Outcome {

@@ -58,11 +58,7 @@ extension ExchangeRecord {
         } catch {
             result = .failure(error)
         }
-        return (result, seconds(clock.now - started))
-    }
-
-    private static func seconds(_ elapsed: Swift.Duration) -> TimeInterval {
-        Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        return (result, (clock.now - started).seconds)
     }
 }
 
