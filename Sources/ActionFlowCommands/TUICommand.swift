@@ -63,13 +63,13 @@ struct InterfaceLaunch {
         let projectLoad = Task.detached(priority: .userInitiated) {
             try transport.loadProject()
         }
-        if scenario == nil, session == nil {
-            // The welcome screen lists the shipped stories: they are read meanwhile too (the first
-            // frame waits for them only if it must).
-            Task.detached(priority: .userInitiated) { _ = ScenarioLibrary.stories.count }
-        }
         interface.startLogging()
         let terminal = try interface.startTerminal()
+        if scenario == nil, session == nil {
+            // The welcome screen lists the shipped stories: this thread reads them while the
+            // project loads (a thread of their own cost more memory than it saved time).
+            _ = ScenarioLibrary.stories.count
+        }
         let application: TUIApplication
         do {
             application = try await prepare(project: projectLoad)

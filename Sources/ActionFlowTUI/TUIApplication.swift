@@ -232,7 +232,7 @@ public final class TUIApplication {
                 if !warmedUp, ui.mode != .main, driver.session.isEmbedded {
                     warmedUp = true
                     let project = driver.session.project
-                    Task.detached(priority: .background) {
+                    Task.detached(priority: .userInitiated) {
                         for story in ScenarioLibrary.stories { _ = await ScenarioLibrary.runEmbedded(story, baseProject: project) }
                     }
                 }
@@ -242,7 +242,7 @@ public final class TUIApplication {
             if !preparingPanes, let preparation = panes.preparation(session, ui, ScreenLayout(width: terminal.width, height: terminal.height, session: session)) {
                 preparingPanes = true
                 let replies = self.replies
-                Task.detached(priority: .utility) { replies.post(preparation.run()) }
+                Task.detached(priority: .userInitiated) { replies.post(preparation.run()) }
             }
             let timeout = nextPlayedStep.map { Int32(max(1, min(500, $0.timeIntervalSinceNow * 1000))) } ?? 500
             let input = terminal.nextInput(timeout: timeout)

@@ -58,6 +58,22 @@ struct CodeOrderTests {
             == ["$s13ActionFlowTUI8MainViewO6renderyyF", "$sSSSgWOcTm"])
     }
 
+    @Test("the runtime's metadata wait queues, task suspension and escalation are ordered even when the traced run took none of them; Swift code is not")
+    func timingDependentRuntime() {
+        let defined: Set<String> = [
+            "_ZN5swift26TaskDependencyStatusRecord23performEscalationActionENS_11JobPriorityES1_",
+            "swift_task_escalate",
+            "_ZN5swift15AtomicWaitQueueINS_17MetadataWaitQueueENS_13IndirectMutexEE6Worker8withLockIZNS_1fEEEvT_",
+            "$ss33withTaskPriorityEscalationHandler9operation02onC9Escalated9isolationxxyYaq_YKXE_yScP_ScPtYbXEScA_pSgYitYaq_YKs5ErrorR_r0_lF",
+            "swift_retain",
+        ]
+        #expect(BenchCodeOrderCommand.timingDependentRuntime(in: defined) == [
+            "_ZN5swift26TaskDependencyStatusRecord23performEscalationActionENS_11JobPriorityES1_",
+            "swift_task_escalate",
+            "_ZN5swift15AtomicWaitQueueINS_17MetadataWaitQueueENS_13IndirectMutexEE6Worker8withLockIZNS_1fEEEvT_",
+        ])
+    }
+
     @Test("the project's objects are found beside the program, every module's")
     func projectObjects() throws {
         let objects = BenchCodeOrderCommand.projectObjects(in: try #require(ProgramLocation.folder))

@@ -26,4 +26,21 @@ struct TerminalOutputTests {
         #expect(written("\r\n\t") == "\u{FFFD}\u{FFFD}\u{FFFD}")
         #expect(written("\u{85}\u{9F}\u{A0}") == "\u{FFFD}\u{FFFD}\u{A0}")
     }
+
+    @Test("the cursor goes to a cell with ANSI's address where the terminal's is ANSI's, from the corner to three-digit rows and columns")
+    func ansiCursorAddress() {
+        func address(row: Int, column: Int) -> String {
+            var bytes: [UInt8] = []
+            ANSICursorAddress.append(row: row, column: column, to: &bytes)
+            return String(decoding: bytes, as: UTF8.self)
+        }
+        #expect(address(row: 0, column: 0) == "\u{1B}[1;1H")
+        #expect(address(row: 29, column: 99) == "\u{1B}[30;100H")
+        #expect(address(row: 9, column: 1234) == "\u{1B}[10;1235H")
+        // xterm's and the Linux console's cup; vt52's and a padded one are expanded by terminfo.
+        #expect(ANSICursorAddress.isExpansion(of: "\u{1B}[%i%p1%d;%p2%dH"))
+        #expect(!ANSICursorAddress.isExpansion(of: "\u{1B}Y%p1%' '%+%c%p2%' '%+%c"))
+        #expect(!ANSICursorAddress.isExpansion(of: "\u{1B}[%i%p1%d;%p2%dH$<5>"))
+        #expect(!ANSICursorAddress.isExpansion(of: "\u{1B}[%p1%d;%p2%dH"))
+    }
 }

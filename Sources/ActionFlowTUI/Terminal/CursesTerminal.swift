@@ -52,7 +52,7 @@ public final class CursesTerminal: TerminalDriver {
     private var styleBytes: [CellStyle: [UInt8]] = [:]
     /// Whether the terminal shows its cursor; nil once unknown (after a resume or a resize).
     private var cursorShown: Bool? = false
-    /// Each cell's cursor address, by row and column.
+    /// Each cell's cursor address, by row and column, where the terminal's is not the ANSI one.
     private var cursorMoves: [Int: [UInt8]] = [:]
     /// The last frame's bytes, kept for their capacity.
     private var output: [UInt8] = []
@@ -68,6 +68,9 @@ public final class CursesTerminal: TerminalDriver {
     /// The terminfo strings a frame is written with.
     private struct DrawingStrings {
         var cursorAddress: UnsafeMutablePointer<CChar>?
+        /// Whether `cursorAddress` is ANSI's, written without terminfo: a cache of every cell's
+        /// expansion held about 66 KB.
+        var cursorAddressIsANSI = false
         var foreground: UnsafeMutablePointer<CChar>?
         var background: UnsafeMutablePointer<CChar>?
         var reset: [UInt8] = []
@@ -97,6 +100,7 @@ public final class CursesTerminal: TerminalDriver {
                 string(name).map { DrawingStrings.bytes(of: $0) } ?? []
             }
             cursorAddress = string("cup")
+            cursorAddressIsANSI = cursorAddress.map { ANSICursorAddress.isExpansion(of: $0) } ?? false
             foreground = string("setaf")
             background = string("setab")
             reset = bytes("sgr0")
@@ -302,8 +306,13 @@ public final class CursesTerminal: TerminalDriver {
         }
     }
 
-    /// Appends the terminfo cursor address of a cell, expanded once per cell.
+    /// Appends the cursor address of a cell: ANSI's written directly, another terminal's
+    /// expanded from terminfo once per cell.
     private func appendCursorMove(x: Int, y: Int, to bytes: inout [UInt8]) {
+        if drawing.cursorAddressIsANSI {
+            ANSICursorAddress.append(row: y, column: x, to: &bytes)
+            return
+        }
         let key = y &* 65_536 &+ x
         if let known = cursorMoves[key] {
             bytes += known
@@ -473,5 +482,34 @@ public final class CursesTerminal: TerminalDriver {
             sequence += String(decoding: DrawingStrings.bytes(of: value), as: UTF8.self)
         }
         return sequence
+    }
+}
+
+/// ANSI's cursor address, `ESC [ row ; column H` with both counted from 1: the terminfo `cup`
+/// of most terminals.
+enum ANSICursorAddress {
+    /// Whether `cup` expands as ANSI's form at the screen's corner and at two-digit and
+    /// three-digit positions: then it does everywhere.
+    static func isExpansion(of cup: UnsafePointer<CChar>) -> Bool {
+        [(0, 0), (12, 34), (150, 299)].allSatisfy { row, column in
+            guard let expanded = cn_tiparm2(cup, Int32(row), Int32(column)) else { return false }
+            var ansi: [UInt8] = []
+            append(row: row, column: column, to: &ansi)
+            return Array(UnsafeRawBufferPointer(start: expanded, count: strlen(expanded))) == ansi
+        }
+    }
+
+    /// Appends the address of a cell, its row and column counted from 0.
+    static func append(row: Int, column: Int, to bytes: inout [UInt8]) {
+        bytes += [0x1B, UInt8(ascii: "[")]
+        appendDecimal(row + 1, to: &bytes)
+        bytes.append(UInt8(ascii: ";"))
+        appendDecimal(column + 1, to: &bytes)
+        bytes.append(UInt8(ascii: "H"))
+    }
+
+    private static func appendDecimal(_ value: Int, to bytes: inout [UInt8]) {
+        if value >= 10 { appendDecimal(value / 10, to: &bytes) }
+        bytes.append(UInt8(ascii: "0") + UInt8(value % 10))
     }
 }

@@ -17,8 +17,9 @@ public enum FrameDiff {
     public struct Run: Hashable, Sendable {
         public var x: Int
         public var y: Int
-        public var cells: [Cell]
-        public init(x: Int, y: Int, cells: [Cell]) {
+        /// The changed cells, sharing the frame's storage rather than copying it.
+        public var cells: ArraySlice<Cell>
+        public init(x: Int, y: Int, cells: ArraySlice<Cell>) {
             self.x = x
             self.y = y
             self.cells = cells
@@ -30,6 +31,7 @@ public enum FrameDiff {
     public static func runs(from previous: Frame?, to next: Frame) -> [Run] {
         let before = previous.flatMap { $0.width == next.width && $0.height == next.height ? $0.cells : nil }
         let width = next.width
+        let nextCells = next.cells
         var runs: [Run] = []
         var changed = [Bool](repeating: false, count: width)
         // Through buffers: this runs for every frame over every cell, and the arrays' checks
@@ -67,7 +69,7 @@ public enum FrameDiff {
                     }
                     let start = x
                     while x < width, changed[x] { x += 1 }
-                    runs.append(Run(x: start, y: y, cells: Array(after[(row + start)..<(row + x)])))
+                    runs.append(Run(x: start, y: y, cells: nextCells[(row + start)..<(row + x)]))
                 }
             }
         }
