@@ -80,10 +80,10 @@ struct BenchTerminalCommand: AsyncParsableCommand {
         let redraw = Self.percentile(stories.redrawBytes.map(Double.init), 0.5)
         print(String(format: "  bytes per focus move  median %.0f, max %d (two text fields; target under 400); a whole redraw %.0f; ratio %.3f",
                      focusMove, stories.focusMoveBytes.max() ?? 0, redraw, focusMove / max(1, redraw)))
-        var memory = String(format: "  peak memory after both stories  %.1f MiB (VmHWM)", Double(stories.peakKiB) / 1024)
+        var memory = String(format: "  peak memory after both stories  %.2f MiB (VmHWM)", Double(stories.peakKiB) / 1024)
         if let reference {
             let ratio = Double(stories.peakKiB) / Double(max(1, reference.peakKiB))
-            memory += String(format: "; bare Swift + ncurses %.1f MiB; ratio %.2fx (target at most %.1fx: %@)",
+            memory += String(format: "; bare Swift + ncurses %.2f MiB; ratio %.2fx (target at most %.1fx: %@)",
                              Double(reference.peakKiB) / 1024, ratio, Self.memoryTarget, ratio <= Self.memoryTarget ? "meets" : "above")
         } else {
             memory += "; Swift + ncurses reference not built: \(references.cursesProblem ?? "")"

@@ -226,7 +226,8 @@ public final class TUIApplication {
                 StartupTrace.mark("frame drawn")
                 frameWanted = false
                 // While the welcome screen waits for a pick, its stories play once on a throwaway
-                // embedded project, a few milliseconds on the other core. The runtime's first
+                // embedded project, a few milliseconds on the other core (at the launch's
+                // priority, so on the launch's threads: InterfaceLaunch). The runtime's first
                 // look-ups of each wire type's metadata and conformances then happen there, not
                 // in the key that first calls the backend. Nothing is shared with this session.
                 if !warmedUp, ui.mode != .main, driver.session.isEmbedded {
