@@ -58,11 +58,9 @@ struct InterfaceLaunch {
     @MainActor
     func open() async throws {
         StartupTrace.mark("options read")
-        // The project loads on the other core while this one starts the terminal. The
-        // interface's background tasks all take this priority: libdispatch keeps threads for
-        // each priority apart, and seven threads held about 0.1 MiB more than three.
+        // The project loads on the other core while this one starts the terminal.
         let transport = transport
-        let projectLoad = Task.detached(priority: .userInitiated) {
+        let projectLoad = Task.detached(priority: TUIApplication.backgroundPriority) {
             try transport.loadProject()
         }
         interface.startLogging()

@@ -77,6 +77,11 @@ final class ReplyQueue: Sendable {
 /// them into the session synchronously, and draws the session.
 @MainActor
 public final class TUIApplication {
+    /// The priority of all the interface's work off the main thread: the project's load, the
+    /// stories played in advance, the panes laid out ahead. One for all, since libdispatch keeps
+    /// threads for each priority apart: seven threads held about 0.1 MiB more than three.
+    @inlinable public static var backgroundPriority: TaskPriority { .userInitiated }
+
     public struct Options: Sendable {
         public var monochrome: Bool
         public var logFile: String?
@@ -226,14 +231,13 @@ public final class TUIApplication {
                 StartupTrace.mark("frame drawn")
                 frameWanted = false
                 // While the welcome screen waits for a pick, its stories play once on a throwaway
-                // embedded project, a few milliseconds on the other core (at the launch's
-                // priority, so on the launch's threads: InterfaceLaunch). The runtime's first
+                // embedded project, a few milliseconds on the other core. The runtime's first
                 // look-ups of each wire type's metadata and conformances then happen there, not
                 // in the key that first calls the backend. Nothing is shared with this session.
                 if !warmedUp, ui.mode != .main, driver.session.isEmbedded {
                     warmedUp = true
                     let project = driver.session.project
-                    Task.detached(priority: .userInitiated) {
+                    Task.detached(priority: Self.backgroundPriority) {
                         for story in ScenarioLibrary.stories { _ = await ScenarioLibrary.runEmbedded(story, baseProject: project) }
                     }
                 }
@@ -243,7 +247,7 @@ public final class TUIApplication {
             if !preparingPanes, let preparation = panes.preparation(session, ui, ScreenLayout(width: terminal.width, height: terminal.height, session: session)) {
                 preparingPanes = true
                 let replies = self.replies
-                Task.detached(priority: .userInitiated) { replies.post(preparation.run()) }
+                Task.detached(priority: Self.backgroundPriority) { replies.post(preparation.run()) }
             }
             let timeout = nextPlayedStep.map { Int32(max(1, min(500, $0.timeIntervalSinceNow * 1000))) } ?? 500
             let input = terminal.nextInput(timeout: timeout)
