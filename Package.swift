@@ -1,24 +1,21 @@
 // swift-tools-version: 6.1
 import PackageDescription
 
-/// The release program's link (see the `actionflow` target).
-let releaseLinkFlags = [
-    "-static-stdlib", "-Xclang-linker", "-no-pie", "-use-ld=lld",
-    "-Xlinker", "--symbol-ordering-file=\(Context.packageDirectory)/Linker/actionflow.order",
-    "-Xlinker", "--no-warn-symbol-ordering", "-Xlinker", "--no-export-dynamic",
-    // The project's unnamed and merged helpers, which no ordering file can name, beside the ordered code.
-    "-Xlinker", "-T", "-Xlinker", "\(Context.packageDirectory)/Linker/small-helpers.ld",
-    // No std::ios_base::Init from ICU's objects: nothing here uses a C++ stream (CTerminalSupport).
-    "-Xlinker", "--wrap=_ZNSt8ios_base4InitC1Ev", "-Xlinker", "--wrap=_ZNSt8ios_base4InitD1Ev",
+// The release programs' link. The Swift runtime and Foundation are linked statically: loading
+// them as shared libraries took longer than a Swift program's whole start. lld packs the
+// relative relocations and exports no symbols: otherwise the loader reads some 3 MB of
+// relocation and symbol tables on every start. Foundation's static archives name their C parts
+// only in the static resource folder's modules, so those are named too.
+let programLinkerSettings: [LinkerSetting] = [
+    .unsafeFlags(["-static-stdlib", "-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs", "-Xlinker", "--no-export-dynamic"],
+                 .when(platforms: [.linux], configuration: .release)),
 ]
-
-/// Both programs' link settings (see the `actionflow` target).
-let programLinkerSettings: [LinkerSetting] = [.unsafeFlags(releaseLinkFlags, .when(platforms: [.linux], configuration: .release))]
-    // Foundation's static archives name their C parts only in the modules of the
-    // static resource folder; the program's code was compiled against the shared ones.
     + ["CoreFoundation", "_FoundationICU", "_FoundationCShims", "_FoundationCollections"].map {
         .linkedLibrary($0, .when(platforms: [.linux], configuration: .release))
     }
+
+/// SwiftNIO's HTTP/1 pieces, which the REST transport, the server and the load tools share.
+let swiftNIOHTTP: [Target.Dependency] = ["NIOCore", "NIOPosix", "NIOHTTP1"].map { .product(name: $0, package: "swift-nio") }
 
 let package = Package(
     name: "actionflow",
@@ -26,8 +23,6 @@ let package = Package(
     products: [
         .executable(name: "actionflow", targets: ["actionflow"]),
         .executable(name: "actionflow-serve", targets: ["actionflow-serve"]),
-        // The REST transport's HTTP client (URLSession), loaded only when that transport runs.
-        .library(name: "ActionFlowHTTPEngine", type: .dynamic, targets: ["ActionFlowHTTPEngine"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
@@ -38,6 +33,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
         .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.35.2"),
+        .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
+        .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
     ],
     targets: [
         // Protocol model: ActionCodeSettings, links, wire types, routing. Pure, no I/O.
@@ -48,12 +45,17 @@ let package = Package(
             dependencies: ["ActionFlowModel", .product(name: "Yams", package: "Yams")],
             resources: [.copy("../../Resources")]
         ),
-        // The pluggable transport protocol and its implementations.
-        .target(name: "ActionFlowTransport", dependencies: ["ActionFlowModel", "ActionFlowBackend", "CHTTPEngine"]),
-        // URLSession behind a C interface, built as its own library: FoundationNetworking and
-        // libcurl are loaded when the REST transport first needs them, not by every start.
-        .target(name: "CHTTPEngine"),
-        .target(name: "ActionFlowHTTPEngine", dependencies: ["CHTTPEngine"]),
+        // The pluggable transport protocol and its implementations. The REST transport's HTTP
+        // client is AsyncHTTPClient: linked statically and started on first use, where
+        // FoundationNetworking would load libcurl and its libraries on every start.
+        .target(
+            name: "ActionFlowTransport",
+            dependencies: [
+                "ActionFlowModel", "ActionFlowBackend",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ] + swiftNIOHTTP
+        ),
         // The simulated mobile app: reducer, runtime, scenarios.
         .target(
             name: "ActionFlowClient",
@@ -62,8 +64,7 @@ let package = Package(
         // ncursesw, wide-character API. No pkgConfig: its flags only repeat what the shim defines,
         // and SwiftPM warns about them.
         .systemLibrary(name: "CNcurses", providers: [.apt(["libncurses-dev"])]),
-        // Async-signal-safe terminal restore, signal flags and pseudo-terminals, in C; also the
-        // empty C++ stream set-up that the release link routes ICU's constructors to.
+        // Async-signal-safe terminal restore, signal flags and pseudo-terminals, in C.
         .target(name: "CTerminalSupport"),
         // Byte scans sixteen at a time (SSE2, with a plain loop elsewhere) for the link inspector,
         // the terminal-safety check and `inspect --jsonl`.
@@ -85,14 +86,11 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
-            ]
+            ] + swiftNIOHTTP
         ),
-        // The command line: the interface's launch, run, inspect, serve, bench and the rest.
+        // The command line: the interface's launch, run, inspect, serve's options and the rest.
         .target(
             name: "ActionFlowCommands",
             dependencies: [
@@ -101,7 +99,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        // `serve` and `bench serve` themselves, run by `actionflow-serve` (ServerProgram).
+        // `serve` itself, run by `actionflow-serve` (ServerProgram).
         .target(
             name: "ActionFlowServeCommands",
             dependencies: [
@@ -109,23 +107,38 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        // The program. A release build links the Swift runtime and Foundation into it: loading
-        // them as shared libraries took longer than the whole Swift floor's start (README,
-        // "Benchmark"). Debug builds and the test bundles stay dynamic; so does the HTTP engine.
-        // lld places the functions a session runs side by side, in the order of
-        // Linker/actionflow.order (`actionflow bench code-order` writes it), and the program
-        // exports no symbols, which the loader would otherwise search on every look-up.
+        // The program; the commands live in ActionFlowCommands, which the tests link. Debug
+        // builds and the test bundles stay dynamic; a release build links statically (above).
         .executableTarget(
             name: "actionflow",
             dependencies: ["ActionFlowCommands"],
             linkerSettings: programLinkerSettings
         ),
-        // `actionflow serve` and `bench serve` hand over to this program: the only one that links
-        // SwiftNIO and Hummingbird (ServerProgram). It runs every other command as `actionflow`
+        // `actionflow serve` hands over to this program: the only one that links Hummingbird
+        // (ServerProgram). It runs every other command as `actionflow`
         // does. `swift build` builds both; a dependency of `actionflow` on it would link it in.
         .executableTarget(name: "actionflow-serve", dependencies: ["ActionFlowServeCommands"], linkerSettings: programLinkerSettings),
+        // Outside the product: the load tools (load generator, hostile clients, a loopback HTTP
+        // client, a thread of its own for blocking work), used by the benchmarks and the tests.
+        .target(
+            name: "ActionFlowLoad",
+            dependencies: ["ActionFlowModel", "ActionFlowServer"] + swiftNIOHTTP,
+            path: "Benchmarks/Load"
+        ),
+        // `actionflow-bench`: speed and memory figures of the programs beside it, each printed
+        // beside a reference measured in the same run.
+        .executableTarget(
+            name: "actionflow-bench",
+            dependencies: [
+                "ActionFlowLoad", "ActionFlowModel", "ActionFlowBackend", "ActionFlowTransport", "ActionFlowClient",
+                "ActionFlowServer", "CTerminalSupport",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "Benchmarks/Bench",
+            linkerSettings: programLinkerSettings
+        ),
         // Test helpers that several test targets share.
-        .target(name: "TestSupport", dependencies: ["ActionFlowServer"], path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["ActionFlowServer", "ActionFlowLoad"], path: "Tests/TestSupport"),
         .testTarget(
             name: "ActionFlowModelTests",
             dependencies: ["ActionFlowModel", .product(name: "PropertyBased", package: "swift-property-based")]
@@ -145,7 +158,7 @@ let package = Package(
         .testTarget(
             name: "ActionFlowServerTests",
             dependencies: [
-                "ActionFlowServer", "ActionFlowTransport", "ActionFlowBackend", "ActionFlowModel", "ActionFlowClient", "CHTTPEngine",
+                "ActionFlowServer", "ActionFlowTransport", "ActionFlowBackend", "ActionFlowModel", "ActionFlowClient", "ActionFlowLoad",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "PropertyBased", package: "swift-property-based"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -171,12 +184,6 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
-
-// Each function of the project's own modules in a section of its own, so that a release link can
-// place the code a session runs side by side (README, "Benchmark": peak memory).
-for target in package.targets where target.type == .regular || target.type == .executable {
-    target.swiftSettings = (target.swiftSettings ?? []) + [.unsafeFlags(["-Xfrontend", "-function-sections"], .when(platforms: [.linux], configuration: .release))]
-}
 
 // The libFuzzer executable (README, "Robustness"): declared only when ACTIONFLOW_FUZZ=1, which
 // `scripts/fuzz` sets to build it into .build-fuzz with the project's own modules instrumented

@@ -13,7 +13,6 @@ struct ActionFlowCommand: AsyncParsableCommand {
             RunCommand.self,
             ReplayCommand.self,
             ExportCommand.self,
-            BenchCommand.self,
             ServeCommand.self,
             TUICommand.self,
         ]

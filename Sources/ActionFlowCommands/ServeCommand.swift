@@ -67,7 +67,7 @@ public struct ServeCommand: AsyncParsableCommand, Sendable {
 
     /// In `actionflow-serve`, the server; elsewhere that program takes over this process.
     public func run() async throws {
-        try await ServerProgram.run(.serve(self))
+        try await ServerProgram.run(self)
     }
 }
 

@@ -57,7 +57,6 @@ struct TransportOptions: ParsableArguments {
 
     func makeTransport() async throws -> any AuthTransport {
         if let rest = try restConfiguration() {
-            try RESTTransport.checkHTTPEngine()
             return await RESTTransport.connect(configuration: rest)
         }
         return EmbeddedTransport(configuration: try project.load())

@@ -1,9 +1,8 @@
 import ActionFlowBackend
 import ActionFlowModel
-import CHTTPEngine
 import Foundation
 
-/// Speaks Identity Toolkit v1 over HTTP with `URLSession` (through `HTTPEngine`), as the iOS SDK does, to an Auth
+/// Speaks Identity Toolkit v1 over HTTP (`HTTPClientExchange`), as the SDKs do, to an Auth
 /// Emulator, `actionflow serve`, or a production project (protocol.md section 3).
 ///
 /// Never retries: a repeated `sendOobCode` would send a second email, so retrying is the user's
@@ -11,7 +10,9 @@ import Foundation
 public final class RESTTransport: AuthTransport {
     public let configuration: RESTTransportConfiguration
     public let capabilities: TransportCapabilities
-    private let http: Result<HTTPEngineSession, HTTPEngineUnavailable>
+    /// The HTTP client's own bound on an exchange, a second past the configured timeout, which
+    /// `withDeadline` enforces exactly.
+    private let backstopSeconds: Double
     private let firstSeen = FirstSeenDates()
 
     /// The server is `actionflow serve`: it has the clock, mailbox and reset extensions.
@@ -24,15 +25,7 @@ public final class RESTTransport: AuthTransport {
         servesExtensions = configuration.isEmulator && servesClock
         let emulator = configuration.isEmulator
         capabilities = TransportCapabilities(listsMailbox: emulator, controlsClock: emulator && servesClock, resetsWorld: emulator)
-        // FoundationNetworking truncates timeouts to whole seconds (0.5 s would fire at once), so
-        // the session only backstops; `withDeadline` enforces the configured timeout exactly.
-        let backstop = (configuration.timeout + 1).rounded(.up)
-        http = Result { () throws(HTTPEngineUnavailable) in try HTTPEngineSession(backstopSeconds: backstop) }
-    }
-
-    /// Loads the HTTP engine now, so that a missing one is reported before anything starts.
-    public static func checkHTTPEngine() throws(HTTPEngineUnavailable) {
-        _ = try HTTPEngine.shared.get()
+        backstopSeconds = configuration.timeout + 1
     }
 
     /// A transport that knows whether the server is `actionflow serve` (which has a simulated
@@ -198,10 +191,12 @@ public final class RESTTransport: AuthTransport {
 
     private func send<Response: Decodable>(method: String, url: String, body: Data?, headers: [String: String] = [:], label: String) async throws(AuthFailure) -> Response {
         let headers = body == nil ? headers : headers.merging(["Content-Type": "application/json"]) { $1 }
-        let reply: HTTPEngineSession.Reply
+        let reply: HTTPClientExchange.Reply
+        let backstopSeconds = backstopSeconds
         do {
-            let http = try http.get()
-            reply = try await withDeadline { try await http.exchange(method: method, url: url, headers: headers, body: body) }
+            reply = try await withDeadline {
+                try await HTTPClientExchange.exchange(method: method, url: url, headers: headers, body: body, backstopSeconds: backstopSeconds)
+            }
         } catch {
             throw .network(networkFailure(from: error))
         }
@@ -214,36 +209,33 @@ public final class RESTTransport: AuthTransport {
             group.addTask { try await work() }
             group.addTask {
                 try await Task.sleep(for: .seconds(timeout))
-                throw HTTPEngineSession.Failure(outcome: .timed_out, message: "")
+                throw HTTPClientExchange.Failure(outcome: .timedOut, message: "")
             }
             defer { group.cancelAll() }
-            guard let first = try await group.next() else { throw HTTPEngineSession.Failure(outcome: .timed_out, message: "") }
+            guard let first = try await group.next() else { throw HTTPClientExchange.Failure(outcome: .timedOut, message: "") }
             return first
         }
     }
 
     func networkFailure(from error: any Error) -> NetworkFailure {
-        if let unavailable = error as? HTTPEngineUnavailable {
-            return .unsupported(unavailable.description)
-        }
-        guard let failure = error as? HTTPEngineSession.Failure else {
+        guard let failure = error as? HTTPClientExchange.Failure else {
             return .connectionLost(UntrustedText.sanitize(SecretMasking.maskLinks(in: String(describing: error))))
         }
         return networkFailure(failure.outcome, message: failure.message)
     }
 
-    /// The engine's outcome as the flow shows it. Its message may quote the request URL, `?key=` included.
-    func networkFailure(_ outcome: actionflow_http_outcome, message: String) -> NetworkFailure {
+    /// The client's outcome as the flow shows it. Its message may quote the request URL, `?key=` included.
+    func networkFailure(_ outcome: HTTPClientExchange.Outcome, message: String) -> NetworkFailure {
         let host = requestHost
         let text = UntrustedText.sanitize(SecretMasking.maskLinks(in: message))
         switch outcome {
-        case .timed_out: return .timedOut(seconds: configuration.timeout)
-        case .connection_refused: return .connectionRefused(host: host)
-        case .dns_failure: return .dnsFailure(host: host)
-        case .tls_failure: return .tlsFailure("\(host): \(text)")
-        case .connection_lost: return .connectionLost("\(host) closed the connection before answering")
-        case .not_http: return .malformedResponse("\(host) sent a reply that is not valid HTTP")
-        case .answered, .other_failure: return .connectionLost("\(host): \(text)")
+        case .timedOut: return .timedOut(seconds: configuration.timeout)
+        case .connectionRefused: return .connectionRefused(host: host)
+        case .dnsFailure: return .dnsFailure(host: host)
+        case .tlsFailure: return .tlsFailure("\(host): \(text)")
+        case .connectionLost: return .connectionLost("\(host) closed the connection before answering")
+        case .notHTTP: return .malformedResponse("\(host) sent a reply that is not valid HTTP")
+        case .otherFailure: return .connectionLost("\(host): \(text)")
         }
     }
 

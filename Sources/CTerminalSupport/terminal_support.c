@@ -194,11 +194,3 @@ void ts_serve_main_queue(void) {
         _dispatch_main_queue_callback_4CF(NULL);
     }
 }
-
-// ICU's calendar sources, linked statically with Foundation, include <iostream>, so each
-// constructs a std::ios_base::Init at start: the C++ standard streams and every locale facet,
-// 0.5 MiB of libstdc++ resident, though nothing in the program uses a C++ stream. The release
-// link routes those constructors and destructors here instead (Package.swift, --wrap), and CI
-// checks that the release program imports no C++ stream.
-void __wrap__ZNSt8ios_base4InitC1Ev(void *init) { (void)init; }
-void __wrap__ZNSt8ios_base4InitD1Ev(void *init) { (void)init; }

@@ -1,7 +1,7 @@
 import ActionFlowCommands
 import ActionFlowServeCommands
 
-// `actionflow serve` and `actionflow bench serve` hand over to this program (ServerProgram); it
-// takes the same arguments as `actionflow` and runs every other command the same way.
+// `actionflow serve` hands over to this program (ServerProgram); it takes the same arguments as
+// `actionflow` and runs every other command the same way.
 ServerCommands.install()
 runActionFlow()

@@ -73,8 +73,4 @@ import Testing
         #expect(scenario.devices[1].device.installedVersion == 9, "the android keeps the scenario's fields")
         #expect(scenario.devices[0].device == .laptop)
     }
-
-    @Test func benchSecondsMustBePositive() {
-        #expect(throws: (any Error).self) { try ActionFlowCommand.parseAsRoot(["bench", "core", "--seconds", "0"]) }
-    }
 }

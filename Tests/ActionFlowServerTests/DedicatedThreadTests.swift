@@ -1,4 +1,4 @@
-import ActionFlowServer
+import ActionFlowLoad
 import Foundation
 import Testing
 

@@ -1,7 +1,6 @@
 import ActionFlowBackend
 import ActionFlowModel
 @testable import ActionFlowTransport
-import CHTTPEngine
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -9,8 +8,8 @@ import Logging
 import Testing
 
 /// The REST transport aimed at a loopback port, as an emulator.
-func loopbackTransport(port: Int, timeout: TimeInterval) -> RESTTransport {
-    RESTTransport(configuration: RESTTransportConfiguration(target: .emulator(host: "127.0.0.1", port: port), apiKey: "fake-api-key", projectId: "demo-actionflow", timeout: timeout))
+func loopbackTransport(host: String = "127.0.0.1", port: Int, timeout: TimeInterval) -> RESTTransport {
+    RESTTransport(configuration: RESTTransportConfiguration(target: .emulator(host: host, port: port), apiKey: "fake-api-key", projectId: "demo-actionflow", timeout: timeout))
 }
 
 /// A server that misbehaves on purpose, to check that the REST transport turns each fault into a
@@ -54,9 +53,14 @@ struct MisbehavingServer {
 /// bound, so no other test can take the port, but never listens.
 final class RefusingPort: @unchecked Sendable {
     let port: Int
-    private let descriptor: Int32
+    let descriptor: Int32
 
     init() throws {
+        (descriptor, port) = try Self.boundLoopbackSocket()
+    }
+
+    /// A TCP socket bound to a free loopback port, not yet listening.
+    static func boundLoopbackSocket() throws -> (Int32, Int) {
         #if canImport(Glibc)
         let streamType = Int32(SOCK_STREAM.rawValue)
         #else
@@ -78,8 +82,7 @@ final class RefusingPort: @unchecked Sendable {
             close(fd)
             throw POSIXError(.EADDRINUSE)
         }
-        descriptor = fd
-        port = Int(UInt16(bigEndian: address.sin_port))
+        return (fd, Int(UInt16(bigEndian: address.sin_port)))
     }
 
     deinit { close(descriptor) }
@@ -303,11 +306,10 @@ struct TLSAndDNSFailureTests {
         let server = try await MisbehavingServer.start { _ in MisbehavingServer.reply(status: .ok, "{}") }
         defer { Task { await server.stop() } }
         let transport = server.transport()
-        // The HTTP engine's own outcome for https:// to a plain HTTP port on loopback.
-        let engine = try HTTPEngineSession(backstopSeconds: 5)
+        // The HTTP client's own outcome for https:// to a plain HTTP port on loopback.
         var caught: (any Error)?
         do {
-            _ = try await engine.exchange(method: "GET", url: "https://127.0.0.1:\(server.port)/", headers: [:], body: nil)
+            _ = try await HTTPClientExchange.exchange(method: "GET", url: "https://127.0.0.1:\(server.port)/", headers: [:], body: nil, backstopSeconds: 5)
         } catch {
             caught = error
         }
@@ -319,14 +321,31 @@ struct TLSAndDNSFailureTests {
         #expect(!message.isEmpty)
     }
 
+    @Test("over real sockets: a host that does not resolve, a connection closed unanswered, and a reply that is not HTTP each get their own failure")
+    func realSocketFailures() async throws {
+        let unresolvable = loopbackTransport(host: "nonexistent.invalid", port: 9099, timeout: 10)
+        await #expect(throws: AuthFailure.network(.dnsFailure(host: "nonexistent.invalid:9099"))) {
+            try await unresolvable.lookup(LookupRequest(idToken: "t"))
+        }
+        let closing = try RawReplyServer(reply: [])
+        await #expect(throws: AuthFailure.network(.connectionLost("127.0.0.1:\(closing.port) closed the connection before answering"))) {
+            try await loopbackTransport(port: closing.port, timeout: 10).lookup(LookupRequest(idToken: "t"))
+        }
+        let notHTTP = try RawReplyServer(reply: Array("SSH-2.0-OpenSSH_9.2\r\nnot http\r\n\r\n".utf8))
+        defer { withExtendedLifetime((closing, notHTTP)) {} }
+        await #expect(throws: AuthFailure.network(.malformedResponse("127.0.0.1:\(notHTTP.port) sent a reply that is not valid HTTP"))) {
+            try await loopbackTransport(port: notHTTP.port, timeout: 10).lookup(LookupRequest(idToken: "t"))
+        }
+    }
+
     @Test("DNS, refused, timed-out and dropped connections map to their own cases", arguments: [
-        (actionflow_http_outcome.dns_failure, NetworkFailure.dnsFailure(host: "127.0.0.1:9")),
-        (.connection_refused, .connectionRefused(host: "127.0.0.1:9")),
-        (.timed_out, .timedOut(seconds: 2)),
-        (.connection_lost, .connectionLost("127.0.0.1:9 closed the connection before answering")),
-        (.not_http, .malformedResponse("127.0.0.1:9 sent a reply that is not valid HTTP")),
+        (HTTPClientExchange.Outcome.dnsFailure, NetworkFailure.dnsFailure(host: "127.0.0.1:9")),
+        (.connectionRefused, .connectionRefused(host: "127.0.0.1:9")),
+        (.timedOut, .timedOut(seconds: 2)),
+        (.connectionLost, .connectionLost("127.0.0.1:9 closed the connection before answering")),
+        (.notHTTP, .malformedResponse("127.0.0.1:9 sent a reply that is not valid HTTP")),
     ])
-    func mapping(outcome: actionflow_http_outcome, expected: NetworkFailure) {
+    func mapping(outcome: HTTPClientExchange.Outcome, expected: NetworkFailure) {
         let transport = RESTTransport(configuration: RESTTransportConfiguration(target: .emulator(host: "127.0.0.1", port: 9), apiKey: "k", projectId: "p", timeout: 2))
         #expect(transport.networkFailure(outcome, message: "") == expected)
     }
@@ -335,13 +354,13 @@ struct TLSAndDNSFailureTests {
     func engineMessageIsSanitized() {
         let transport = RESTTransport(configuration: RESTTransportConfiguration(target: .production, apiKey: "k", projectId: "p"))
         let hostile = "certificate refused for https://identitytoolkit.googleapis.com/v1/accounts:lookup?key=AIzaSECRET\u{1B}[2J\u{07}"
-        for outcome in [actionflow_http_outcome.tls_failure, .other_failure] {
+        for outcome in [HTTPClientExchange.Outcome.tlsFailure, .otherFailure] {
             let failure = transport.networkFailure(outcome, message: hostile)
             let text: String
             switch failure {
             case .tlsFailure(let message), .connectionLost(let message): text = message
             default:
-                Issue.record("\(outcome.rawValue) gave \(failure)")
+                Issue.record("\(outcome) gave \(failure)")
                 continue
             }
             #expect(text.hasPrefix("identitytoolkit.googleapis.com: certificate refused"))
@@ -356,4 +375,35 @@ actor SeenHeaders {
     private var headers = HTTPFields()
     func record(_ fields: HTTPFields) { headers = fields }
     func value(_ name: String) -> String? { HTTPField.Name(name).flatMap { headers[$0] } }
+}
+
+/// A loopback TCP server that answers every connection with fixed bytes (none: it just closes)
+/// once the request has arrived, on a thread of its own, until it is released.
+final class RawReplyServer: @unchecked Sendable {
+    let port: Int
+    private let descriptor: Int32
+
+    init(reply: [UInt8]) throws {
+        (descriptor, port) = try RefusingPort.boundLoopbackSocket()
+        guard listen(descriptor, 16) == 0 else {
+            close(descriptor)
+            throw POSIXError(.EADDRINUSE)
+        }
+        let listening = descriptor
+        Thread.detachNewThread {
+            while true {
+                let connection = accept(listening, nil, nil)
+                guard connection >= 0 else { return }
+                var request = [UInt8](repeating: 0, count: 65536)
+                _ = read(connection, &request, request.count)
+                _ = reply.withUnsafeBytes { write(connection, $0.baseAddress, $0.count) }
+                close(connection)
+            }
+        }
+    }
+
+    deinit {
+        shutdown(descriptor, Int32(SHUT_RDWR))
+        close(descriptor)
+    }
 }

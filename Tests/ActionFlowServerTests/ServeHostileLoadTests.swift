@@ -1,8 +1,9 @@
+import ActionFlowLoad
 import ActionFlowServer
 import Foundation
 import Testing
 
-/// `actionflow bench serve --hostile --json` as a user runs it: the built `serve --as emulator`
+/// `actionflow-bench serve --hostile --json` as a user runs it: the built `serve --as emulator`
 /// in its own process under every hostile client at once, beside a well-behaved one. Every
 /// answer right, every hostile client refused or cut off, memory back near its start once the
 /// project is reset, and a clean SIGTERM that loses no answered request. The clients live in the
@@ -20,13 +21,13 @@ struct ServeHostileLoadTests {
     @Test("a well-behaved client is answered right while idle, slow, oversized, endless, malformed and flooding clients hit serve",
           .enabled(if: runsAlone, "runs on its own: ACTIONFLOW_HOSTILE_LOAD=1 swift test --skip-build --filter ServeHostileLoadTests"))
     func hostileLoad() async throws {
-        let binary = ServeProcessTests.binary
+        let binary = ServeProcessTests.binary.deletingLastPathComponent().appendingPathComponent("actionflow-bench")
         try #require(FileManager.default.isExecutableFile(atPath: binary.path), "build the package first")
         let plan = { var plan = HostileLoad.Plan(); plan.signUps = 3000; return plan }()
         let output = try await DedicatedThread.run {
             let process = Process()
             process.executableURL = binary
-            process.arguments = ["bench", "serve", "--hostile", "--sign-ups", String(plan.signUps), "--json"]
+            process.arguments = ["serve", "--hostile", "--sign-ups", String(plan.signUps), "--json"]
             let stdout = Pipe()
             process.standardOutput = stdout
             process.standardError = FileHandle.nullDevice

@@ -1,3 +1,4 @@
+import ActionFlowLoad
 import ActionFlowServer
 import Foundation
 import Testing

@@ -1,4 +1,4 @@
-import ActionFlowServer
+import ActionFlowLoad
 import Testing
 
 /// Runs each test of a suite on a thread of its own (`DedicatedThread`). For tests that block

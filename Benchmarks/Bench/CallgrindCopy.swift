@@ -14,7 +14,7 @@ struct CallgrindCopy {
         guard let valgrind = SwiftFloor.onPath("valgrind"), let objcopy = SwiftFloor.onPath("objcopy") else { return nil }
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("actionflow-callgrind-\(getpid())").path
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        executable = folder + "/actionflow"
+        executable = folder + "/actionflow-bench"
         self.valgrind = valgrind
         do {
             _ = try ChildProcess.time(objcopy, ["--strip-debug", try ChildProcess.ownExecutable(), executable])

@@ -1,11 +1,11 @@
 import ActionFlowBackend
-import ActionFlowCommands
+import ActionFlowLoad
 import ActionFlowModel
 import ActionFlowServer
 import ActionFlowTransport
 import Foundation
 
-/// `actionflow bench serve`, run by `actionflow-serve` (ServerProgram).
+/// `actionflow-bench serve`: the measurement itself.
 extension BenchServeCommand {
     /// The share of the static route's requests per second each operation must reach.
     static let floorRatioTarget = 0.5
@@ -15,9 +15,8 @@ extension BenchServeCommand {
     func runBenchmark() async throws {
         if hostile { return try await BenchServeHostile.run(signUps: signUps, json: json) }
         let project = try ProjectConfigLoader.loadDefault()
-        try RESTTransport.checkHTTPEngine()
         // The server is a second process, so the load generator (here) never takes its time.
-        let server = try ServeProcess.start(try ChildProcess.ownExecutable())
+        let server = try ServeProcess.start(try ChildProcess.besideThis("actionflow-serve"))
         defer { server.stop() }
         let rest = RESTTransport(configuration: RESTTransportConfiguration(
             target: .emulator(host: "127.0.0.1", port: server.port), apiKey: project.apiKey, projectId: project.projectId

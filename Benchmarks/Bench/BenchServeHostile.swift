@@ -1,9 +1,9 @@
-import ActionFlowCommands
+import ActionFlowLoad
 import ActionFlowModel
 import ActionFlowServer
 import Foundation
 
-/// `actionflow bench serve --hostile`: this same program's `serve` in its own process under
+/// `actionflow-bench serve --hostile`: `actionflow-serve serve` in its own process under
 /// `HostileLoad`, with the well-behaved client's latency beside its 20 ms target.
 enum BenchServeHostile {
     static let p99TargetMilliseconds = 20.0
@@ -12,7 +12,7 @@ enum BenchServeHostile {
         var plan = HostileLoad.Plan()
         plan.signUps = signUps
         let idleTimeout = plan.idleTimeout
-        let binary = URL(fileURLWithPath: try ChildProcess.ownExecutable())
+        let binary = URL(fileURLWithPath: try ChildProcess.besideThis("actionflow-serve"))
         if !json {
             print("serve under hostile load (`serve \(HostileServeRun.serveArguments(idleTimeout: idleTimeout).dropFirst().joined(separator: " "))` in its own process)")
         }

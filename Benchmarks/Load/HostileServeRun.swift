@@ -1,4 +1,5 @@
 import ActionFlowModel
+import ActionFlowServer
 import Foundation
 
 /// `HostileLoad` against a real `actionflow serve --as emulator` process: its memory before,

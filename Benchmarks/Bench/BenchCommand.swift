@@ -4,17 +4,19 @@ import ActionFlowModel
 import ArgumentParser
 import Foundation
 
-/// `actionflow bench`: prints throughput figures; with no subcommand it runs every section.
+/// `actionflow-bench`: prints speed and memory figures beside their references; with no
+/// subcommand it runs every section. It lives outside the product: neither `actionflow` nor
+/// `actionflow-serve` links it, and it measures them as the programs beside it.
+@main
 struct BenchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "bench",
+        commandName: "actionflow-bench",
         abstract: "Measure throughput and memory (build with -c release first). No subcommand: every section.",
-        subcommands: [BenchCoreCommand.self, BenchInspectCommand.self, BenchServeCommand.self, BenchTerminalCommand.self, BenchCodeOrderCommand.self]
+        subcommands: [BenchCoreCommand.self, BenchInspectCommand.self, BenchServeCommand.self, BenchTerminalCommand.self]
     )
 
     func run() async throws {
-        // Hidden sections (code-order) write files rather than print figures.
-        for section in Self.configuration.subcommands where section.configuration.shouldDisplay {
+        for section in Self.configuration.subcommands {
             var command = try section.parseAsRoot([])
             if var asynchronous = command as? AsyncParsableCommand {
                 try await asynchronous.run()
@@ -25,7 +27,7 @@ struct BenchCommand: AsyncParsableCommand {
     }
 }
 
-/// `actionflow bench core`: link inspections and full headless flows per second, peak memory.
+/// `actionflow-bench core`: link inspections and full headless flows per second, peak memory.
 struct BenchCoreCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "core",
@@ -91,7 +93,7 @@ struct BenchCoreCommand: AsyncParsableCommand {
     /// `run SCENARIO --quiet` as a whole process beside the Swift floor process, started in
     /// turn so that drift hits both alike.
     private func headlessRun() throws {
-        let executable = try ChildProcess.ownExecutable()
+        let executable = try ChildProcess.besideThis("actionflow")
         let arguments = ["run", Self.headlessScenario, "--quiet"]
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("actionflow-bench-floor-\(getpid())")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -122,7 +124,7 @@ struct BenchCoreCommand: AsyncParsableCommand {
         guard let callgrind = try CallgrindCopy() else { return nil }
         defer { callgrind.remove() }
         func collected(_ flows: Int) throws -> Double? {
-            let errors = try ChildProcess.standardError("/usr/bin/env", callgrind.command(["bench", "core", "--flows", String(flows)], output: "/dev/null"))
+            let errors = try ChildProcess.standardError("/usr/bin/env", callgrind.command(["core", "--flows", String(flows)], output: "/dev/null"))
             // `==PID== Collected : 123456789`
             guard let line = errors.split(separator: "\n").last(where: { $0.contains("Collected :") }),
                   let count = line.split(separator: " ").last.flatMap({ Double($0) }) else { return nil }

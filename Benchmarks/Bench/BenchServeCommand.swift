@@ -1,32 +1,32 @@
 import ArgumentParser
 
-/// `actionflow bench serve`: `serve` under a bounded loopback load, and what the REST transport
+/// `actionflow-bench serve`: `serve` under a bounded loopback load, and what the REST transport
 /// adds to each call over the embedded one.
-public struct BenchServeCommand: AsyncParsableCommand, Sendable {
-    public static let configuration = CommandConfiguration(
+struct BenchServeCommand: AsyncParsableCommand, Sendable {
+    static let configuration = CommandConfiguration(
         commandName: "serve",
         abstract: "serve's requests per second and p99 latency for sendOobCode and lookup at 64 loopback connections; the REST transport's added latency per call."
     )
 
     @Option(help: "Concurrent keep-alive connections.")
-    public var connections = 64
+    var connections = 64
 
     @Option(help: "Seconds of load for each operation.")
-    public var seconds: Double = 3
+    var seconds: Double = 3
 
     @Option(help: "Sequential calls for the added-latency comparison.")
-    public var calls = 2000
+    var calls = 2000
 
     @Flag(help: "Instead: serve in its own process under hostile clients, beside a well-behaved one (README, \"Robustness\").")
-    public var hostile = false
+    var hostile = false
 
     @Option(help: "With --hostile: distinct users signed up during the load.")
-    public var signUps = 100_000
+    var signUps = 100_000
 
     @Flag(help: "With --hostile: print the whole outcome as one JSON object, for scripts.")
-    public var json = false
+    var json = false
 
-    public func validate() throws {
+    func validate() throws {
         guard (1...1024).contains(connections) else { throw ValidationError("--connections must be from 1 to 1024, not \(connections)") }
         guard seconds.isFinite, seconds > 0, seconds <= 600 else { throw ValidationError("--seconds must be above 0 and at most 600, not \(seconds)") }
         guard (1...1_000_000).contains(calls) else { throw ValidationError("--calls must be from 1 to 1000000, not \(calls)") }
@@ -34,16 +34,8 @@ public struct BenchServeCommand: AsyncParsableCommand, Sendable {
         guard (0...10_000_000).contains(signUps) else { throw ValidationError("--sign-ups must be from 0 to 10000000, not \(signUps)") }
     }
 
-    public init() {}
 
-    /// In `actionflow-serve`, the benchmark; elsewhere that program runs it, as a child.
-    public func run() async throws {
-        try await ServerProgram.run(.benchServe(self))
-    }
-
-    /// The options as arguments, for the program that runs the benchmark.
-    var arguments: [String] {
-        ["bench", "serve", "--connections", "\(connections)", "--seconds", "\(seconds)", "--calls", "\(calls)", "--sign-ups", "\(signUps)"]
-            + (hostile ? ["--hostile"] : []) + (json ? ["--json"] : [])
+    func run() async throws {
+        try await runBenchmark()
     }
 }

@@ -1,0 +1,101 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+import NIOSSL
+
+/// The REST transport's HTTP client: AsyncHTTPClient on SwiftNIO, linked into the program. Its
+/// event loops start with the first call, so a start that never uses the REST transport never
+/// runs any of it.
+enum HTTPClientExchange {
+    struct Reply: Sendable {
+        var status: Int
+        var body: Data
+    }
+
+    /// Why an exchange got no HTTP reply.
+    enum Outcome: Sendable {
+        case timedOut, connectionRefused, dnsFailure, tlsFailure, connectionLost, notHTTP, otherFailure
+    }
+
+    /// No HTTP reply: why, and the client's own words (untrusted text: it may quote the URL).
+    struct Failure: Error, Sendable {
+        var outcome: Outcome
+        var message: String
+    }
+
+    /// Replies larger than this are refused rather than held in memory.
+    static let maximumReplyBytes = 16 * 1024 * 1024
+
+    /// One client for the process, made on first use and never shut down: it lives as long as
+    /// the program, like URLSession's shared session. Its event loop is its own, so a server in
+    /// the same process (a test's) never delays it. A refused connection fails the request at
+    /// once instead of being retried until the deadline.
+    private static let client: HTTPClient = {
+        var configuration = HTTPClient.Configuration(redirectConfiguration: .follow(max: 5, allowCycles: false))
+        configuration.connectionPool.retryConnectionEstablishment = false
+        return HTTPClient(eventLoopGroup: MultiThreadedEventLoopGroup(numberOfThreads: 1), configuration: configuration)
+    }()
+
+    /// One request and its reply; cancelling the task cancels the request. `backstopSeconds`
+    /// bounds the exchange even if the caller's own deadline is never reached.
+    static func exchange(method: String, url: String, headers: [String: String], body: Data?, backstopSeconds: Double) async throws(Failure) -> Reply {
+        var request = HTTPClientRequest(url: url)
+        request.method = HTTPMethod(rawValue: method)
+        for (name, value) in headers { request.headers.add(name: name, value: value) }
+        if let body { request.body = .bytes(ByteBuffer(bytes: body)) }
+        do {
+            let response = try await client.execute(request, timeout: .milliseconds(Int64(backstopSeconds * 1000)))
+            let bytes = try await response.body.collect(upTo: maximumReplyBytes)
+            return Reply(status: Int(response.status.code), body: Data(bytes.readableBytesView))
+        } catch {
+            throw classify(error)
+        }
+    }
+
+    /// The client's error as the transport distinguishes it.
+    static func classify(_ error: any Error) -> Failure {
+        let description = String(describing: error)
+        switch error {
+        case let error as HTTPClientError:
+            switch error {
+            case .deadlineExceeded, .readTimeout, .writeTimeout, .connectTimeout, .getConnectionFromPoolTimeout:
+                return Failure(outcome: .timedOut, message: description)
+            case .tlsHandshakeTimeout:
+                return Failure(outcome: .tlsFailure, message: "the TLS handshake timed out")
+            case .remoteConnectionClosed:
+                return Failure(outcome: .connectionLost, message: description)
+            case .invalidURL, .emptyHost, .emptyScheme:
+                return Failure(outcome: .otherFailure, message: "cannot build a URL from the configured host")
+            default:
+                return Failure(outcome: .otherFailure, message: description)
+            }
+        case let error as NIOConnectionError:
+            // Every address refused, or none found.
+            if error.connectionErrors.isEmpty, error.dnsAError != nil || error.dnsAAAAError != nil {
+                return Failure(outcome: .dnsFailure, message: description)
+            }
+            if error.connectionErrors.contains(where: { ($0.error as? IOError)?.errnoCode == ECONNREFUSED }) {
+                return Failure(outcome: .connectionRefused, message: description)
+            }
+            return Failure(outcome: .otherFailure, message: description)
+        case let error as IOError where error.errnoCode == ECONNREFUSED:
+            return Failure(outcome: .connectionRefused, message: description)
+        case let error as IOError where [ECONNRESET, EPIPE].contains(error.errnoCode):
+            return Failure(outcome: .connectionLost, message: description)
+        case is NIOSSLError, is BoringSSLError:
+            return Failure(outcome: .tlsFailure, message: description)
+        case is HTTPParserError:
+            return Failure(outcome: .notHTTP, message: description)
+        case is SocketAddressError:
+            return Failure(outcome: .dnsFailure, message: description)
+        case is NIOTooManyBytesError:
+            return Failure(outcome: .otherFailure, message: "the reply is larger than \(maximumReplyBytes / 1_048_576) MiB")
+        case ChannelError.connectTimeout:
+            return Failure(outcome: .timedOut, message: description)
+        default:
+            return Failure(outcome: .otherFailure, message: description)
+        }
+    }
+}

@@ -1,1 +1,0 @@
-// Declarations only: see include/actionflow_http_engine.h.
