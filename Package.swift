@@ -172,7 +172,7 @@ let package = Package(
             exclude: ["Interop"]
         ),
         .testTarget(name: "ActionFlowEndToEndTests", dependencies: ["TestSupport"]),
-        // The fuzz targets' invariants (README, "Robustness"), shared by the fuzzer and by the
+        // The fuzz targets' invariants (docs/testing.md, "Robustness and fuzzing"), shared by the fuzzer and by the
         // tests that replay every seed and every input a fuzzer once found.
         .target(
             name: "FuzzChecks",
@@ -185,7 +185,7 @@ let package = Package(
     swiftLanguageModes: [.v6]
 )
 
-// The libFuzzer executable (README, "Robustness"): declared only when ACTIONFLOW_FUZZ=1, which
+// The libFuzzer executable (docs/testing.md, "Robustness and fuzzing"): declared only when ACTIONFLOW_FUZZ=1, which
 // `scripts/fuzz` sets to build it into .build-fuzz with the project's own modules instrumented
 // for coverage and the address sanitizer. A normal build never sees it: it cannot link without
 // the fuzzer runtime. Dependencies stay uninstrumented, which keeps the build short.

@@ -17,7 +17,7 @@ struct BenchServeCommand: AsyncParsableCommand, Sendable {
     @Option(help: "Sequential calls for the added-latency comparison.")
     var calls = 2000
 
-    @Flag(help: "Instead: serve in its own process under hostile clients, beside a well-behaved one (README, \"Robustness\").")
+    @Flag(help: "Instead: serve in its own process under hostile clients, beside a well-behaved one (docs/testing.md, \"Hostile load on serve\").")
     var hostile = false
 
     @Option(help: "With --hostile: distinct users signed up during the load.")

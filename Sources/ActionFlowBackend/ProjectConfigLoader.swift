@@ -29,7 +29,7 @@ public struct ProjectConfigError: Error, Sendable, Hashable, CustomStringConvert
     }
 }
 
-/// Loads the simulated project from YAML (format: README.md, section "Project configuration").
+/// Loads the simulated project from YAML (format: docs/file-formats.md, "Project configuration").
 public enum ProjectConfigLoader {
     /// Top-level keys a complete project file must have (an override file may leave any out).
     public static let requiredKeys = ["projectId", "apiKey", "authorizedDomains", "clockStart"]
@@ -62,7 +62,7 @@ public enum ProjectConfigLoader {
         let reader = ConfigReader(file: fileName)
         guard let root else {
             if let base { return base }
-            throw ProjectConfigError(file: fileName, line: nil, path: nil, message: "the file is empty; expected a mapping of project settings (see the README section 'Project configuration')")
+            throw ProjectConfigError(file: fileName, line: nil, path: nil, message: "the file is empty; expected a mapping of project settings (see 'Project configuration' in docs/file-formats.md)")
         }
         return try reader.readProject(root, base: base)
     }

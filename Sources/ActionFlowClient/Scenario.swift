@@ -2,7 +2,7 @@ import ActionFlowBackend
 import ActionFlowModel
 import Foundation
 
-/// A scripted session with the simulated phone (format: README.md, section "Scenario files").
+/// A scripted session with the simulated phone (format: docs/file-formats.md, "Scenario files").
 public struct Scenario: Sendable, Equatable {
     public var name: String
     public var description: String

@@ -60,7 +60,7 @@ public enum ScenarioParser {
     /// The project scenarios are usually played against, for checking their `project` overrides early.
     static let bundledProject = try? ProjectConfigLoader.loadDefault()
 
-    /// Step names and what each takes, for error messages and the README section "Scenario files".
+    /// Step names and what each takes, for error messages and docs/file-formats.md, "Scenario files".
     static let actionNames = [
         "open", "signIn", "forgotPassword", "requestPasswordReset", "requestVerification", "requestSignInLink",
         "confirmSignInEmail", "openMailbox", "openMessage", "tapLink", "pasteLink", "newPassword", "continue",

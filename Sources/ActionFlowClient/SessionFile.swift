@@ -41,7 +41,7 @@ public struct SessionFileError: Error, Sendable, Equatable, CustomStringConverti
     public var description: String { UntrustedText.sanitize("session file \(path): \(reason)") }
 }
 
-/// The session file format (README, "Session files"): one JSON object with a format name and
+/// The session file format (docs/file-formats.md, "Session files"): one JSON object with a format name and
 /// version, the transport, the starting session, the events since, and the current session.
 /// Dates are seconds since 1970 (UTC).
 public enum SessionFile {

@@ -71,7 +71,7 @@ struct ActionFlowCommand: AsyncParsableCommand {
 public func runActionFlow() -> Never {
     if ActionFlowCommand.runsInterface(Array(CommandLine.arguments.dropFirst())) {
         // One malloc arena for the interface's few threads: an arena of each thread's own held a
-        // few hundred KiB (README, "Benchmark": peak memory). Set before any thread starts.
+        // few hundred KiB (docs/architecture.md, "Start-up, memory and speed"). Set before any thread starts.
         ts_use_one_malloc_arena()
     }
     Task {

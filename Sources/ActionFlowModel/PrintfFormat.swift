@@ -6,7 +6,7 @@ import Darwin
 
 /// printf-style formatting of numbers through the C library. `String(format:)` would do the
 /// same through CoreFoundation, whose string machinery a session otherwise never loads
-/// (README, "Benchmark": peak memory).
+/// (docs/architecture.md, "Start-up, memory and speed").
 public enum PrintfFormat {
     /// `format` with `arguments`, as C's `snprintf` writes it. Numbers only: `%@` and `%s` do not
     /// take Swift values.

@@ -5,7 +5,7 @@ import Foundation
 public enum ProgramLocation {
     /// The running executable (a test runner's, under `swift test`), symbolic links resolved.
     /// Read from `/proc/self/exe` where there is one: `Bundle.main` would load CoreFoundation's
-    /// bundle and URL machinery into every start (README, "Benchmark": peak memory).
+    /// bundle and URL machinery into every start (docs/architecture.md, "Start-up, memory and speed").
     public static let executable: URL? = {
         if let path = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
             return URL(fileURLWithPath: path)

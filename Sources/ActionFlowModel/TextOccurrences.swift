@@ -6,7 +6,7 @@ extension StringProtocol {
     ///
     /// The standard library's `firstRange(of:)` and `replacing(_:with:)` live in
     /// `_StringProcessing`, whose code the program otherwise never runs: a session that called
-    /// them kept about 0.2 MiB of it resident (README, "Benchmark": peak memory).
+    /// them kept about 0.2 MiB of it resident (docs/architecture.md, "Start-up, memory and speed").
     public func firstOccurrence(of target: String) -> Range<Index>? {
         let bytes = utf8, pattern = target.utf8
         guard let first = pattern.first else { return startIndex..<startIndex }

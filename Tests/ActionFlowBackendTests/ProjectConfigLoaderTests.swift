@@ -199,7 +199,7 @@ import Testing
             _ = try ProjectConfigLoader.parse("", fileName: "p.yaml", base: nil)
             Issue.record("an empty project file loaded")
         } catch {
-            #expect(error.description == "p.yaml: the file is empty; expected a mapping of project settings (see the README section 'Project configuration')")
+            #expect(error.description == "p.yaml: the file is empty; expected a mapping of project settings (see 'Project configuration' in docs/file-formats.md)")
         }
     }
 

@@ -23,7 +23,7 @@ enum Outcome: Equatable, CustomStringConvertible {
     }
 
     /// ID tokens compared by their claims without `exp`: serve's tokens also stay valid against
-    /// the wall clock (see README, "ID tokens"), which the embedded project never reads.
+    /// the wall clock (docs/serve.md, "ID tokens"), which the embedded project never reads.
     static func withComparableTokens(_ json: String) -> String {
         guard let object = try? JSONSerialization.jsonObject(with: Data(json.utf8)) else { return json }
         func rewrite(_ value: Any) -> Any {
