@@ -178,7 +178,8 @@ private struct WireValueDecoder: Decoder {
     /// Numbers (a body in normal form has none, so `JSONDecoder` would refuse them too; and
     /// each would ask this decoder for itself again) and the types `JSONDecoder` reads its own
     /// way. Any other type reads itself from this decoder.
-    private static let refusedTypes: Set<ObjectIdentifier> = WireJSON.foundationOwnTypes.union([
+    private static let refusedTypes: Set<ObjectIdentifier> = Set([
+        Date.self, Data.self, URL.self, Decimal.self,
         Int.self, Int8.self, Int16.self, Int32.self, Int64.self, UInt.self, UInt8.self, UInt16.self, UInt32.self, UInt64.self, Int128.self, UInt128.self,
         Double.self, Float.self, Float16.self,
     ].map { ObjectIdentifier($0 as Any.Type) })
