@@ -406,7 +406,7 @@ public struct EmulatorAPI: Sendable {
 
     /// The body as `Wire` and where it goes, refused in the emulator's order: a body that is
     /// no JSON object, a client's query, the target, the project's sign-in settings, then the
-    /// body's fields. A body in normal form that `WireJSONDecoder` reads has no field to refuse,
+    /// body's fields. A body in normal form that `JSONDecoder` reads has no field to refuse,
     /// so it is parsed once for both the routing and the request.
     private func prepare<Wire: Decodable>(_ route: Route) throws(AuthFailure) -> (Wire, Target) {
         let normal = RESTMapping.decodeNormal(route.body, as: Wire.self)
