@@ -111,6 +111,16 @@ struct InspectStream {
     }
 }
 
+extension JSONWriter {
+    /// Writes everything gathered to `descriptor` and empties the buffer.
+    mutating func flush(to descriptor: Int32) throws(StreamError) {
+        if let code = withUnsafeBytes({ DescriptorWrite.all(descriptor, $0) }) {
+            throw StreamError(action: "write the results", code: code)
+        }
+        removeAll()
+    }
+}
+
 /// A batch and the workers' writers, handed to the workers: each reads the batch and touches
 /// only its own writer, and the batch stays unchanged until every worker is done.
 private struct SharedBatch: @unchecked Sendable {

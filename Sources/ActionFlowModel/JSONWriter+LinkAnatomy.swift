@@ -1,20 +1,10 @@
-import ActionFlowModel
-
-/// `inspect --jsonl`'s objects, laid out by hand on the one JSON writer's primitives: going
-/// through `Encodable` cost more than inspecting the link. Writes exactly what
+/// `inspect --jsonl`'s objects, laid out by hand on the writer's primitives: going through
+/// `Encodable` cost more than inspecting the link. Writes exactly what
 /// `JSONWriter.string(anatomy, format: .commandLine)` writes (the tests compare them byte for
-/// byte).
+/// byte). In this module, with the writer, so that the primitives are inlined.
 extension JSONWriter {
-    /// Writes everything gathered to `descriptor` and empties the buffer.
-    mutating func flush(to descriptor: Int32) throws(StreamError) {
-        if let code = withUnsafeBytes({ DescriptorWrite.all(descriptor, $0) }) {
-            throw StreamError(action: "write the results", code: code)
-        }
-        removeAll()
-    }
-
     /// The object `inspect --json` prints for a link, on one line.
-    mutating func anatomy(_ anatomy: LinkAnatomy) {
+    public mutating func anatomy(_ anatomy: LinkAnatomy) {
         raw("{")
         key("actionURL", first: true)
         string(anatomy.actionURL)
@@ -86,7 +76,7 @@ extension JSONWriter {
     }
 
     /// `{"error": ..., "line": N}` for an input line that is no link.
-    mutating func lineError(_ message: String, line: Int) {
+    public mutating func lineError(_ message: String, line: Int) {
         raw("{")
         key("error", first: true)
         string(message)
