@@ -9,7 +9,7 @@ extension JSONWriter {
     }
 
     public static func string(_ value: some Encodable, format: Format) throws -> String {
-        try encoding(value, format: format) { writer, _ in writer.string }
+        try encoding(value, format: format) { writer, _ in writer.text }
     }
 
     /// `--json`'s text: `value` in the `command` format, or `{}` for one it refuses (the commands

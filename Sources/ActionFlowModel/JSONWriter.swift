@@ -6,7 +6,7 @@ import Foundation
 /// the options `Format` names, byte for byte, in one pass into an owned buffer (a `--jsonl` line
 /// takes hundreds of small appends, and `[UInt8]` checks uniqueness and capacity on each).
 /// Encodable values go through `JSONWriter.data(_:format:)` and its siblings; the hand-written
-/// `--jsonl` layout uses the primitives (`string`, `key`, `integer`...) directly.
+/// `--jsonl` layout (`anatomy`) uses the primitives (`string`, `key`, `integer`...) directly.
 public struct JSONWriter: ~Copyable {
     /// `JSONEncoder`'s and `JSONSerialization`'s output options, and what the project adds.
     public struct Format: Sendable {
@@ -75,7 +75,7 @@ public struct JSONWriter: ~Copyable {
     /// What was written so far.
     public var bytes: [UInt8] { Array(UnsafeBufferPointer(start: base, count: count)) }
     public var data: Data { Data(bytes: base, count: count) }
-    public var string: String { String(decoding: UnsafeBufferPointer(start: base, count: count), as: UTF8.self) }
+    public var text: String { String(decoding: UnsafeBufferPointer(start: base, count: count), as: UTF8.self) }
 
     public func withUnsafeBytes<Result>(_ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
         try body(UnsafeRawBufferPointer(start: base, count: count))

@@ -93,7 +93,7 @@ public enum SecretMasking {
         do {
             return try JSONWriter.encoding(value, format: .masked) { writer, wroteNothing in
                 // `JSONEncoder` refused a value that encodes nothing; `maskJSON` then had no JSON.
-                wroteNothing ? "{}" : writer.string
+                wroteNothing ? "{}" : writer.text
             }
         } catch is JSONWriter.Unsupported {
             return (try? JSONEncoder().encode(value)).map(maskJSON) ?? "{}"
