@@ -56,7 +56,7 @@ public enum SessionFile {
         recording.start.needsDeviceList || recording.current.needsDeviceList ? 2 : 1
     }
 
-    private struct Envelope: Codable {
+    struct Envelope: Codable {
         var format: String
         var version: Int
         var transport: String
@@ -72,11 +72,15 @@ public enum SessionFile {
         var transport: String?
     }
 
+    /// `JSONEncoder` with `.sortedKeys` (slashes escaped) and `.secondsSince1970` dates.
+    static let fileFormat = JSONWriter.Format(sortedKeys: true, escapesSlashes: true, dates: .secondsSince1970)
+
+    static func envelope(_ recording: SessionRecording) -> Envelope {
+        Envelope(format: format, version: version(of: recording), transport: recording.transport, start: recording.start, events: recording.events, times: recording.times, current: recording.current)
+    }
+
     public static func encode(_ recording: SessionRecording) throws -> Data {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        encoder.dateEncodingStrategy = .secondsSince1970
-        return try encoder.encode(Envelope(format: format, version: version(of: recording), transport: recording.transport, start: recording.start, events: recording.events, times: recording.times, current: recording.current))
+        try JSONWriter.data(envelope(recording), format: fileFormat)
     }
 
     /// Reads a session file made for `transport` (`embedded` or `rest`; nil takes either). Nil

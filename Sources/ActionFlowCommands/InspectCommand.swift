@@ -77,7 +77,7 @@ struct InspectCommand: ParsableCommand {
     static func render(_ text: String, json: Bool, authorizedDomains: [String]?) -> Result<String, LinkParseError> {
         do {
             let anatomy = try LinkInspector.inspect(text, authorizedDomains: authorizedDomains)
-            return .success(json ? JSONOutput.encode(anatomy) : humanText(anatomy))
+            return .success(json ? JSONWriter.commandOutput(anatomy) : humanText(anatomy))
         } catch {
             return .failure(error)
         }

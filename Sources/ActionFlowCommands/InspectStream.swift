@@ -32,7 +32,7 @@ struct InspectStream {
         var reader = LineReader(descriptor: input, limit: LinkInspector.maximumLinkBytes)
         if workers > 1 && !flushEachLine { return try runInBatches(&reader, output: output) }
         // Lines gather in the writer's buffer and leave in large writes.
-        var json = JSONLineWriter(capacity: Self.blockSize * 2)
+        var json = JSONWriter(format: .commandLine, capacity: Self.blockSize * 2)
         var number = 0
         while let line = try reader.next() {
             number += 1
@@ -48,8 +48,8 @@ struct InspectStream {
     /// is written in input order: memory holds one batch, however long the input.
     private func runInBatches(_ reader: inout LineReader, output: Int32) throws -> Int {
         let workers = self.workers
-        let writers = UnsafeMutablePointer<JSONLineWriter>.allocate(capacity: workers)
-        for index in 0..<workers { (writers + index).initialize(to: JSONLineWriter(capacity: Self.blockSize)) }
+        let writers = UnsafeMutablePointer<JSONWriter>.allocate(capacity: workers)
+        for index in 0..<workers { (writers + index).initialize(to: JSONWriter(format: .commandLine, capacity: Self.blockSize)) }
         defer {
             writers.deinitialize(count: workers)
             writers.deallocate()
@@ -90,7 +90,7 @@ struct InspectStream {
 
     /// One input line as JSON: the link's anatomy as `inspect --json` gives it (compact), or the
     /// error with the line number.
-    func write(_ line: LineReader.Line, number: Int, into json: inout JSONLineWriter) {
+    func write(_ line: LineReader.Line, number: Int, into json: inout JSONWriter) {
         let text: String
         switch line {
         case .tooLong(let bytes):
@@ -111,11 +111,21 @@ struct InspectStream {
     }
 }
 
+extension JSONWriter {
+    /// Writes everything gathered to `descriptor` and empties the buffer.
+    mutating func flush(to descriptor: Int32) throws(StreamError) {
+        if let code = withUnsafeBytes({ DescriptorWrite.all(descriptor, $0) }) {
+            throw StreamError(action: "write the results", code: code)
+        }
+        removeAll()
+    }
+}
+
 /// A batch and the workers' writers, handed to the workers: each reads the batch and touches
 /// only its own writer, and the batch stays unchanged until every worker is done.
 private struct SharedBatch: @unchecked Sendable {
     let lines: UnsafeBufferPointer<LineReader.Line>
-    let writers: UnsafeMutablePointer<JSONLineWriter>
+    let writers: UnsafeMutablePointer<JSONWriter>
 }
 
 /// Lines of a file descriptor, read in fixed chunks: `\n` ends a line (a `\r` before it is

@@ -202,6 +202,6 @@ struct MatrixCommand: ParsableCommand {
     static func json(_ matrix: RoutingMatrix, settings: ActionCodeSettings, requestType: OobRequestType, project: ProjectConfiguration, findings: [Finding]) -> String {
         let value = MatrixJSON(link: matrix.link, requestType: requestType, mobileLinkStyle: project.mobileLinkStyle, settings: settings,
                                findings: findings, rows: matrix.rows, assumptions: matrix.assumptions)
-        return JSONOutput.encode(value)
+        return JSONWriter.commandOutput(value)
     }
 }

@@ -85,6 +85,23 @@ public enum SecretMasking {
         return String(decoding: out, as: UTF8.self)
     }
 
+    /// The masked JSON of a request or reply body, exactly as `maskJSON` writes what
+    /// `JSONEncoder` makes of it, but written straight from the value: every exchange of a flow
+    /// is recorded, and encoding, parsing and re-serializing through Foundation cost more than
+    /// the rest of the flow.
+    public static func maskedJSON(_ value: some Encodable) -> String {
+        do {
+            return try JSONWriter.encoding(value, format: .masked) { writer, wroteNothing in
+                // `JSONEncoder` refused a value that encodes nothing; `maskJSON` then had no JSON.
+                wroteNothing ? "{}" : writer.text
+            }
+        } catch is JSONWriter.Unsupported {
+            return (try? JSONEncoder().encode(value)).map(maskJSON) ?? "{}"
+        } catch {
+            return "{}"
+        }
+    }
+
     private static func maskJSONValue(_ value: Any, key: String?) -> Any {
         switch value {
         case let dictionary as [String: Any]:

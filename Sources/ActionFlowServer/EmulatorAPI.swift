@@ -87,11 +87,11 @@ public struct APIResponse: Sendable {
         }
     }
 
-    /// The answer's JSON, written by `WireJSONEncoder` when it can, else by `encoder`. Debug
-    /// builds, and so every test that talks to `serve`, check that both write the same JSON.
+    /// The answer's JSON, written by `JSONWriter` when it can, else by `encoder`. Debug builds,
+    /// and so every test that talks to `serve`, check that both write the same JSON.
     static func encodeJSON(_ value: some Encodable) throws -> Data {
-        guard let written = try? WireJSONEncoder().encode(value) else { return try encoder.encode(value) }
-        assert(sameJSON(written, try? encoder.encode(value)), "WireJSONEncoder and JSONEncoder differ on \(type(of: value))")
+        guard let written = try? JSONWriter.data(value, format: .wire) else { return try encoder.encode(value) }
+        assert(sameJSON(written, try? encoder.encode(value)), "JSONWriter and JSONEncoder differ on \(type(of: value))")
         return written
     }
 
@@ -105,7 +105,9 @@ public struct APIResponse: Sendable {
 
     /// A JSON object built from plain values (for answers with no wire type of their own).
     static func jsonObject(_ object: [String: Any], status: Int = 200) -> APIResponse {
-        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data("{}".utf8)
+        // `JSONSerialization` with `.sortedKeys, .withoutEscapingSlashes` for what the writer refuses.
+        let data = JSONWriter.string(plain: object, format: JSONWriter.Format(sortedKeys: true)).map { Data($0.utf8) }
+            ?? (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data("{}".utf8)
         return APIResponse(status: status, contentType: jsonType, body: data)
     }
 
@@ -404,7 +406,7 @@ public struct EmulatorAPI: Sendable {
 
     /// The body as `Wire` and where it goes, refused in the emulator's order: a body that is
     /// no JSON object, a client's query, the target, the project's sign-in settings, then the
-    /// body's fields. A body in normal form that `WireJSONDecoder` reads has no field to refuse,
+    /// body's fields. A body in normal form that `JSONDecoder` reads has no field to refuse,
     /// so it is parsed once for both the routing and the request.
     private func prepare<Wire: Decodable>(_ route: Route) throws(AuthFailure) -> (Wire, Target) {
         let normal = RESTMapping.decodeNormal(route.body, as: Wire.self)

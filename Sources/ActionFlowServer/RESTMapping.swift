@@ -87,10 +87,11 @@ enum RESTMapping {
     }
 
     /// A request body: already parsed and normalised, or bytes in normal form, parsed only if
-    /// `WireJSONDecoder` refuses them (then the general path gives the emulator's error).
+    /// `JSONDecoder` cannot read them as the request type (then the general path gives the
+    /// emulator's error).
     struct Body {
         private var parsed: [String: Any]?
-        /// The body as sent, when `looksNormal` holds: `WireJSONDecoder` reads it as `decode(_:)`
+        /// The body as sent, when `looksNormal` holds: `JSONDecoder` reads it as `decode(_:)`
         /// reads its normalised object, whenever it reads it at all.
         private(set) var normalJSON: Data?
 
@@ -108,16 +109,16 @@ enum RESTMapping {
     private static let sharedDecoder = JSONDecoder()
 
     /// `Wire` read straight from bytes in normal form, with the fields routing reads, in one
-    /// parse; nil when the body is not in normal form or `WireJSONDecoder` refuses it.
+    /// parse; nil when the body is not in normal form or `JSONDecoder` cannot read it as `Wire`.
     static func decodeNormal<Wire: Decodable>(_ body: Body, as _: Wire.Type = Wire.self) -> (wire: Wire, routing: RoutingFields)? {
-        guard let json = body.normalJSON, let routed = try? WireJSONDecoder().decode(Routed<Wire>.self, from: json) else { return nil }
+        guard let json = body.normalJSON, let routed = try? sharedDecoder.decode(Routed<Wire>.self, from: json) else { return nil }
         return (routed.wire, routed.routing)
     }
 
     /// Decodes `Wire` from `body`: straight from the bytes sent when they are already in normal
     /// form, else (and for every error, so that messages stay the same) through `decode(_:)`.
     static func decode<Wire: Decodable>(_ body: Body) throws(AuthFailure) -> Wire {
-        if let json = body.normalJSON, let decoded = try? WireJSONDecoder().decode(Wire.self, from: json) {
+        if let json = body.normalJSON, let decoded = try? sharedDecoder.decode(Wire.self, from: json) {
             return decoded
         }
         return try decode(body.object())
@@ -165,8 +166,7 @@ enum RESTMapping {
     /// `_`, `-` or escape, not `androidMinimumVersionCode`, none repeated within an object
     /// (`JSONSerialization` keeps the last, `JSONDecoder` the first); no number anywhere (the two
     /// parsers differ on some); no string that is, or could spell, `OOB_REQ_TYPE_UNSPECIFIED`.
-    /// It does not check that the JSON is valid: `WireJSONDecoder` does, and reads what it
-    /// accepts as `JSONDecoder` does.
+    /// It does not check that the JSON is valid: `JSONDecoder` does.
     static func looksNormal(_ json: Data) -> Bool {
         json.withUnsafeBytes { bytes in
             var index = 0

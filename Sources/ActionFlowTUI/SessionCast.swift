@@ -105,8 +105,8 @@ public struct SessionCast: Sendable {
         return "\u{1B}[" + codes.joined(separator: ";") + "m"
     }
 
+    /// As `JSONSerialization` writes it with `.sortedKeys, .fragmentsAllowed, .withoutEscapingSlashes`.
     private static func json(_ value: Any) -> String {
-        let data = (try? JSONSerialization.data(withJSONObject: value, options: [.sortedKeys, .fragmentsAllowed, .withoutEscapingSlashes])) ?? Data("null".utf8)
-        return String(decoding: data, as: UTF8.self)
+        JSONWriter.string(plain: value, format: JSONWriter.Format(sortedKeys: true)) ?? "null"
     }
 }

@@ -40,6 +40,19 @@ struct SessionFileTests {
         #expect(loaded.current.now == loaded.current.project.clockStart.addingTimeInterval(600))
     }
 
+    @Test("a session file is byte for byte what JSONEncoder writes: sorted keys, escaped slashes, seconds since 1970")
+    func sameAsEncoder() async throws {
+        var timed = try await midFlowRecording()
+        timed.times = timed.events.indices.map { Date(timeIntervalSince1970: 1_768_467_600.125 + Double($0) / 3) }
+        for recording in [try await midFlowRecording(), timed] {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys]
+            encoder.dateEncodingStrategy = .secondsSince1970
+            let expected = try encoder.encode(SessionFile.envelope(recording))
+            #expect(try SessionFile.encode(recording) == expected)
+        }
+    }
+
     @Test("the reopened session goes on: the saved link completes the flow at the article")
     func reopenedGoesOn() async throws {
         let path = try folder().appendingPathComponent("demo.json").path

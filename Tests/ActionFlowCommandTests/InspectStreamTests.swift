@@ -116,11 +116,31 @@ struct InspectStreamTests {
 
 @Suite("JSON Lines writer")
 struct JSONLineWriterTests {
-    /// What `JSONEncoder` writes for the value on one line, made terminal-safe as `--json` is.
-    private func reference(_ anatomy: LinkAnatomy) throws -> String {
+    /// `JSONEncoder`'s JSON made safe on a terminal the long way: every scalar `UntrustedText`
+    /// would replace, outside the layout's line feeds, as `\u` escapes.
+    static func escapingUnsafeCharacters(_ json: String) -> String {
+        var out = String.UnicodeScalarView()
+        for scalar in json.unicodeScalars {
+            guard scalar != "\n", UntrustedText.needsSanitizing(String(scalar)) else {
+                out.append(scalar)
+                continue
+            }
+            for unit in String(scalar).utf16 {
+                out.append(contentsOf: PrintfFormat.string("\\u%04x", unit).unicodeScalars)
+            }
+        }
+        return String(out)
+    }
+
+    /// What `JSONEncoder` writes for the value with `formatting`, made terminal-safe as `--json` is.
+    static func reference(_ value: some Encodable, _ formatting: JSONEncoder.OutputFormatting = [.sortedKeys, .withoutEscapingSlashes]) throws -> String {
         let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return JSONOutput.escapingUnsafeCharacters(String(decoding: try encoder.encode(anatomy), as: UTF8.self))
+        encoder.outputFormatting = formatting
+        return escapingUnsafeCharacters(String(decoding: try encoder.encode(value), as: UTF8.self))
+    }
+
+    private func reference(_ anatomy: LinkAnatomy) throws -> String {
+        try Self.reference(anatomy)
     }
 
     static let links = [
@@ -137,11 +157,15 @@ struct JSONLineWriterTests {
         for link in Self.links {
             for domains in [nil, ["www.example.com"]] {
                 let anatomy = try LinkInspector.inspect(link, authorizedDomains: domains)
-                var writer = JSONLineWriter()
+                var writer = JSONWriter(format: .commandLine)
                 writer.anatomy(anatomy)
                 let written = String(decoding: writer.bytes, as: UTF8.self)
                 #expect(written == (try reference(anatomy)), "\(link)")
                 #expect(!UntrustedText.needsSanitizing(written))
+                // The hand-written layout and the writer's `Encodable` path agree, and `--json` is
+                // `JSONEncoder`'s pretty form made terminal-safe.
+                #expect(written == (try JSONWriter.string(anatomy, format: .commandLine)), "\(link)")
+                #expect(try JSONWriter.string(anatomy, format: .command) == Self.reference(anatomy, [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]), "\(link)")
             }
         }
     }
@@ -158,9 +182,9 @@ struct JSONLineWriterTests {
                         let index = text.index(text.startIndex, offsetBy: position)
                         text.replaceSubrange(index...index, with: special)
                     }
-                    var writer = JSONLineWriter()
+                    var writer = JSONWriter(format: .commandLine)
                     writer.string(text)
-                    let expected = JSONOutput.escapingUnsafeCharacters(String(decoding: try encoder.encode(text), as: UTF8.self))
+                    let expected = Self.escapingUnsafeCharacters(String(decoding: try encoder.encode(text), as: UTF8.self))
                     #expect(String(decoding: writer.bytes, as: UTF8.self) == expected, "length \(length), position \(position)")
                 }
             }
@@ -169,7 +193,7 @@ struct JSONLineWriterTests {
 
     @Test("An error line is an object with the message and the line number")
     func errorLine() throws {
-        var writer = JSONLineWriter()
+        var writer = JSONWriter(format: .commandLine)
         writer.lineError("\"bad\"\u{202E} line", line: 12)
         #expect(String(decoding: writer.bytes, as: UTF8.self) == #"{"error":"\"bad\"\u202e line","line":12}"#)
     }

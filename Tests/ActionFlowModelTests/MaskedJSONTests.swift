@@ -51,8 +51,11 @@ import Testing
     }
 }
 
-/// Token payloads, written on every sign-in.
-@Suite struct CompactJSONTests {
+/// Token payloads, written on every sign-in by `JSONWriter.string(plain:format:)`.
+@Suite struct PlainJSONTests {
+    /// `.sortedKeys, .withoutEscapingSlashes`.
+    static let tokens = JSONWriter.Format(sortedKeys: true)
+
     @Test("Claims and records read byte for byte as JSONSerialization writes them, keys in its order")
     func sameAsSerialization() throws {
         let objects: [[String: Any]] = [
@@ -64,8 +67,8 @@ import Testing
         ]
         for object in objects {
             let expected = String(decoding: try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]), as: UTF8.self)
-            #expect(CompactJSON.string(object) == expected)
+            #expect(JSONWriter.string(plain: object, format: Self.tokens) == expected)
         }
-        #expect(CompactJSON.string(["date": Date()]) == nil, "values JSON has no form for are refused")
+        #expect(JSONWriter.string(plain: ["date": Date()], format: Self.tokens) == nil, "values JSON has no form for are refused")
     }
 }

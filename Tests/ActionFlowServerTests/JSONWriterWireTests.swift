@@ -1,12 +1,13 @@
+import ActionFlowModel
 @testable import ActionFlowServer
 import Foundation
 import PropertyBased
 import Testing
 
-/// serve writes its answers with `WireJSONEncoder`: the JSON `JSONEncoder` writes, scalars byte
-/// for byte, with object members in the order encoded. (Debug builds also compare the two on
-/// every answer, so every test that talks to serve checks the real wire types.)
-@Suite struct WireJSONEncoderTests {
+/// serve writes its answers with `JSONWriter` in the `.wire` format: the JSON `JSONEncoder`
+/// writes, scalars byte for byte, with object members in the order encoded. (Debug builds also
+/// compare the two on every answer, so every test that talks to serve checks the real wire types.)
+@Suite struct JSONWriterWireTests {
     struct Empty: Encodable {}
 
     struct Sample: Encodable {
@@ -84,7 +85,7 @@ import Testing
     func sameJSON() async {
         await propertyCheck(count: 300, input: Gen.int(in: 0...1000).array(of: 0...40)) { script in
             let value = Self.sample(script)
-            let written = try? WireJSONEncoder().encode(value)
+            let written = try? Self.wireData(value)
             let expected = try? Self.reference.encode(value)
             #expect(written.flatMap(Self.sorted) == expected.flatMap(Self.sorted))
             #expect(APIResponse.sameJSON(written ?? Data(), expected))
@@ -95,13 +96,53 @@ import Testing
 
     @Test("Scalars and collections at the top level")
     func topLevel() throws {
-        for value in Self.strings { #expect(try WireJSONEncoder().encode(value) == Self.reference.encode(value)) }
-        for value in Self.doubles { #expect(try WireJSONEncoder().encode([value]) == Self.reference.encode([value])) }
-        #expect(try WireJSONEncoder().encode(Empty()) == Self.reference.encode(Empty()))
+        for value in Self.strings { #expect(try Self.wireData(value) == Self.reference.encode(value)) }
+        for value in Self.doubles { #expect(try Self.wireData([value]) == Self.reference.encode([value])) }
+        #expect(try Self.wireData(Empty()) == Self.reference.encode(Empty()))
         let nested = Nested(name: "n\"/", values: [1, 2])
-        #expect(try WireJSONEncoder().encode(nested) == Data(#"{"inner":{"name":"n\"/"},"values":[1,2,null],"missing":null,"name":"n\"/"}"#.utf8))
-        #expect(try WireJSONEncoder().encode([String?.none, "x"]) == Self.reference.encode([String?.none, "x"]))
+        #expect(try Self.wireData(nested) == Data(#"{"inner":{"name":"n\"/"},"values":[1,2,null],"missing":null,"name":"n\"/"}"#.utf8))
+        #expect(try Self.wireData([String?.none, "x"]) == Self.reference.encode([String?.none, "x"]))
     }
+
+    /// The same key twice: `JSONEncoder` keeps the last.
+    struct Twice: Encodable {
+        enum Keys: String, CodingKey { case b, a }
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: Keys.self)
+            try container.encode(1, forKey: .a)
+            try container.encode("x/y", forKey: .b)
+            try container.encode(3, forKey: .a)
+        }
+    }
+
+    @Test("Sorted keys, pretty printing and escaped slashes give JSONEncoder's bytes")
+    func sortedFormats() async throws {
+        let formats: [(JSONWriter.Format, JSONEncoder.OutputFormatting)] = [
+            (JSONWriter.Format(sortedKeys: true), [.sortedKeys, .withoutEscapingSlashes]),
+            (JSONWriter.Format(sortedKeys: true, escapesSlashes: true), [.sortedKeys]),
+            (JSONWriter.Format(pretty: true, sortedKeys: true), [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]),
+        ]
+        for (format, formatting) in formats {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = formatting
+            #expect(try JSONWriter.data(Twice(), format: format) == encoder.encode(Twice()))
+            #expect(try JSONWriter.data(Empty(), format: format) == encoder.encode(Empty()))
+            for value in Self.strings { #expect(try JSONWriter.data([value: value], format: format) == encoder.encode([value: value])) }
+        }
+        await propertyCheck(count: 100, input: Gen.int(in: 0...1000).array(of: 0...40)) { script in
+            let value = Self.sample(script)
+            for (format, formatting) in formats {
+                let encoder = JSONEncoder()
+                encoder.outputFormatting = formatting
+                let written = try? JSONWriter.data(value, format: format)
+                #expect(written != nil)
+                #expect(written == (try? encoder.encode(value)))
+            }
+        }
+    }
+
+    /// The one writer, in serve's format.
+    static func wireData(_ value: some Encodable) throws -> Data { try JSONWriter.data(value, format: .wire) }
 
     /// Out of order: a nested container written to after its parent moved on.
     struct OutOfOrder: Encodable {
@@ -138,13 +179,13 @@ import Testing
 
     @Test("What it cannot write the same way it refuses, so that serve uses JSONEncoder")
     func refusesWhatItWouldWriteDifferently() {
-        #expect(throws: WireJSONEncoder.Unsupported.self) { try WireJSONEncoder().encode(OutOfOrder()) }
-        #expect(throws: WireJSONEncoder.Unsupported.self) { try WireJSONEncoder().encode(WithSuper()) }
-        #expect(throws: WireJSONEncoder.Unsupported.self) { try WireJSONEncoder().encode(TwoKinds()) }
-        #expect(throws: WireJSONEncoder.Unsupported.self) { try WireJSONEncoder().encode(["when": Date(timeIntervalSince1970: 0)]) }
-        #expect(throws: WireJSONEncoder.Unsupported.self) { try WireJSONEncoder().encode([Float(0.1)]) }
-        #expect(throws: WireJSONEncoder.Unsupported.self) { try WireJSONEncoder().encode([Data([1, 2])]) }
-        #expect(throws: WireJSONEncoder.Unsupported.self) { try WireJSONEncoder().encode([Double.nan]) }
+        #expect(throws: JSONWriter.Unsupported.self) { try Self.wireData(OutOfOrder()) }
+        #expect(throws: JSONWriter.Unsupported.self) { try Self.wireData(WithSuper()) }
+        #expect(throws: JSONWriter.Unsupported.self) { try Self.wireData(TwoKinds()) }
+        #expect(throws: JSONWriter.Unsupported.self) { try Self.wireData(["when": Date(timeIntervalSince1970: 0)]) }
+        #expect(throws: JSONWriter.Unsupported.self) { try Self.wireData([Float(0.1)]) }
+        #expect(throws: JSONWriter.Unsupported.self) { try Self.wireData([Data([1, 2])]) }
+        #expect(throws: JSONWriter.Unsupported.self) { try Self.wireData([Double.nan]) }
         #expect(APIResponse.json(["when": Date(timeIntervalSince1970: 0)]).body == (try? Self.reference.encode(["when": Date(timeIntervalSince1970: 0)])))
     }
 }
