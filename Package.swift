@@ -64,7 +64,7 @@ let package = Package(
         // ncursesw, wide-character API. No pkgConfig: its flags only repeat what the shim defines,
         // and SwiftPM warns about them.
         .systemLibrary(name: "CNcurses", providers: [.apt(["libncurses-dev"])]),
-        // Async-signal-safe terminal restore, signal flags and pseudo-terminals, in C.
+        // Async-signal-safe terminal restore and signal flags, in C.
         .target(name: "CTerminalSupport"),
         // Byte scans sixteen at a time (SSE2, with a plain loop elsewhere) for the link inspector,
         // the terminal-safety check and `inspect --jsonl`.
@@ -125,13 +125,15 @@ let package = Package(
             dependencies: ["ActionFlowModel", "ActionFlowServer"] + swiftNIOHTTP,
             path: "Benchmarks/Load"
         ),
+        // A program on a pseudo-terminal of its own, for the terminal benchmark, in C.
+        .target(name: "CPseudoTerminal", path: "Benchmarks/CPseudoTerminal"),
         // `actionflow-bench`: speed and memory figures of the programs beside it, each printed
         // beside a reference measured in the same run.
         .executableTarget(
             name: "actionflow-bench",
             dependencies: [
                 "ActionFlowLoad", "ActionFlowModel", "ActionFlowBackend", "ActionFlowTransport", "ActionFlowClient",
-                "ActionFlowServer", "CTerminalSupport",
+                "ActionFlowServer", "CPseudoTerminal",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Benchmarks/Bench",

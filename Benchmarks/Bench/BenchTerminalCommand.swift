@@ -1,6 +1,6 @@
 import ActionFlowModel
 import ArgumentParser
-import CTerminalSupport
+import CPseudoTerminal
 import Foundation
 
 /// `actionflow-bench terminal`: the interface in a pseudo-terminal, measured from outside beside
@@ -362,7 +362,7 @@ final class PseudoTerminalSession {
             envp.forEach { free($0) }
         }
         var master: Int32 = -1
-        pid = ts_spawn_in_pty(binary, argv, envp, Int32(height), Int32(width), &master)
+        pid = pty_spawn(binary, argv, envp, Int32(height), Int32(width), &master)
         guard pid > 0, master >= 0 else { throw ValidationError("cannot start \(binary) on a pseudo-terminal") }
         self.master = master
     }

@@ -6,10 +6,8 @@
 #include <poll.h>
 #include <stdint.h>
 #include <pthread.h>
-#include <pty.h>
 #include <signal.h>
 #include <string.h>
-#include <sys/ioctl.h>
 #include <termios.h>
 #include <unistd.h>
 
@@ -148,31 +146,6 @@ void ts_suspend_self(void) {
     // Delivered to this thread before raise() returns: execution continues here after `fg`.
     raise(SIGTSTP);
     install_suspend_handler();
-}
-
-pid_t ts_spawn_in_pty(const char *path, char *const argv[], char *const envp[], int rows, int cols, int *master_fd) {
-    struct winsize size;
-    memset(&size, 0, sizeof(size));
-    size.ws_row = (unsigned short)rows;
-    size.ws_col = (unsigned short)cols;
-    pid_t pid = forkpty(master_fd, NULL, NULL, &size);
-    if (pid == 0) {
-        // The caller may be a thread that blocks signals; the program must not inherit that.
-        sigset_t none;
-        sigemptyset(&none);
-        sigprocmask(SIG_SETMASK, &none, NULL);
-        execve(path, argv, envp);
-        _exit(127);
-    }
-    return pid;
-}
-
-int ts_resize_pty(int master_fd, int rows, int cols) {
-    struct winsize size;
-    memset(&size, 0, sizeof(size));
-    size.ws_row = (unsigned short)rows;
-    size.ws_col = (unsigned short)cols;
-    return ioctl(master_fd, TIOCSWINSZ, &size);
 }
 
 void ts_use_one_malloc_arena(void) {

@@ -33,13 +33,6 @@ void ts_reraise(int signal_number);
 /// Stops the process group as SIGTSTP would and returns after `fg`. Call after leaving curses mode.
 void ts_suspend_self(void);
 
-/// Runs `path` with `argv` on a new pseudo-terminal of the given size. Returns the child pid and
-/// the master side in `master_fd`, or -1 on failure.
-pid_t ts_spawn_in_pty(const char *path, char *const argv[], char *const envp[], int rows, int cols, int *master_fd);
-
-/// Resizes the pseudo-terminal behind `master_fd` (the child gets SIGWINCH).
-int ts_resize_pty(int master_fd, int rows, int cols);
-
 /// Has every thread allocate from malloc's one main arena (`M_ARENA_MAX` 1). Call before the
 /// threads start.
 void ts_use_one_malloc_arena(void);
