@@ -46,7 +46,7 @@ public struct ServeCommand: AsyncParsableCommand, Sendable {
     @Flag(help: "Do not log one line per request.")
     public var quiet = false
 
-    /// For `bench serve` only: the framework's floor to compare the emulator's routes with.
+    /// For `actionflow-bench serve` only: the framework's floor to compare the emulator's routes with.
     @Flag(help: ArgumentHelp("Also answer GET \(ServeDefaults.benchmarkStaticPath) with fixed JSON.", visibility: .hidden))
     public var benchStaticRoute = false
 

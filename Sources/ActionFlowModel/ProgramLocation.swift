@@ -1,7 +1,7 @@
 import Foundation
 
-/// Where the running program is. Files shipped beside it (the resource bundle, the HTTP engine
-/// library) are found from here, and the benchmarks start it again from here.
+/// Where the running program is. Files shipped beside it (the resource bundle, the other
+/// programs of the package) are found from here.
 public enum ProgramLocation {
     /// The running executable (a test runner's, under `swift test`), symbolic links resolved.
     /// Read from `/proc/self/exe` where there is one: `Bundle.main` would load CoreFoundation's

@@ -4,7 +4,7 @@ import Glibc
 import Darwin
 #endif
 
-/// Where a start's time goes, for `actionflow bench terminal`: with `ACTIONFLOW_STARTUP_TRACE=FILE`
+/// Where a start's time goes, for `actionflow-bench terminal`: with `ACTIONFLOW_STARTUP_TRACE=FILE`
 /// each phase appends "microseconds-since-main phase" to FILE. Without it a mark costs a check.
 public enum StartupTrace {
     public static let environmentKey = "ACTIONFLOW_STARTUP_TRACE"
