@@ -179,6 +179,7 @@ public final class TUIApplication {
     @inline(never)
     private func runLoop(on terminal: CursesTerminal) -> Int32? {
         logger.info("terminal started", metadata: ["size": "\(terminal.width)x\(terminal.height)", "colors": "\(terminal.colorMode.rawValue)"])
+        if let notice = terminal.fallbackNotice { logger.warning("\(notice)") }
         replies.connect(wakeDescriptor: terminal.wakeDescriptor)
 
         // A remote world's effects run one at a time, in order, off the loop.

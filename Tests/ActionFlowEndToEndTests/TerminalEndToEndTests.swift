@@ -295,6 +295,19 @@ struct TerminalEndToEndTests {
         tmux.expectTerminalRestored()
     }
 
+    @Test("A terminal type curses does not know (a newer terminal over ssh) is drawn with xterm-256color's capabilities, said once in the log and not on screen")
+    func unknownTerminalType() throws {
+        let tmux = try TmuxSession(environment: ["TERM": "xterm-newer-than-terminfo"])
+        try startStoryOne(tmux)
+        #expect(!tmux.screen().contains("not known"))
+        try tmux.press("q")
+        #expect(tmux.waitForExit() == 0)
+        tmux.expectTerminalRestored()
+        let logged = try String(contentsOf: tmux.directory.appendingPathComponent("log"), encoding: .utf8)
+        let notices = logged.split(separator: "\n").filter { $0.contains("the terminal type 'xterm-newer-than-terminfo' is not known to curses: drawing with xterm-256color's capabilities") }
+        #expect(notices.count == 1, "\(logged)")
+    }
+
     @Test("Without a terminal it says so and points to the headless commands")
     func noTerminal() throws {
         for term in ["dumb", "xterm-256color"] {

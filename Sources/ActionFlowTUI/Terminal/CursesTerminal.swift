@@ -150,6 +150,13 @@ public final class CursesTerminal: TerminalDriver {
         self.environment = environment
     }
 
+    /// What a terminal type unknown to curses is drawn as.
+    public static let fallbackTerminalType = "xterm-256color"
+
+    /// Set when the terminal type was unknown and `fallbackTerminalType` is used instead: one
+    /// line for the log, never for the screen.
+    public private(set) var fallbackNotice: String?
+
     public var width: Int { Int(cn_cols()) }
     public var height: Int { Int(cn_lines()) }
 
@@ -176,9 +183,14 @@ public final class CursesTerminal: TerminalDriver {
         ts_save_terminal(1)
         // Before curses starts, so curses leaves these signals to us.
         ts_install_signal_handlers(wakePipe.write)
-        guard newterm(nil, cn_stdout(), cn_stdin()) != nil else {
-            ts_remove_signal_handlers()
-            throw TerminalUnavailable(reason: "the terminal type '\(environment["TERM"] ?? "")' is not known to curses.")
+        if newterm(nil, cn_stdout(), cn_stdin()) == nil {
+            // A terminal newer than this machine's terminfo (kitty, Ghostty, Alacritty, WezTerm
+            // over ssh) still speaks xterm's sequences.
+            guard newterm(Self.fallbackTerminalType, cn_stdout(), cn_stdin()) != nil else {
+                ts_remove_signal_handlers()
+                throw TerminalUnavailable(reason: "the terminal type '\(environment["TERM"] ?? "")' is not known to curses.")
+            }
+            fallbackNotice = "the terminal type '\(UntrustedText.sanitize(environment["TERM"] ?? ""))' is not known to curses: drawing with \(Self.fallbackTerminalType)'s capabilities"
         }
         started = true
         // Until curses has been left and resumed once, it takes itself for a terminfo program and
