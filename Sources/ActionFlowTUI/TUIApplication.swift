@@ -196,6 +196,7 @@ public final class TUIApplication {
         }
 
         var ui = UIState(colorMode: terminal.colorMode)
+        ui.readOnly = replay != nil
         // A session that has begun opens where it was; a new one on the welcome screen.
         if !driver.events.isEmpty || driver.session.presenter != nil || replay != nil { ui.mode = .main }
         if let scenario {
@@ -261,7 +262,7 @@ public final class TUIApplication {
                     for command in Controller.handle(key, session: session, ui: &ui, width: terminal.width, height: terminal.height, panes: panes) {
                         switch command {
                         case .send where replay != nil:
-                            ui.message = "a replay is read-only: n b g e q"
+                            ui.message = UIState.readOnlyMessage
                         case .send(let event): send(event)
                         case .quit: break loop
                         case .suspend:

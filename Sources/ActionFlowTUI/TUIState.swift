@@ -63,6 +63,10 @@ public struct UIState: Sendable {
     public var expandedExchange: Int?
     /// A short confirmation in the status line ("clock +1 h", "world reset").
     public var message: String?
+    /// A replay: nothing is typed into a field or sent to the app; n, b, g, the panes, e and q work.
+    public var readOnly = false
+    /// What a key that would change the replayed session says instead.
+    public static let readOnlyMessage = "a replay is read-only: n b g e q"
     public var colorMode: ColorMode
 
     public init(colorMode: ColorMode) {

@@ -104,6 +104,25 @@ struct ReplayEndToEndTests {
         tmux.expectTerminalRestored()
     }
 
+    @Test("replay: Enter on a field types nothing into it, the keys after it still step and quit, and the key bar offers no reset")
+    func replayDoesNotTrap() throws {
+        let tmux = try TmuxSession(arguments: ["replay", "password-reset-in-app", "--speed", "50"])
+        tmux.waitFor("replay password-reset-in-app", "step 0/")
+        try tmux.press("n", "n")
+        tmux.waitFor("step 2/")
+        try tmux.press("Enter")
+        tmux.waitFor("a replay is read-only")
+        #expect(!tmux.screen().contains("R reset"))
+        try tmux.press("b")
+        tmux.waitFor("step 1/")
+        try tmux.press("n")
+        tmux.waitFor("step 2/")
+        #expect(!tmux.screen().contains("bn"), "keys went into a field")
+        try tmux.press("q")
+        #expect(tmux.waitForExit() == 0)
+        tmux.expectTerminalRestored()
+    }
+
     @Test("presenter: b steps back a scenario step, rebuilding the session")
     func presenterStepsBack() throws {
         let tmux = try TmuxSession(arguments: ["--scenario", "password-reset-in-app"])

@@ -109,6 +109,29 @@ struct ControllerTests {
         #expect(handle([.character("q")], session, &ui) == [.quit])
     }
 
+    @Test("A replay is read-only: Enter on a field types nothing, keys that change the session say so, q still quits, and the key bar offers only what works")
+    func replayIsReadOnly() async throws {
+        var session = try await World.start().send(.openRoute("/articles/42"))
+        var ui = mainUI()
+        ui.readOnly = true
+        #expect(handle([.enter], &session, &ui).isEmpty)
+        #expect(ui.editing == nil, "a replay never enters editing")
+        #expect(ui.message == UIState.readOnlyMessage)
+        for key: Key in [.character("m"), .character("p"), .character("R"), .character("+"), .character("w"), .paste("https://x.y/z")] {
+            ui.message = nil
+            #expect(handle([key], &session, &ui).isEmpty, "\(key)")
+            #expect(ui.message == UIState.readOnlyMessage, "\(key)")
+            #expect(ui.overlay == nil && ui.mode == .main, "\(key)")
+        }
+        #expect(handle([.character("g"), .character("n"), .character("b")], &session, &ui).isEmpty, "without presenter steps, nothing to play")
+        #expect(ui.editing == nil)
+        #expect(handle([.character("q")], &session, &ui) == [.quit])
+        let keys = MainView.hints(for: ui, presenting: true).map(\.0)
+        #expect(keys == ["n", "b", "g", "↑↓", "Tab", "1-8", "e", "?", "q"])
+        ui.readOnly = false
+        #expect(MainView.hints(for: ui, presenting: true).map(\.0).contains("R"))
+    }
+
     @Test("r retries only a failure that offers a retry; x dismisses any")
     func retryOnlyWhenOffered() async throws {
         var session = try await World.start().state()

@@ -137,7 +137,20 @@ public enum Controller {
         }
     }
 
+    /// Keys that change the session, type or switch to another story: none of them works in a replay.
+    private static func changesSession(_ key: Key) -> Bool {
+        switch key {
+        case .paste: true
+        case .character(let c): "mapdrxRw+>".contains(c)
+        default: false
+        }
+    }
+
     private static func handleMain(_ key: Key, session: Session, ui: inout UIState, panes: PaneCache, layout: ScreenLayout) -> [UICommand] {
+        if ui.readOnly, changesSession(key) {
+            ui.message = UIState.readOnlyMessage
+            return []
+        }
         let pane = shownPane(ui.focus, session, ui, panes, layout)
         let all = pane.content.controls
         let selected = min(ui.selected(pane.key), max(0, all.count - 1))
@@ -213,6 +226,10 @@ public enum Controller {
 
     private static func activate(_ control: Control, ui: inout UIState) -> [UICommand] {
         if case .text(let value, _, _) = control.kind {
+            guard !ui.readOnly else {
+                ui.message = UIState.readOnlyMessage
+                return []
+            }
             ui.editing = Editing(id: control.id, editor: TextEditor(value))
             return []
         }

@@ -204,6 +204,11 @@ public enum MainView {
         }
         var hints: [(String, String)] = []
         if presenting { hints += [("n", "next"), ("b", "back"), ("g", "play")] }
+        if ui.readOnly {
+            hints += [("↑↓", "select"), ("Tab", ui.focus == .phone ? "inspector" : "phone")]
+            hints.append(ui.focus == .inspector ? ("←→", "tabs") : ("1-8", "tabs"))
+            return hints + [("e", "export"), ("?", "help"), ("q", "quit")]
+        }
         if let otherDevice { hints.append(("d", "→ \(otherDevice)")) }
         hints += [("↑↓", "select"), ("Enter", "press"), ("Tab", ui.focus == .phone ? "inspector" : "phone")]
         if ui.focus == .inspector { hints.append(("←→", "tabs")) } else { hints.append(("1-8", "tabs")) }
@@ -215,11 +220,26 @@ public enum MainView {
         guard !layout.isTooSmall else { return }
         frame.fill(layout.hints, role: .keyHint)
         var x = 1
-        for (key, action) in hints(for: ui, presenting: presenting, otherDevice: otherDevice) {
-            let width = key.displayWidth + action.displayWidth + 3
-            if x + width > frame.width { break }
+        for (key, action) in fitting(hints(for: ui, presenting: presenting, otherDevice: otherDevice), width: frame.width - 1) {
             x = frame.put(key, x: x, y: layout.hints.y, role: .keyName)
             x = frame.put(" \(action)  ", x: x, y: layout.hints.y, role: .keyHint)
+        }
+    }
+
+    /// The hints that fit in `width` columns, in order: `? help` and `q quit` always, the others
+    /// from the first for as long as there is room.
+    static func fitting(_ hints: [(String, String)], width: Int) -> [(String, String)] {
+        func columns(_ hint: (String, String)) -> Int { hint.0.displayWidth + hint.1.displayWidth + 3 }
+        let essential = { (hint: (String, String)) in hint.0 == "?" || hint.0 == "q" }
+        var room = width - hints.filter(essential).map(columns).reduce(0, +)
+        return hints.filter { hint in
+            if essential(hint) { return true }
+            guard columns(hint) <= room else {
+                room = 0
+                return false
+            }
+            room -= columns(hint)
+            return true
         }
     }
 
