@@ -36,6 +36,20 @@ struct DisplayWidthTests {
         #expect("\u{202E}abc".displayWidth == 4)
     }
 
+    @Test("A status line that does not fit ends with … after a whole word, never mid-word")
+    func statusFitsBetweenWords() {
+        #expect(" next (n): expect linkOpensIn app ".truncatedBetweenWords(toColumns: 28) == " next (n): expect…")
+        #expect("signed out ".truncatedBetweenWords(toColumns: 9) == "signed…")
+        #expect("short".truncatedBetweenWords(toColumns: 9) == "short")
+        #expect("linkOpensInTheApp".truncatedBetweenWords(toColumns: 8) == "linkOpe…", "one long word is cut inside")
+        let spans = [Span(" ● embedded ", .statusBar), Span("│", .statusBar), Span(" next (n): expect linkOpensIn app ", .statusBar)]
+        let fitted = MainView.fitted(spans, columns: 31)
+        #expect(fitted.map(\.text).joined() == " ● embedded │ next (n): expect…")
+        #expect(fitted.map(\.text).joined().displayWidth <= 31)
+        #expect(MainView.fitted(spans, columns: 30).map(\.text).joined() == " ● embedded │ next (n):…")
+        #expect(MainView.fitted(spans, columns: 80) == spans)
+    }
+
     @Test("Truncation and padding count columns, not characters")
     func truncation() {
         #expect("日本語テキスト".truncated(toColumns: 7) == "日本語…")

@@ -110,6 +110,19 @@ extension String {
         return result + "…"
     }
 
+    /// Like `truncated(toColumns:)`, but a cut falls between words: the last whole word before
+    /// it, then `…` (a single word longer than the room is cut inside).
+    public func truncatedBetweenWords(toColumns columns: Int) -> String {
+        let cut = truncated(toColumns: columns)
+        guard cut.hasSuffix("…"), !cut.dropLast().hasSuffix(" ") else { return cut }
+        let kept = cut.dropLast()
+        let safe = screenSafe
+        // Cut right before a space: the last word is whole.
+        if safe.dropFirst(kept.count).first == " " { return String(kept) + "…" }
+        guard let space = kept.lastIndex(of: " "), kept[..<space].contains(where: { $0 != " " }) else { return cut }
+        return String(kept[..<space]) + "…"
+    }
+
     /// Pads with spaces to exactly `columns` display columns (truncating when longer).
     public func padded(toColumns columns: Int) -> String {
         let cut = truncated(toColumns: columns)

@@ -191,7 +191,25 @@ public enum MainView {
             let next = presenter.isFinished ? (presenter.failed ? "scenario ended with a failure" : "scenario complete ✓") : "next (n): \(presenter.steps[presenter.played])"
             spans.append(Span(" \(next) ", .statusBar))
         }
-        frame.put(spans, x: 0, y: layout.status.y, clip: layout.status)
+        frame.put(fitted(spans, columns: layout.status.width), x: 0, y: layout.status.y, clip: layout.status)
+    }
+
+    /// The spans that fit in `columns`; the first that does not is cut between words with `…`.
+    static func fitted(_ spans: [Span], columns: Int) -> [Span] {
+        var room = columns
+        var kept: [Span] = []
+        for span in spans {
+            let width = span.text.displayWidth
+            if width <= room {
+                kept.append(span)
+                room -= width
+                continue
+            }
+            let cut = span.text.truncatedBetweenWords(toColumns: room)
+            if !cut.isEmpty { kept.append(Span(cut, span.role)) }
+            break
+        }
+        return kept
     }
 
     /// The hint bar for whatever has the keyboard.
