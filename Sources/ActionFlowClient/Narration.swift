@@ -38,8 +38,15 @@ enum Narration {
     static func describe(_ failure: AuthFailure) -> String {
         switch failure {
         case .server(let code, let detail):
-            let suffix = detail.map { ": \(safe($0))" } ?? ""
-            return "\(safe(code.rawValue))\(suffix) (\(meaning(of: code)))"
+            // A detail that repeats the code or the code's meaning is said once.
+            var detail = detail.map(safe) ?? ""
+            if detail.hasPrefix(code.rawValue) {
+                detail = String(detail.dropFirst(code.rawValue.count)).trimmingCharacters(in: CharacterSet(charactersIn: " :"))
+            }
+            let meaning = meaning(of: code)
+            let suffix = detail.isEmpty ? "" : ": \(detail)"
+            let name = safe(code.rawValue)
+            return detail.localizedCaseInsensitiveContains(meaning) ? "\(name)\(suffix)" : "\(name)\(suffix) (\(meaning))"
         case .network(let network):
             return "network failure: \(safe(describe(network)))"
         }

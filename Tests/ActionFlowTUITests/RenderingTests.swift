@@ -1,4 +1,5 @@
 @testable import ActionFlowTUI
+import ActionFlowModel
 import Testing
 
 @Suite("Display width")
@@ -48,6 +49,13 @@ struct DisplayWidthTests {
         #expect(fitted.map(\.text).joined().displayWidth <= 31)
         #expect(MainView.fitted(spans, columns: 30).map(\.text).joined() == " ● embedded │ next (n):…")
         #expect(MainView.fitted(spans, columns: 80) == spans)
+    }
+
+    @Test("The phone says an error's code once, whether or not the message starts with it")
+    func errorCodeOnce() {
+        #expect(PhoneContent.errorLine(.invalidOobCode, "INVALID_OOB_CODE: used") == "✗ INVALID_OOB_CODE: used")
+        #expect(PhoneContent.errorLine(.invalidOobCode, "used") == "✗ INVALID_OOB_CODE: used")
+        #expect(PhoneContent.errorLine(nil, "No screen at /x") == "✗ No screen at /x")
     }
 
     @Test("Truncation and padding count columns, not characters")

@@ -25,6 +25,13 @@ enum Articles {
 }
 
 enum PhoneContent {
+    /// An error as the phone shows it: the server's code once, before a message that does not
+    /// already start with it.
+    static func errorLine(_ code: AuthErrorCode?, _ message: String) -> String {
+        guard let code, !message.hasPrefix(code.rawValue) else { return "✗ \(message)" }
+        return "✗ \(code.rawValue): \(message)"
+    }
+
     /// "Android 14 · app v11 installed", "iOS 18 · app not installed", "Desktop browser".
     static func deviceLabel(_ device: Device) -> String {
         guard device.platform != .desktop else { return UntrustedText.sanitize(device.osName) }
@@ -58,8 +65,7 @@ enum PhoneContent {
     private static func status(_ session: Session) -> [Block] {
         var blocks: [Block] = []
         if let banner = session.app.banner {
-            let code = banner.code.map { banner.message.hasPrefix($0.rawValue) ? "" : "\($0.rawValue): " } ?? ""
-            blocks.append(.paragraph("✗ \(code)\(banner.message)", .error))
+            blocks.append(.paragraph(errorLine(banner.code, banner.message), .error))
             // Only some failures can be retried (a network failure, the rate limit); never offer it otherwise.
             let retry = banner.retry == nil ? [] : [Span("r", .keyName), Span(" retry  ", .muted)]
             blocks.append(.line(retry + [Span("x", .keyName), Span(" dismiss", .muted)]))
@@ -225,7 +231,7 @@ enum PhoneContent {
                 blocks.append(.verbatim(continueURL, .link, indent: 2))
             }
         case .failed(let code, let message):
-            blocks.append(.paragraph("✗ \(code.map { "\($0.rawValue): " } ?? "")\(message)", .error))
+            blocks.append(.paragraph(errorLine(code, message), .error))
         }
         blocks.append(.blank)
         blocks.append(.control(.button("widget.mail", "Back to mail", [.send(.mailboxOpened)])))
