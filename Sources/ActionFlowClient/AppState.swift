@@ -228,6 +228,18 @@ public struct WebWidgetPage: Sendable, Hashable, Codable {
         /// Finished; `Continue` shown when there is a continue URL.
         case done(message: String)
         case failed(code: AuthErrorCode?, message: String)
+
+        /// The step's kind, without its values.
+        public var name: String {
+            switch self {
+            case .loading: "loading"
+            case .resetForm: "resetForm"
+            case .confirmEmail: "confirmEmail"
+            case .saving: "saving"
+            case .done: "done"
+            case .failed: "failed"
+            }
+        }
     }
 
     public var actionURL: String

@@ -87,7 +87,8 @@ struct TerminalEndToEndTests {
         try tmux.type("correct-horse-battery")
         try tmux.press("Enter", "Enter")
         tmux.waitFor("Password changed", "Continue")
-        try tmux.press("Up", "Enter")
+        // The focus is on Continue once the password is saved.
+        try tmux.press("Enter")
         tmux.waitFor("⌕ www.example.com/account", "the web app shows the continue URL's path (/account)")
         // Back on the iPhone: still signed out, still on its sign-in form; the new password works.
         try tmux.press("d")

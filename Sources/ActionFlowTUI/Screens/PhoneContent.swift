@@ -236,7 +236,9 @@ enum PhoneContent {
         blocks.append(.blank)
         blocks.append(.control(.button("widget.mail", "Back to mail", [.send(.mailboxOpened)])))
         let host = URLComponents(string: page.actionURL)?.host ?? page.actionURL
-        return PhonePage(key: "widget.\(page.operation.rawValue)", bar: "⚿ \(host)", blocks: blocks)
+        // Each step of the page is a page of its own for the selection: after saving, the focus
+        // starts on what continues the story (Continue), not on whatever sat at the same place.
+        return PhonePage(key: "widget.\(page.operation.rawValue).\(page.step.name)", bar: "⚿ \(host)", blocks: blocks)
     }
 
     private static func storePage(_ page: StorePage) -> PhonePage {
