@@ -167,7 +167,8 @@ public enum JournalText {
             return "reload user: accounts:lookup with idToken"
         case .sendEmail(let recipient):
             guard case .sendOobCode(let request, _) = call else { return call.operation.rawValue }
-            return "sendOobCode \(request.requestType.rawValue) for \(safe(recipient)) with \(Narration.describe(request))"
+            let whom = (recipient ?? "").trimmingWhitespace().isEmpty ? "(no email)" : safe(recipient)
+            return "sendOobCode \(request.requestType.rawValue) for \(whom) with \(Narration.describe(request))"
         case .signInWithNewPassword:
             return "app signs in with the new password: signInWithPassword for \(safe(call.email))"
         case .reloadAfterApplying(let cachedVerified):

@@ -1,4 +1,5 @@
 @testable import ActionFlowClient
+import ActionFlowBackend
 import ActionFlowModel
 import Testing
 
@@ -22,5 +23,18 @@ struct NarrationWordingTests {
         #expect(Narration.describe(.server(.invalidPassword, detail: nil)) == "INVALID_PASSWORD (wrong password)")
         #expect(Narration.describe(.server(.unauthorizedDomain, detail: "host evil.example.net is not an authorized domain"))
             == "UNAUTHORIZED_DOMAIN: host evil.example.net is not an authorized domain (the continue URL's host is not on the project's authorized domains)")
+    }
+}
+
+@Suite("Narration of a send without an email")
+struct EmptyEmailNarrationTests {
+    @Test("a reset asked for with the email field left empty is narrated as (no email), never as an empty slot")
+    func noEmptySlot() throws {
+        let app = AppState(device: .iPhone, settings: Fixture.inAppSettings)
+        var session = Session.embedded(project: try ProjectConfigLoader.loadDefault(), app: app)
+        _ = session.reduce(.passwordResetRequested(email: ""))
+        let line = try #require(session.narration.first { $0.contains("sendOobCode PASSWORD_RESET") }, "\(session.narration)")
+        #expect(line.contains("sendOobCode PASSWORD_RESET for (no email) with continueUrl"), "\(line)")
+        #expect(!session.narration.contains { $0.contains("for  with") || $0.contains("for with") })
     }
 }
