@@ -35,7 +35,11 @@ enum InspectorContent {
     static func flowTimeline(_ session: Session, width: Int = 100) -> [Block] {
         var blocks: [Block] = []
         if let flow = session.app.flow {
-            let inApp = session.app.settings.handleCodeInApp
+            // The route actually taken: a link the app asked for can still open in the web
+            // widget (a webmail's in-app browser), and then the widget's steps are the ones done.
+            let asked = session.app.settings.handleCodeInApp
+            let inApp = FlowKind.plan(for: flow.kind, inApp: asked).contains { $0.0 == flow.step } ? asked
+                : FlowKind.plan(for: flow.kind, inApp: !asked).contains { $0.0 == flow.step } ? !asked : asked
             blocks.append(.heading("\(flowTitle(flow.kind)) · handled \(inApp ? "in the app" : "by the web widget")"))
             let steps = FlowKind.plan(for: flow.kind, inApp: inApp)
             let current = steps.firstIndex { $0.0 == flow.step }
@@ -63,13 +67,23 @@ enum InspectorContent {
             }
         } else {
             blocks.append(.heading("No email action in progress"))
-            blocks.append(.paragraph("Open a members-only article signed out, or Subscribe unverified, to start one.", .muted))
+            blocks.append(.paragraph(startHint(session.app.screen), .muted))
         }
         if let link = session.app.coldStartLink {
             // Where the resumed screen came from when the app had nothing else.
             blocks.append(.pair(" cold start", SecretMasking.maskLinks(in: UntrustedText.sanitize(link)), .link, nameWidth: 10))
         }
         return blocks
+    }
+
+    /// How to start an email action from the screen the app shows now.
+    static func startHint(_ screen: AppScreen) -> String {
+        switch screen {
+        case .signIn: "Forgot password? starts a password reset; Email me a sign-in link starts an email-link sign-in."
+        case .forgotPassword: "Send reset email starts a password reset."
+        case .verifyEmail: "Send verification email starts an email verification."
+        default: "Open a members-only article signed out, or Subscribe unverified, to start one."
+        }
     }
 
     static func flowNarration(_ session: Session) -> [Block] {

@@ -1,0 +1,41 @@
+import ActionFlowClient
+import ActionFlowModel
+@testable import ActionFlowTUI
+import Testing
+
+/// The Flow pane says what is true of the flow on screen.
+@Suite("Flow pane")
+struct FlowPaneTests {
+    private func text(_ blocks: [Block]) -> String {
+        blocks.map { block in
+            switch block {
+            case .heading(let text), .paragraph(let text, _): text
+            case .line(let spans): spans.map(\.text).joined()
+            default: ""
+            }
+        }.joined(separator: "\n")
+    }
+
+    @Test("A link the app asked for that opened in a webmail's in-app browser shows the web widget's steps, those done ticked")
+    func webmailInAppBrowser() async throws {
+        var webmail = Device.iPhone
+        webmail.mailClient = .webmailInAppBrowser
+        let world = try await World.start(device: webmail)
+        let session = await world.send(.openRoute("/articles/42"), .forgotPasswordTapped, .passwordResetRequested(email: "bob@example.com"), .mailboxOpened)
+        _ = await world.send(.linkTapped(messageID: session.inbox.last?.id ?? "none"))
+        let shown = text(InspectorContent.flowTimeline(await world.state()))
+        #expect(shown.contains("Password reset · handled by the web widget"), "\(shown)")
+        #expect(shown.contains(" ✓  requesting"), "\(shown)")
+        #expect(shown.contains(" ✓  emailSent"), "\(shown)")
+        #expect(shown.contains(" ▶  handledInWebWidget"), "\(shown)")
+        #expect(shown.contains("web widget resets, then Continue"), "\(shown)")
+    }
+
+    @Test("With no flow yet, the hint names what starts one from the screen on the phone")
+    func hintFollowsTheScreen() async throws {
+        let world = try await World.start()
+        #expect(text(InspectorContent.flowTimeline(await world.send(.openRoute("/articles/42")))).contains("Forgot password? starts a password reset"))
+        #expect(text(InspectorContent.flowTimeline(await world.send(.forgotPasswordTapped))).contains("Send reset email starts a password reset."))
+        #expect(InspectorContent.startHint(.articles) == "Open a members-only article signed out, or Subscribe unverified, to start one.")
+    }
+}
