@@ -2,6 +2,15 @@
 public struct Device: Sendable, Hashable, Codable {
     public enum Platform: String, Sendable, Hashable, Codable, CaseIterable {
         case iOS, android, desktop
+
+        /// The platform's name as people write it.
+        public var title: String {
+            switch self {
+            case .iOS: "iOS"
+            case .android: "Android"
+            case .desktop: "Desktop"
+            }
+        }
     }
 
     public enum MailClient: String, Sendable, Hashable, Codable, CaseIterable {

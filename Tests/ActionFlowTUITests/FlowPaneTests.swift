@@ -39,3 +39,17 @@ struct FlowPaneTests {
         #expect(InspectorContent.startHint(.articles) == "Open a members-only article signed out, or Subscribe unverified, to start one.")
     }
 }
+
+@Suite("Devices pane")
+struct DevicesPaneTests {
+    @Test("Platforms are written as people write them: ‹ iOS ›, ‹ Android ›")
+    func platformNames() async throws {
+        var ui = UIState(colorMode: .full256)
+        ui.mode = .main
+        ui.tab = .device
+        for (device, shown) in [(Device.iPhone, "‹ iOS ›"), (Device.pixel, "‹ Android ›")] {
+            let text = render(try await World.start(device: device).state(), ui, (100, 30)).text
+            #expect(text.contains(shown), "\(text)")
+        }
+    }
+}

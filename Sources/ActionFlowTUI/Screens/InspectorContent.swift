@@ -213,7 +213,7 @@ enum InspectorContent {
         // With two devices the pane is about the one in focus: its name says which.
         let heading = session.hasSeveralDevices ? "Device · \(session.focusedDevice.name.title)" : "Device"
         var blocks: [Block] = [.heading(heading), .paragraph("Changes apply to the next tap of a link.", .muted), .blank]
-        blocks.append(.control(Control(id: "device.platform", label: "Platform", kind: .choice(device.platform.rawValue), activate: { direction in
+        blocks.append(.control(Control(id: "device.platform", label: "Platform", kind: .choice(device.platform.title), activate: { direction in
             let all = Device.Platform.allCases
             let index = ((all.firstIndex(of: device.platform) ?? 0) + direction + all.count) % all.count
             let preset: Device = switch all[index] {
