@@ -35,11 +35,10 @@ enum InspectorContent {
     static func flowTimeline(_ session: Session, width: Int = 100) -> [Block] {
         var blocks: [Block] = []
         if let flow = session.app.flow {
-            // The route actually taken: a link the app asked for can still open in the web
-            // widget (a webmail's in-app browser), and then the widget's steps are the ones done.
-            let asked = session.app.settings.handleCodeInApp
-            let inApp = FlowKind.plan(for: flow.kind, inApp: asked).contains { $0.0 == flow.step } ? asked
-                : FlowKind.plan(for: flow.kind, inApp: !asked).contains { $0.0 == flow.step } ? !asked : asked
+            // A link the app asked for can still open in the web widget (a webmail's in-app
+            // browser): then the widget's steps are the ones done. Only the widget's own step
+            // tells; the flow does not record the route once it moves on.
+            let inApp = flow.step != .handledInWebWidget && session.app.settings.handleCodeInApp
             blocks.append(.heading("\(flowTitle(flow.kind)) · handled \(inApp ? "in the app" : "by the web widget")"))
             let steps = FlowKind.plan(for: flow.kind, inApp: inApp)
             let current = steps.firstIndex { $0.0 == flow.step }
