@@ -42,6 +42,7 @@ struct DisplayWidthTests {
         #expect(" next (n): expect linkOpensIn app ".truncatedBetweenWords(toColumns: 28) == " next (n): expect…")
         #expect("signed out ".truncatedBetweenWords(toColumns: 9) == "signed…")
         #expect("short".truncatedBetweenWords(toColumns: 9) == "short")
+        #expect("Checking the code…".truncatedBetweenWords(toColumns: 18) == "Checking the code…", "a text that fits keeps its own …")
         #expect("linkOpensInTheApp".truncatedBetweenWords(toColumns: 8) == "linkOpe…", "one long word is cut inside")
         let spans = [Span(" ● embedded ", .statusBar), Span("│", .statusBar), Span(" next (n): expect linkOpensIn app ", .statusBar)]
         let fitted = MainView.fitted(spans, columns: 31)

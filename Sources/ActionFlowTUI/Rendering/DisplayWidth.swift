@@ -113,10 +113,11 @@ extension String {
     /// Like `truncated(toColumns:)`, but a cut falls between words: the last whole word before
     /// it, then `…` (a single word longer than the room is cut inside).
     public func truncatedBetweenWords(toColumns columns: Int) -> String {
-        let cut = truncated(toColumns: columns)
-        guard cut.hasSuffix("…"), !cut.dropLast().hasSuffix(" ") else { return cut }
-        let kept = cut.dropLast()
         let safe = screenSafe
+        let cut = truncated(toColumns: columns)
+        // Not cut at all (the text may end with its own `…`), or cut right after a space.
+        guard cut != safe, !cut.dropLast().hasSuffix(" ") else { return cut }
+        let kept = cut.dropLast()
         // Cut right before a space: the last word is whole.
         if safe.dropFirst(kept.count).first == " " { return String(kept) + "…" }
         guard let space = kept.lastIndex(of: " "), kept[..<space].contains(where: { $0 != " " }) else { return cut }
