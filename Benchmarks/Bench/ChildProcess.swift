@@ -21,12 +21,11 @@ enum ChildProcess {
 
     /// A program the build puts beside this one (`actionflow`, `actionflow-serve`).
     static func besideThis(_ name: String) throws -> String {
-        guard let folder = ProgramLocation.folder else { throw Failure(description: "cannot find the folder of the actionflow-bench executable") }
-        let program = folder.appendingPathComponent(name).path
-        guard access(program, X_OK) == 0 else {
-            throw Failure(description: "\(name) is not beside this program at \(program): build the package with `swift build -c release`")
+        guard let program = ProgramLocation.sibling(name) else { throw Failure(description: "cannot find the folder of the actionflow-bench executable") }
+        guard program.runnable else {
+            throw Failure(description: "\(name) is not beside this program at \(program.path): build the package with `swift build -c release`")
         }
-        return program
+        return program.path
     }
 
     /// Runs with standard input from a file.

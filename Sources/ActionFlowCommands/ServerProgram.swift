@@ -28,11 +28,10 @@ public enum ServerProgram {
 
     /// `actionflow-serve` beside this program.
     static func location() throws -> String {
-        guard let folder = ProgramLocation.folder else { throw Failure(description: "cannot find the folder of the actionflow executable") }
-        let program = folder.appendingPathComponent(executableName).path
-        guard access(program, X_OK) == 0 else {
-            throw Failure(description: "\(executableName), which runs the server, is not beside this program at \(program): build it with `swift build` (or `swift build -c release`)")
+        guard let program = ProgramLocation.sibling(executableName) else { throw Failure(description: "cannot find the folder of the actionflow executable") }
+        guard program.runnable else {
+            throw Failure(description: "\(executableName), which runs the server, is not beside this program at \(program.path): build it with `swift build` (or `swift build -c release`)")
         }
-        return program
+        return program.path
     }
 }

@@ -15,4 +15,11 @@ public enum ProgramLocation {
 
     /// The folder holding the running executable.
     public static var folder: URL? { executable?.deletingLastPathComponent() }
+
+    /// The path of the program `name` beside the running one, and whether it can be run there;
+    /// nil when the running program's folder is unknown.
+    public static func sibling(_ name: String) -> (path: String, runnable: Bool)? {
+        guard let path = folder?.appendingPathComponent(name).path else { return nil }
+        return (path, access(path, X_OK) == 0)
+    }
 }
