@@ -67,11 +67,14 @@ public struct ScenarioStep: Sendable, Equatable {
     /// Line in the file, when known.
     public var line: Int?
     public var action: ScenarioAction
+    /// What the presenter shows while the step plays, when the scenario gives its own words.
+    public var caption: String?
 
-    public init(number: Int, line: Int?, action: ScenarioAction) {
+    public init(number: Int, line: Int?, action: ScenarioAction, caption: String? = nil) {
         self.number = number
         self.line = line
         self.action = action
+        self.caption = caption
     }
 }
 

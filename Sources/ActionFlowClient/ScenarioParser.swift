@@ -50,7 +50,8 @@ public enum ScenarioParser {
         }
         var steps: [ScenarioStep] = []
         for (offset, node) in sequence.enumerated() {
-            steps.append(ScenarioStep(number: offset + 1, line: node.mark?.line, action: try reader.action(node, step: offset + 1)))
+            let (actionNode, caption) = try reader.captioned(node, step: offset + 1)
+            steps.append(ScenarioStep(number: offset + 1, line: node.mark?.line, action: try reader.action(actionNode, step: offset + 1), caption: caption))
         }
         var scenario = Scenario(name: name, description: description, source: source, project: project, device: device, settings: settings, locale: locale, continueURLBase: base, steps: steps)
         scenario.devices = devices
@@ -302,6 +303,17 @@ private struct Reader {
     }
 
     // MARK: Steps
+
+    /// A step's action and the caption the presenter shows for it: `caption:` may stand beside
+    /// the action's own key (`- tapLink: latest` / `  caption: Bob taps the link`).
+    func captioned(_ node: Node, step: Int) throws(ScenarioFileError) -> (Node, String?) {
+        guard let mapping = node.mapping, mapping.count == 2, let captionNode = mapping["caption"] else { return (node, nil) }
+        let caption = try string(captionNode, key: "caption", step: step)
+        guard !caption.trimmingWhitespace().isEmpty else { throw error(captionNode, step: step, key: "caption", "needs a sentence the audience reads while the step plays") }
+        var rest = mapping
+        rest["caption"] = nil
+        return (Node.mapping(rest), UntrustedText.sanitize(caption))
+    }
 
     func action(_ node: Node, step: Int) throws(ScenarioFileError) -> ScenarioAction {
         let name: String

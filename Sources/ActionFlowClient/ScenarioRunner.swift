@@ -294,7 +294,51 @@ extension ScenarioAction {
     }
 }
 
+extension ScenarioAction {
+    /// A plain-language sentence for the audience while the step plays (`caption:` in a
+    /// scenario replaces it).
+    public var caption: String {
+        switch self {
+        case .event(let event): event.caption
+        case .openMessage(let reference): reference == .latest ? "Opens the latest email" : "Opens email \(reference)"
+        case .tapLink(let reference): reference == .latest ? "Taps the link in the latest email" : "Taps the link in email \(reference)"
+        case .pasteMessageLink: "Copies the email's link and pastes it into the app"
+        case .changeDevice(let patch): patch == .appKilled ? "The system kills the app in the background" : "The device changes"
+        case .changeSettings: "The app changes the settings it sends with the email"
+        case .expect(let expectations), .expectOn(_, let expectations): "Checks " + expectations.map { UntrustedText.sanitize($0.description) }.joined(separator: ", ")
+        case .focus(let name): "Picks up the \(name.title)"
+        }
+    }
+}
+
 extension AppEvent {
+    /// A plain-language sentence for what the user (or the world) does.
+    var caption: String {
+        switch self {
+        case .openRoute(let path): "Opens \(UntrustedText.sanitize(path)) in the app"
+        case .signInSubmitted(let email, _): "Signs in as \(UntrustedText.sanitize(email))"
+        case .forgotPasswordTapped: "Taps “Forgot password?”"
+        case .passwordResetRequested(let email): "Asks for a password reset email for \(UntrustedText.sanitize(email))"
+        case .verificationRequested: "Asks for a verification email"
+        case .signInLinkRequested(let email): "Asks for a sign-in link for \(UntrustedText.sanitize(email))"
+        case .signInEmailConfirmed(let email): "Confirms the email the link was sent to: \(UntrustedText.sanitize(email))"
+        case .mailboxOpened: "Opens the mailbox"
+        case .newPasswordSubmitted: "Chooses a new password"
+        case .continueTapped: "Taps Continue"
+        case .storeActionTapped: "Installs or updates the app from the store"
+        case .appOpened: "Goes back to the app"
+        case .reloadUserTapped: "Reloads the user"
+        case .subscribeTapped: "Subscribes"
+        case .signOutTapped: "Signs out"
+        case .clockAdvanceRequested(let seconds): "Time passes: \(SimulatedDuration.describe(seconds))"
+        case .worldResetRequested: "Starts the world again"
+        case .retryTapped: "Tries again"
+        case .errorDismissed: "Dismisses the error"
+        case .draftEdited: "Types into a field"
+        default: summary
+        }
+    }
+
     /// The event with each user placeholder in its text (`$verified.email`) replaced by that
     /// user's value in `project`.
     func fillingUserPlaceholders(from project: ProjectConfiguration) throws(ScenarioRunner.ResolveError) -> AppEvent {

@@ -6,14 +6,13 @@ import Logging
 import Synchronization
 
 /// Replies of a remote world, handed from the task that runs its effects to the terminal loop,
-/// which reduces them with the keys: one queue, one reducer.
+/// which gives them to `Interface.update` with the keys: one queue, one update.
 final class ReplyQueue: Sendable {
     private struct Content {
-        var replies: [AppEvent] = []
+        /// The replies to each effect answered, in order.
+        var replies: [[AppEvent]] = []
         /// Inspector panes laid out on another thread, not yet taken.
         var preparedPanes: [PanePreparation.Pane]?
-        /// Effects handed over and not answered yet.
-        var outstanding = 0
         var wakeDescriptor: Int32 = -1
     }
 
@@ -28,15 +27,10 @@ final class ReplyQueue: Sendable {
         content.withLock { $0.wakeDescriptor = -1 }
     }
 
-    func handedOver() {
-        content.withLock { $0.outstanding += 1 }
-    }
-
     /// The replies to one effect.
     func post(_ replies: [AppEvent]) {
         content.withLock { content in
-            content.replies += replies
-            content.outstanding -= 1
+            content.replies.append(replies)
             Self.wake(content)
         }
     }
@@ -63,14 +57,12 @@ final class ReplyQueue: Sendable {
         }
     }
 
-    func take() -> [AppEvent] {
+    func take() -> [[AppEvent]] {
         content.withLock { content in
             defer { content.replies = [] }
             return content.replies
         }
     }
-
-    var isIdle: Bool { content.withLock { $0.outstanding == 0 && $0.replies.isEmpty } }
 }
 
 /// The full-screen program: owns the terminal and the loop that turns keys into events, reduces
@@ -103,54 +95,46 @@ public final class TUIApplication {
         }
     }
 
-    private var driver: SessionDriver {
-        didSet { panes.sessionRevision += 1 }
+    /// What the interface starts from: a live session (with a scenario to present) or a recording.
+    private enum Start {
+        case live(SessionDriver, scenario: Scenario?)
+        case replay(SessionRecording, title: String)
     }
+
+    private let start: Start
     /// The panes drawn last, kept while the session on screen stays the same.
     private let panes = PaneCache()
     private let transportSummary: String
     private let options: Options
-    private let scenario: Scenario?
     private let logger: Logger
     private let replies = ReplyQueue()
     private var effectSink: AsyncStream<Effect>.Continuation?
     private var savedEvents = -1
-    /// A story picked on the welcome screen and the index of its next step.
-    private var story: (scenario: Scenario, next: Int)?
-    /// A recording played back (`actionflow replay`): read-only, stepped with n, b and g.
-    private var replay: Replay? {
-        didSet { panes.sessionRevision += 1 }
-    }
-    private let replayTitle: String
-    /// How many events the session had before each presented step, to step back to.
-    private var presenterMarks: [Int] = []
-    /// When `g` is playing: the time of the next step.
-    private var nextPlayedStep: Date?
 
     public init(driver: SessionDriver, transportSummary: String, options: Options, scenario: Scenario? = nil, logger: Logger) {
-        self.driver = driver
+        start = .live(driver, scenario: scenario)
         self.transportSummary = transportSummary
         self.options = options
-        self.scenario = scenario
         self.logger = logger
-        replayTitle = ""
     }
 
     /// Plays `recording` back instead of a live session.
     public init(replaying recording: SessionRecording, title: String, options: Options, logger: Logger) {
-        driver = SessionDriver(session: recording.start, remote: nil)
-        let replay = Replay(recording)
-        self.replay = replay
-        replayTitle = title
-        transportSummary = replay.transportLabel
+        start = .replay(recording, title: title)
+        transportSummary = Replay(recording).transportLabel
         self.options = options
-        scenario = nil
         self.logger = logger
     }
 
-    /// The session on screen: the live one, or the replay's with its progress as a presenter's.
-    public var session: Session {
-        replay?.shownSession(title: replayTitle) ?? driver.session
+    /// The interface as it opens on a terminal of this size and colours.
+    private func opening(on terminal: some TerminalDriver) -> Interface {
+        switch start {
+        case .live(let driver, let scenario):
+            Interface(driver: driver, scenario: scenario, colorMode: terminal.colorMode, width: terminal.width, height: terminal.height,
+                      speed: options.speed, notice: options.notice)
+        case .replay(let recording, let title):
+            Interface(replaying: recording, title: title, colorMode: terminal.colorMode, width: terminal.width, height: terminal.height, speed: options.speed)
+        }
     }
 
     /// Enters full-screen mode ahead of the application, so that a launch can start the terminal
@@ -172,19 +156,21 @@ public final class TUIApplication {
         runLoop(on: terminal)
     }
 
-    /// The loop itself, which never suspends. As the body of an async function, every value
-    /// that it and all it inlines ever hold had a slot of its own in the task's frame, on the
-    /// heap for the whole session (about 110 KB); on the thread's stack, slots are shared
-    /// between values that do not live at the same time.
+    /// The loop itself, which never suspends: it turns keys, replies and time into messages for
+    /// `Interface.update`, does what the update asks, and draws the interface. As the body of an
+    /// async function, every value that it and all it inlines ever hold had a slot of its own in
+    /// the task's frame, on the heap for the whole session (about 110 KB); on the thread's
+    /// stack, slots are shared between values that do not live at the same time.
     @inline(never)
     private func runLoop(on terminal: CursesTerminal) -> Int32? {
         logger.info("terminal started", metadata: ["size": "\(terminal.width)x\(terminal.height)", "colors": "\(terminal.colorMode.rawValue)"])
         if let notice = terminal.fallbackNotice { logger.warning("\(notice)") }
         replies.connect(wakeDescriptor: terminal.wakeDescriptor)
 
+        var model = opening(on: terminal)
         // A remote world's effects run one at a time, in order, off the loop.
         var worker: Task<Void, Never>?
-        if let remote = driver.remote {
+        if let remote = model.driver.remote {
             let (effects, sink) = AsyncStream.makeStream(of: Effect.self)
             effectSink = sink
             let replies = self.replies
@@ -195,26 +181,14 @@ public final class TUIApplication {
             }
         }
 
-        var ui = UIState(colorMode: terminal.colorMode)
-        ui.readOnly = replay != nil
-        // A session that has begun opens where it was; a new one on the welcome screen.
-        if !driver.events.isEmpty || driver.session.presenter != nil || replay != nil { ui.mode = .main }
-        if let scenario {
-            ui.mode = .main
-            if driver.session.presenter == nil {
-                send(.presenterStarted(title: scenario.name, steps: scenario.steps.map(\.action.summary)))
-            }
-        }
-        ui.message = options.notice
-
         var endingSignal: Int32?
         var warmedUp = false
         var preparingPanes = false
         // Whether anything on screen may have changed since the last frame.
         var frameWanted = true
         loop: while true {
-            let arrived = replies.take()
-            for reply in arrived { send(reply) }
+            var commands: [InterfaceCommand] = []
+            for batch in replies.take() { commands += model.update(.replies(batch), panes: panes) }
             if let prepared = replies.takePreparedPanes() {
                 // Panes laid out for later change nothing on screen: the pane shown was laid
                 // out when it was drawn, and adopting never replaces a pane. Drawing again for
@@ -222,23 +196,25 @@ public final class TUIApplication {
                 panes.adopt(prepared)
                 preparingPanes = false
             }
-            if !arrived.isEmpty || story != nil || nextPlayedStep != nil { frameWanted = true }
-            playStory(&ui)
-            playOnTime(&ui)
-            save(&ui)
-            if frameWanted {
+            if let due = model.nextTick, due <= Date() { commands += model.update(.tick(Date()), panes: panes) }
+            if perform(commands, &model, terminal) { break loop }
+            panes.sessionRevision = model.revision
+            save(&model)
+            let revisionDrawn = model.revision
+            if frameWanted || revisionDrawn != drawnRevision {
+                drawnRevision = revisionDrawn
                 // An embedded world names its project as it is now (the Project pane may change it).
-                let transport = replay == nil && driver.session.isEmbedded ? "embedded \(driver.session.project.projectId)" : transportSummary
-                terminal.present(MainView.render(session: session, ui: ui, transport: transport, width: terminal.width, height: terminal.height, panes: panes))
+                let transport = model.replay == nil && model.driver.session.isEmbedded ? "embedded \(model.driver.session.project.projectId)" : transportSummary
+                terminal.present(MainView.render(model, transport: transport, panes: panes))
                 StartupTrace.mark("frame drawn")
                 frameWanted = false
                 // While the welcome screen waits for a pick, its stories play once on a throwaway
                 // embedded project, a few milliseconds on the other core. The runtime's first
                 // look-ups of each wire type's metadata and conformances then happen there, not
                 // in the key that first calls the backend. Nothing is shared with this session.
-                if !warmedUp, ui.mode != .main, driver.session.isEmbedded {
+                if !warmedUp, model.ui.mode != .main, model.driver.session.isEmbedded {
                     warmedUp = true
-                    let project = driver.session.project
+                    let project = model.driver.session.project
                     Task.detached(priority: Self.backgroundPriority) {
                         for story in ScenarioLibrary.stories { _ = await ScenarioLibrary.runEmbedded(story, baseProject: project) }
                     }
@@ -246,40 +222,22 @@ public final class TUIApplication {
             }
             // The other panes are laid out on another thread while the loop waits for keys, so
             // that going to one draws at once and no key waits for a pane it did not ask for.
-            if !preparingPanes, let preparation = panes.preparation(session, ui, ScreenLayout(width: terminal.width, height: terminal.height, session: session)) {
+            if !preparingPanes, let preparation = panes.preparation(model.session, model.ui, ScreenLayout(width: model.width, height: model.height, session: model.session)) {
                 preparingPanes = true
                 let replies = self.replies
                 Task.detached(priority: Self.backgroundPriority) { replies.post(preparation.run()) }
             }
-            let timeout = nextPlayedStep.map { Int32(max(1, min(500, $0.timeIntervalSinceNow * 1000))) } ?? 500
+            let timeout = model.nextTick.map { Int32(max(1, min(500, $0.timeIntervalSinceNow * 1000))) } ?? 500
             let input = terminal.nextInput(timeout: timeout)
             if case .wake = input {} else { frameWanted = true }
             switch input {
             case .keys(let keys):
-                // A key stops `g` from playing on; the key itself then acts as usual.
-                nextPlayedStep = nil
+                var commands: [InterfaceCommand] = []
                 for key in keys {
-                    for command in Controller.handle(key, session: session, ui: &ui, width: terminal.width, height: terminal.height, panes: panes) {
-                        switch command {
-                        case .send where replay != nil:
-                            ui.message = UIState.readOnlyMessage
-                        case .send(let event): send(event)
-                        case .quit: break loop
-                        case .suspend:
-                            logger.info("suspended")
-                            terminal.suspend()
-                        case .redraw: terminal.invalidate()
-                        case .nextScenarioStep: playNextStep(&ui)
-                        case .stepBack: stepBack(&ui)
-                        case .playToEnd: nextPlayedStep = Date()
-                        case .playStory(let scenario):
-                            story = (scenario, 0)
-                            playStory(&ui)
-                        case .exportSession: exportSession(&ui, columns: terminal.width, rows: terminal.height)
-                        case .setDraft, .toggleExchange: break
-                        }
-                    }
+                    let message: InterfaceMessage = key == .resize ? .resized(width: terminal.width, height: terminal.height) : .key(key)
+                    commands += model.update(message, panes: panes)
                 }
+                if perform(commands, &model, terminal) { break loop }
             case .terminate(let signal):
                 logger.info("terminated by signal", metadata: ["signal": "\(signal)"])
                 endingSignal = signal
@@ -298,131 +256,58 @@ public final class TUIApplication {
         return endingSignal
     }
 
-    /// Reduces an event now; a remote world's effects go to the worker.
-    private func send(_ event: AppEvent) {
-        logger.debug("event", metadata: ["event": "\(Self.name(of: event))"])
-        for effect in driver.reduce(event) {
-            replies.handedOver()
-            effectSink?.yield(effect)
-        }
-    }
+    /// The revision of the session last drawn.
+    private var drawnRevision = -1
 
-    /// The presenter's next step: its event, then its result, both in the session. In a replay,
-    /// the next recorded event. Returns whether a step was played.
-    @discardableResult
-    private func playNextStep(_ ui: inout UIState) -> Bool {
-        if replay != nil {
-            guard replay?.forward() == true else { return false }
-            ui.message = session.presenter?.lastResult
-            return true
-        }
-        guard let scenario, let presenter = driver.session.presenter, !presenter.isFinished else { return false }
-        guard replies.isIdle, story == nil else {
-            ui.message = "waiting for the server to answer the previous step"
-            return false
-        }
-        presenterMarks.append(driver.events.count)
-        let step = ScenarioRunner.present(scenario, stepAt: presenter.played, in: driver.session)
-        if let event = step.event { send(event) }
-        send(step.played)
-        ui.message = step.summary
-        return true
-    }
-
-    /// Back one step: the session is rebuilt from its start up to the step before.
-    private func stepBack(_ ui: inout UIState) {
-        nextPlayedStep = nil
-        if replay != nil {
-            ui.message = replay?.back() == true ? (session.presenter?.lastResult ?? "at the start") : "at the start"
-            return
-        }
-        guard driver.remote == nil else {
-            ui.message = "stepping back needs the embedded world: a server does not undo its calls"
-            return
-        }
-        guard let target = presenterMarks.popLast() else {
-            ui.message = "at the start"
-            return
-        }
-        var rebuilt = Replay(SessionRecording(driver))
-        rebuilt.seek(to: target)
-        driver = SessionDriver(SessionRecording(start: driver.start, events: Array(driver.events.prefix(target)),
-                                                times: driver.times.map { Array($0.prefix(target)) }, current: rebuilt.session), remote: nil)
-        ui.message = "back to step \(driver.session.presenter?.played ?? 0)"
-    }
-
-    /// `g`: plays the next step when its time has come, at the recorded pace (a replay) or one
-    /// step a second (a scenario), `speed` times faster; long pauses are cut to 3 seconds.
-    private func playOnTime(_ ui: inout UIState) {
-        guard let due = nextPlayedStep, due <= Date() else { return }
-        guard playNextStep(&ui) else {
-            nextPlayedStep = nil
-            return
-        }
-        // A scenario has no recorded pace: one step a second.
-        let pause = replay?.pauseBeforeNext ?? 1
-        nextPlayedStep = Date().addingTimeInterval(pause / max(0.01, options.speed))
-    }
-
-    /// Plays the picked story's steps as the presenter would, without presenting them: each as
-    /// soon as the server answered the previous one (at once in an embedded world). An unmet
-    /// expectation or a step that cannot play stops the story and says why.
-    private func playStory(_ ui: inout UIState) {
-        while let (scenario, next) = story, replies.isIdle {
-            guard scenario.steps.indices.contains(next) else {
-                story = nil
-                return
+    /// Does what the interface asked; returns whether it asked to quit.
+    private func perform(_ commands: [InterfaceCommand], _ model: inout Interface, _ terminal: CursesTerminal) -> Bool {
+        for command in commands {
+            switch command {
+            case .run(let effect):
+                logger.debug("effect", metadata: ["effect": "\(Self.name(of: effect))"])
+                effectSink?.yield(effect)
+            case .export(let recording, let title):
+                _ = model.update(.noted(export(recording, title: title, columns: terminal.width, rows: terminal.height)))
+            case .quit: return true
+            case .suspend:
+                logger.info("suspended")
+                terminal.suspend()
+            case .redraw: terminal.invalidate()
             }
-            let step = ScenarioRunner.present(scenario, stepAt: next, in: driver.session)
-            guard step.passed else {
-                story = nil
-                ui.message = step.summary
-                return
-            }
-            story = (scenario, next + 1)
-            if let event = step.event { send(event) }
         }
+        return false
     }
 
-    /// The session on screen in every export format, the paths (or why not) in the status line.
-    private func exportSession(_ ui: inout UIState, columns: Int, rows: Int) {
-        let recording: SessionRecording
-        if let replay {
-            // Up to the event on screen, so the export matches what the presenter shows.
-            recording = SessionRecording(start: replay.recording.start, events: Array(replay.recording.events.prefix(replay.position)),
-                                         times: replay.recording.times.map { Array($0.prefix(replay.position)) }, current: replay.session)
-        } else {
-            recording = SessionRecording(driver)
-        }
-        let title = scenario?.name ?? (replay != nil ? replayTitle : nil)
-            ?? options.sessionFile.map { URL(fileURLWithPath: $0).deletingPathExtension().lastPathComponent } ?? "session"
+    /// The session in every export format; says where (or why not) for the status line.
+    private func export(_ recording: SessionRecording, title: String?, columns: Int, rows: Int) -> String {
+        let title = title ?? options.sessionFile.map { URL(fileURLWithPath: $0).deletingPathExtension().lastPathComponent } ?? "session"
         do throws(SessionExportError) {
             let paths = try SessionExport.writeAll(recording: recording, title: title, into: options.exportDirectory, columns: columns, rows: rows)
+            logger.info("exported", metadata: ["paths": "\(paths)"])
             // One stem and the extensions: three full paths would not fit the status line.
             let stem = (paths[0] as NSString).deletingPathExtension
             let extensions = paths.map { ($0 as NSString).pathExtension }.joined(separator: ",")
-            ui.message = "exported \(stem).{\(extensions)}"
-            logger.info("exported", metadata: ["paths": "\(paths)"])
+            return "exported \(stem).{\(extensions)}"
         } catch {
-            ui.message = "not exported: \(error)"
             logger.error("not exported", metadata: ["reason": "\(error)"])
+            return "not exported: \(error)"
         }
     }
 
     /// Writes the session file when an event changed the session since the last write.
-    private func save(_ ui: inout UIState) {
-        guard replay == nil, let path = options.sessionFile, driver.events.count != savedEvents else { return }
+    private func save(_ model: inout Interface) {
+        guard model.replay == nil, let path = options.sessionFile, model.driver.events.count != savedEvents else { return }
         do throws(SessionFileError) {
-            try SessionFile.save(SessionRecording(driver), to: path)
-            savedEvents = driver.events.count
+            try SessionFile.save(SessionRecording(model.driver), to: path)
+            savedEvents = model.driver.events.count
         } catch {
             logger.error("session not saved", metadata: ["reason": "\(error)"])
-            ui.message = "not saved: \(error.reason)"
+            _ = model.update(.noted("not saved: \(error.reason)"))
         }
     }
 
-    /// The event's case name, without its values (which may hold passwords).
-    static func name(of event: AppEvent) -> String {
-        String(String(describing: event).prefix { $0 != "(" })
+    /// The effect's case name, without its values (which may hold passwords).
+    static func name(of effect: Effect) -> String {
+        String(String(describing: effect).prefix { $0 != "(" })
     }
 }

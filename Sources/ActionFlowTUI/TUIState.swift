@@ -45,6 +45,8 @@ public struct UIState: Sendable {
     public enum Overlay: Sendable, Hashable {
         case help
         case pasteLink(TextEditor)
+        /// `R` asks before the world is reset: `y` resets, any other key keeps it.
+        case confirmReset
     }
 
     public var mode: Mode = .welcome
@@ -56,6 +58,9 @@ public struct UIState: Sendable {
     /// First row shown per pane; nil follows the newest content (Flow, Network).
     public var scroll: [String: Int] = [:]
     public var editing: Editing?
+    /// Per pane (keyed by `paneKey`): whether its selected text field takes printable keys
+    /// (false once Esc left it, true once chosen again); unset, `Controller.fieldTakesKeys` decides.
+    public var fieldFocus: [String: Bool] = [:]
     public var welcomeSelection = 0
     /// The user story picked on the welcome screen.
     public var story: String?
@@ -65,6 +70,10 @@ public struct UIState: Sendable {
     public var message: String?
     /// A replay: nothing is typed into a field or sent to the app; n, b, g, the panes, e and q work.
     public var readOnly = false
+    /// The presented step's caption and the marks of its checks, at the top of the screen.
+    public var caption: String?
+    /// A presented scenario's name and description, over the screen until `n` begins.
+    public var openingCard = false
     /// What a key that would change the replayed session says instead.
     public static let readOnlyMessage = "a replay is read-only: n b g e q"
     public var colorMode: ColorMode

@@ -37,7 +37,7 @@ struct SessionFileEndToEndTests {
         let reopened = try TmuxSession(arguments: ["--session", path])
         reopened.waitFor("emailSent", "sendOobCode PASSWORD_RESET", "Sign in")
         try reopened.finishResetFromInbox()
-        try reopened.press("q")
+        try reopened.pressShortcut("q")
         #expect(reopened.waitForExit() == 0)
         reopened.expectTerminalRestored()
     }
@@ -62,7 +62,7 @@ struct SessionFileEndToEndTests {
         let tmux = try TmuxSession(arguments: ["--session", path])
         tmux.waitFor("Sign in", "emailSent", "mailbox: 1 new, 1 in all")
         try tmux.finishResetFromInbox()
-        try tmux.press("q")
+        try tmux.pressShortcut("q")
         #expect(tmux.waitForExit() == 0)
     }
 
@@ -99,7 +99,7 @@ struct ReplayEndToEndTests {
         tmux.waitFor("a replay is read-only")
         try tmux.press("g")
         tmux.waitFor("The Newsletter  /articles/42", "step 8/8", "passwordReset complete: resumed at /articles/42", timeout: 20)
-        try tmux.press("q")
+        try tmux.pressShortcut("q")
         #expect(tmux.waitForExit() == 0)
         tmux.expectTerminalRestored()
     }
@@ -118,7 +118,7 @@ struct ReplayEndToEndTests {
         try tmux.press("n")
         tmux.waitFor("step 2/")
         #expect(!tmux.screen().contains("bn"), "keys went into a field")
-        try tmux.press("q")
+        try tmux.pressShortcut("q")
         #expect(tmux.waitForExit() == 0)
         tmux.expectTerminalRestored()
     }
@@ -126,17 +126,18 @@ struct ReplayEndToEndTests {
     @Test("presenter: b steps back a scenario step, rebuilding the session")
     func presenterStepsBack() throws {
         let tmux = try TmuxSession(arguments: ["--scenario", "password-reset-in-app"])
-        tmux.waitFor("▶ password-reset-in-app", "step 0/")
+        // The opening card tells the story; n begins, and each n plays an action with its checks.
+        tmux.waitFor("▶ password-reset-in-app", "step 0/8", "User story 1 on an iPhone", "n begin")
         try tmux.press("n")
-        tmux.waitFor("step 1/", "Sign in")
-        try tmux.press("n", "n")
-        tmux.waitFor("step 3/", "INVALID_PASSWORD")
+        tmux.waitFor("next (n): Opens /articles/42 in the app")
+        try tmux.press("n")
+        tmux.waitFor("step 1/8", "Sign in", "✓ screen signIn")
+        try tmux.press("n")
+        tmux.waitFor("step 2/8", "INVALID_PASSWORD", "bob@example.com", "✓ fails INVALID_PASSWORD")
         try tmux.press("b")
-        tmux.waitFor("step 2/")
-        try tmux.press("b")
-        tmux.waitFor("step 1/")
+        tmux.waitFor("step 1/8")
         #expect(!tmux.screen().contains("INVALID_PASSWORD"), "the failed sign-in is undone")
-        try tmux.press("q")
+        try tmux.pressShortcut("q")
         #expect(tmux.waitForExit() == 0)
     }
 }

@@ -21,9 +21,9 @@ struct TerminalEndToEndTests {
         tmux.waitFor("emailSent", "sendOobCode PASSWORD_RESET", sourceLocation: sourceLocation)
         try tmux.finishResetFromInbox(also: ["alice@example.com ✓"], sourceLocation: sourceLocation)
         // The Sequence pane draws the flow just played, following its newest arrows.
-        try tmux.press("8")
+        try tmux.pressShortcut("8")
         tmux.waitFor("Seq", "┬ Firebase Auth (demo-actionflow)", "│   ├──▶│", "│   │◀╌╌┤", "resumed at", sourceLocation: sourceLocation)
-        try tmux.press("q")
+        try tmux.pressShortcut("q")
         #expect(tmux.waitForExit() == 0, sourceLocation: sourceLocation)
         tmux.expectTerminalRestored(sourceLocation: sourceLocation)
     }
@@ -59,7 +59,7 @@ struct TerminalEndToEndTests {
         tmux.waitFor("Subscribe now", "bob@example.com ✓")
         try tmux.press("Enter")
         tmux.waitFor("Subscribed with bob@example.com", "The Newsletter  /subscribe")
-        try tmux.press("q")
+        try tmux.pressShortcut("q")
         #expect(tmux.waitForExit() == 0)
         tmux.expectTerminalRestored()
     }
@@ -80,7 +80,7 @@ struct TerminalEndToEndTests {
         try tmux.press("Down", "Enter")
         tmux.waitFor("emailSent", "On the iPhone: sendOobCode PASSWORD_RESET")
         // On the laptop: the same mailbox, the link opens the web widget.
-        try tmux.press("d")
+        try tmux.pressShortcut("d")
         tmux.waitFor("▶ laptop · Laptop browser", "on the laptop", "d → iPhone")
         try tmux.tapLatestLink(subject: "Reset your password", then: ["web widget · /__/auth/action", "for bob@example.com", "On the laptop: web widget: valid PASSWORD_RESET code"])
         try tmux.press("Enter")
@@ -91,7 +91,7 @@ struct TerminalEndToEndTests {
         try tmux.press("Enter")
         tmux.waitFor("⌕ www.example.com/account", "the web app shows the continue URL's path (/account)")
         // Back on the iPhone: still signed out, still on its sign-in form; the new password works.
-        try tmux.press("d")
+        try tmux.pressShortcut("d")
         tmux.waitFor("▶ iPhone · iOS 18", "on the iPhone │ signed out")
         try tmux.press("Up", "Up", "Enter")
         try tmux.type("correct-horse-battery")
@@ -99,7 +99,7 @@ struct TerminalEndToEndTests {
         tmux.waitFor("The Newsletter  /account", "Password reset · completed", "bob@example.com ✓", "On the iPhone: passwordReset complete: resumed at /account")
         // The laptop was not signed in by any of this.
         tmux.waitFor("⌕ www.example.com/account")
-        try tmux.press("q")
+        try tmux.pressShortcut("q")
         #expect(tmux.waitForExit() == 0)
         tmux.expectTerminalRestored()
     }
@@ -110,7 +110,7 @@ struct TerminalEndToEndTests {
         defer { try? FileManager.default.removeItem(atPath: trace) }
         let tmux = try TmuxSession(environment: ["ACTIONFLOW_STARTUP_TRACE": trace])
         tmux.waitFor("Free exploration")
-        try tmux.press("q")
+        try tmux.pressShortcut("q")
         #expect(tmux.waitForExit() == 0)
         let lines = try String(contentsOfFile: trace, encoding: .utf8).split(separator: "\n").map { $0.split(separator: " ", maxSplits: 1) }
         var firstReached: [String: Int] = [:]
@@ -132,7 +132,7 @@ struct TerminalEndToEndTests {
         try tmux.type("typed-ahead")
         try tmux.press("Enter", "3")
         tmux.waitFor("Device", "Changes apply to the next tap", "Password  •••••••••••")
-        try tmux.press("q")
+        try tmux.pressShortcut("q")
         #expect(tmux.waitForExit() == 0)
     }
 
@@ -147,7 +147,7 @@ struct TerminalEndToEndTests {
         tmux.waitFor("Terminal too small", "at least 80×24")
         try tmux.resize(width: 160, height: 48)
         tmux.waitFor("INVALID_PASSWORD", "Flow  Settings  Device  Link", "to continue to /articles/42")
-        try tmux.press("q")
+        try tmux.pressShortcut("q")
         #expect(tmux.waitForExit() == 0)
         tmux.expectTerminalRestored()
     }
@@ -225,7 +225,7 @@ struct TerminalEndToEndTests {
         } else {
             #expect(styled.range(of: #"\x1B\[(3[0-7]|4[0-7]|38;5;|48;5;)"#, options: .regularExpression) == nil, "colour was drawn where there should be none")
         }
-        try tmux.press("q")
+        try tmux.pressShortcut("q")
         #expect(tmux.waitForExit() == 0)
         tmux.expectTerminalRestored()
     }
@@ -291,7 +291,7 @@ struct TerminalEndToEndTests {
         for line in lines[1..<28] {
             #expect(line.hasSuffix("│") || line.hasSuffix("╮") || line.hasSuffix("╯"), "row broken: \(line)")
         }
-        try tmux.press("q")
+        try tmux.pressShortcut("q")
         #expect(tmux.waitForExit() == 0)
         tmux.expectTerminalRestored()
     }
@@ -301,7 +301,7 @@ struct TerminalEndToEndTests {
         let tmux = try TmuxSession(environment: ["TERM": "xterm-newer-than-terminfo"])
         try startStoryOne(tmux)
         #expect(!tmux.screen().contains("not known"))
-        try tmux.press("q")
+        try tmux.pressShortcut("q")
         #expect(tmux.waitForExit() == 0)
         tmux.expectTerminalRestored()
         let logged = try String(contentsOf: tmux.directory.appendingPathComponent("log"), encoding: .utf8)

@@ -135,6 +135,18 @@ final class TmuxSession {
     func press(_ keys: String...) throws { try run(["send-keys", "-t", "main"] + keys) }
 
     /// Literal text, typed.
+    /// Presses shortcut keys; first Esc when a text field has the focus (the key bar then says
+    /// "type into …"), since letters typed there go into the field.
+    func pressShortcut(_ keys: String...) throws {
+        if screen().contains(" type into ") {
+            // Alone, and seen to take effect: Esc and a letter close together read as Alt-letter.
+            try press("Escape")
+            let deadline = Date().addingTimeInterval(5)
+            while screen().contains(" type into "), Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        }
+        try run(["send-keys", "-t", "main"] + keys)
+    }
+
     func type(_ text: String) throws { try run(["send-keys", "-t", "main", "-l", text]) }
 
     /// Text pasted the way a terminal pastes (bracketed, when the program asked for it).
@@ -199,7 +211,7 @@ extension TmuxSession {
     /// Opens the mailbox, the newest message (its subject starts with `subject`) and taps its
     /// link; `then` names what the screen shows after.
     func tapLatestLink(subject: String, then: [String], sourceLocation: SourceLocation = #_sourceLocation) throws {
-        try press("m")
+        try pressShortcut("m")
         waitFor("Inbox", subject, sourceLocation: sourceLocation)
         try press("Enter")
         waitFor("Tap the link", sourceLocation: sourceLocation)

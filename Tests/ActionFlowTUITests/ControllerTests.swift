@@ -85,13 +85,41 @@ struct ControllerTests {
         #expect(handle([.enter], &session, &ui) == [.send(.signInSubmitted(email: "bob@example.com", password: "secre"))])
     }
 
-    @Test("Esc cancels an edit; the old value stays")
-    func cancelEdit() async throws {
+    @Test("Esc leaves a field with what was typed, and the letters are shortcuts again")
+    func escLeavesField() async throws {
         var session = try await World.start().send(.openRoute("/articles/42"), .draftEdited(field: "signIn.email", text: "a@b.c"))
         var ui = mainUI()
         _ = handle([.enter, .control("u"), .character("x"), .escape], &session, &ui)
         #expect(ui.editing == nil)
-        #expect(session.drafts["signIn.email"] == "a@b.c")
+        #expect(session.drafts["signIn.email"] == "x")
+        #expect(handle([.character("m")], session, &ui) == [.send(.mailboxOpened)])
+    }
+
+    @Test("A focused text field takes every printable key: typing starts editing it, no letter or digit is a shortcut there")
+    func typingOnAFocusedField() async throws {
+        var session = try await World.start().send(.openRoute("/articles/42"))
+        var ui = mainUI()
+        // The issue's own keys: h and l (panes), e (export), m, x, p, digits and q (quit).
+        let commands = handle("hello mxp8q".map { .character($0) }, &session, &ui)
+        #expect(commands.isEmpty, "\(commands)")
+        #expect(ui.editing?.editor.text == "hello mxp8q")
+        #expect(ui.mode == .main && ui.tab == .flow && ui.overlay == nil)
+        _ = handle([.enter], &session, &ui)
+        #expect(session.drafts["signIn.email"] == "hello mxp8q")
+        // Up/Down choose another field, which takes the keys in turn; Esc leaves it.
+        _ = handle([.escape, .character("q")], &session, &ui)
+        #expect(handle([.character("q")], session, &ui) == [.quit])
+    }
+
+    @Test("R asks first: y resets the world, any other key keeps it")
+    func resetAsks() async throws {
+        let session = try await World.start().state()
+        var ui = mainUI()
+        #expect(handle([.character("R")], session, &ui).isEmpty)
+        #expect(ui.overlay == .confirmReset)
+        #expect(handle([.character("n")], session, &ui).isEmpty)
+        #expect(ui.overlay == nil && ui.message == "the world was not reset")
+        #expect(handle([.character("R"), .character("y")], session, &ui) == [.send(.worldResetRequested)])
     }
 
     @Test("World keys: clock, reset, mailbox, paste, quit")
@@ -100,7 +128,7 @@ struct ControllerTests {
         var ui = mainUI()
         #expect(handle([.character("+")], session, &ui) == [.send(.clockAdvanceRequested(seconds: 3600))])
         #expect(handle([.character(">")], session, &ui) == [.send(.clockAdvanceRequested(seconds: 86400))])
-        #expect(handle([.character("R")], session, &ui) == [.send(.worldResetRequested)])
+        #expect(handle([.character("R"), .character("y")], session, &ui) == [.send(.worldResetRequested)])
         _ = session.reduce(.worldResetRequested)
         #expect(session.drafts.isEmpty, "a reset world forgets what was typed")
         #expect(handle([.character("m")], session, &ui) == [.send(.mailboxOpened)])

@@ -19,8 +19,24 @@ enum GoldenFile {
         return out
     }
 
+    /// One letter per cell for how it stands out, for rows where any does: `r` reversed, `h`
+    /// on a coloured background (focus, selection, bars), `b` bold, `u` underlined, `d` dim.
+    /// Colours themselves are left out: they belong to the theme, not to what the frame shows.
+    static func styles(_ frame: Frame) -> String {
+        var rows: [String] = []
+        for y in 0..<frame.height {
+            var marks = ""
+            for x in 0..<frame.width {
+                let style = frame[x, y].style
+                marks += style.reverse ? "r" : style.background != .default ? "h" : style.bold ? "b" : style.underline ? "u" : style.dim ? "d" : " "
+            }
+            if marks.contains(where: { $0 != " " }) { rows.append(String(format: "%02d|", y) + marks) }
+        }
+        return rows.joined(separator: "\n")
+    }
+
     static func check(_ frame: Frame, _ name: String, sourceLocation: SourceLocation = #_sourceLocation) {
-        let actual = escaped(frame.text) + "\n"
+        let actual = escaped(frame.text) + "\n--- styles\n" + styles(frame) + "\n"
         let file = directory.appendingPathComponent("\(name).txt")
         if ProcessInfo.processInfo.environment["ACTIONFLOW_UPDATE_GOLDEN"] == "1" {
             try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)

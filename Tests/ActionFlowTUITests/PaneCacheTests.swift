@@ -132,7 +132,7 @@ struct PaneCacheTests {
         let world = try await World.start()
         var screen = KeptScreen(await world.send(.openRoute("/articles/42")), mainUI(focus: .phone), (100, 30))
         let article = screen.frame
-        screen.press(.character("m"))
+        screen.press(.escape, .character("m"))
         #expect(screen.frame == screen.fresh)
         #expect(screen.frame != article)
         #expect(screen.frame.text.contains("Inbox"))

@@ -92,6 +92,7 @@ struct SequencePaneTests {
         let world = try await World.start()
         let session = await world.resetLinkTapped()
         var ui = mainUI(focus: .phone)
+        _ = Controller.handle(.escape, session: session, ui: &ui, width: 80, height: 24)
         _ = Controller.handle(.character("8"), session: session, ui: &ui, width: 80, height: 24)
         #expect(ui.tab == .sequence)
         var frame = render(session, ui, small)

@@ -39,7 +39,10 @@ struct TwoDeviceFrameTests {
     @Test("wide: both devices are drawn, the first on the left, the one in focus marked; the status line names it")
     func wide() throws {
         let session = try crossDeviceResetOnTheLaptop()
-        let text = render(session, mainUI(), large).text
+        var ui = mainUI()
+        #expect(render(session, ui, large).text.contains("type into New password"), "the reset form's field takes the keys")
+        _ = Controller.handle(.escape, session: session, ui: &ui, width: large.0, height: large.1)
+        let text = render(session, ui, large).text
         let rows = text.split(separator: "\n").map(String.init)
         #expect(rows[1].contains("iPhone · iOS 18 · app v11"))
         #expect(rows[1].contains("▶ laptop · Laptop browser"))
@@ -56,6 +59,8 @@ struct TwoDeviceFrameTests {
         var ui = mainUI()
         var text = render(session, ui, small).text
         #expect(text.contains("Reset your password") && !text.contains("to continue to /account"))
+        // The laptop's reset form has its field chosen: Esc leaves it, then d is a shortcut.
+        _ = Controller.handle(.escape, session: session, ui: &ui, width: small.0, height: small.1)
         let commands = Controller.handle(.character("d"), session: session, ui: &ui, width: small.0, height: small.1)
         #expect(commands == [.send(.deviceFocused(0))])
         #expect(ui.message == "on the iPhone")

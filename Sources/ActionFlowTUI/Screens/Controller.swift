@@ -47,6 +47,18 @@ public enum Controller {
 
     private static func handleOverlay(_ overlay: UIState.Overlay, _ key: Key, ui: inout UIState) -> [UICommand] {
         switch overlay {
+        case .confirmReset:
+            ui.overlay = nil
+            guard key == .character("y") || key == .character("Y") else {
+                ui.message = "the world was not reset"
+                return []
+            }
+            ui.selection = [:]
+            ui.scroll = [:]
+            ui.fieldFocus = [:]
+            ui.expandedExchange = nil
+            ui.message = "world reset"
+            return [.send(.worldResetRequested)]
         case .help:
             ui.overlay = nil
             return key == .character("q") ? [.quit] : []
@@ -116,8 +128,10 @@ public enum Controller {
         }
         switch key {
         case .escape:
+            // Esc leaves the field with what was typed, and the keys are shortcuts again.
             ui.editing = nil
-            return []
+            ui.fieldFocus[pane.key] = false
+            return apply(control.commit(editing.editor.text), ui: &ui)
         case .enter, .tab, .down, .up, .backTab:
             ui.editing = nil
             let commands = apply(control.commit(editing.editor.text), ui: &ui)
@@ -137,6 +151,26 @@ public enum Controller {
         }
     }
 
+    /// Whether the text field selected in a pane takes printable keys: until Esc leaves it, and
+    /// never in a replay. While a scenario is presented the keys are the presenter's until a
+    /// field is chosen with the arrows or the mouse.
+    static func fieldTakesKeys(_ pane: String, session: Session, ui: UIState) -> Bool {
+        !ui.readOnly && (ui.fieldFocus[pane] ?? (session.presenter == nil))
+    }
+
+    /// The text field that takes printable keys now, if one does: the one selected in the
+    /// focused pane.
+    static func focusedField(session: Session, ui: UIState, width: Int, height: Int, panes: PaneCache) -> Control? {
+        guard ui.mode == .main, ui.overlay == nil, ui.editing == nil else { return nil }
+        let layout = ScreenLayout(width: width, height: height, session: session)
+        guard !layout.isTooSmall else { return nil }
+        let pane = shownPane(ui.focus, session, ui, panes, layout)
+        let all = pane.content.controls
+        let selected = min(ui.selected(pane.key), max(0, all.count - 1))
+        guard all.indices.contains(selected), all[selected].isTextField, fieldTakesKeys(pane.key, session: session, ui: ui) else { return nil }
+        return all[selected]
+    }
+
     /// Keys that change the session, type or switch to another story: none of them works in a replay.
     private static func changesSession(_ key: Key) -> Bool {
         switch key {
@@ -154,6 +188,20 @@ public enum Controller {
         let pane = shownPane(ui.focus, session, ui, panes, layout)
         let all = pane.content.controls
         let selected = min(ui.selected(pane.key), max(0, all.count - 1))
+        if all.indices.contains(selected), case .text(let value, _, _) = all[selected].kind, fieldTakesKeys(pane.key, session: session, ui: ui) {
+            switch key {
+            case .character, .paste:
+                // Typing on a focused field starts editing it: no letter is a shortcut there.
+                var editor = TextEditor(value)
+                _ = editor.apply(key)
+                ui.editing = Editing(id: all[selected].id, editor: editor)
+                return []
+            case .escape:
+                ui.fieldFocus[pane.key] = false
+                return []
+            default: break
+            }
+        }
         switch key {
         case .character("q"): return [.quit]
         case .character("?"): ui.overlay = .help
@@ -202,11 +250,7 @@ public enum Controller {
             ui.message = "clock +1 day"
             return [.send(.clockAdvanceRequested(seconds: 86400))]
         case .character("R"):
-            ui.selection = [:]
-            ui.scroll = [:]
-            ui.expandedExchange = nil
-            ui.message = "world reset"
-            return [.send(.worldResetRequested)]
+            ui.overlay = .confirmReset
         case .character("r"): return session.app.banner?.retry == nil ? [] : [.send(.retryTapped)]
         case .character("x"): return session.app.banner == nil ? [] : [.send(.errorDismissed)]
         case .character("w"): ui.mode = .welcome
@@ -244,6 +288,8 @@ public enum Controller {
         }
         ui.selection[pane.key] = max(0, min(count - 1, ui.selected(pane.key) + delta))
         ui.scroll[pane.key] = 0
+        // Moving onto a field chooses it: typing goes there again.
+        ui.fieldFocus[pane.key] = true
     }
 
     /// Scrolls a pane (the phone's or the inspector's, as `focus` says) from where it is shown now.
@@ -298,6 +344,7 @@ public enum Controller {
         guard let hit = blockLayout.placed.first(where: { $0.controlIndex != nil && row >= $0.row && row < $0.row + 1 }),
               let index = hit.controlIndex else { return [] }
         ui.selection[target.key] = index
+        ui.fieldFocus[target.key] = true
         return activate(blockLayout.controls[index], ui: &ui)
     }
 }

@@ -5,7 +5,16 @@ import ActionFlowModel
 /// Pure: the same states and size always give the same frame.
 public enum MainView {
     /// `panes` keeps the laid-out panes for the next frame (see `PaneCache`); by default nothing is kept.
-    public static func render(session: Session, ui: UIState, transport: String, width: Int, height: Int, panes: PaneCache = PaneCache()) -> Frame {
+    public static func render(_ interface: Interface, transport: String, panes: PaneCache = PaneCache()) -> Frame {
+        render(session: interface.session, ui: interface.ui, transport: transport, width: interface.width, height: interface.height,
+               presentation: interface.presentation, panes: panes)
+    }
+
+    /// `presentation` tells the step counter and the next step; by default the session's
+    /// presenter progress, each step as recorded.
+    public static func render(session: Session, ui: UIState, transport: String, width: Int, height: Int,
+                              presentation: Presentation? = nil, panes: PaneCache = PaneCache()) -> Frame {
+        let presentation = presentation ?? session.presenter.map(Presentation.init)
         var frame = Frame(width: width, height: height, palette: Palette(mode: ui.colorMode))
         let layout = ScreenLayout(width: width, height: height, session: session)
         if layout.isTooSmall {
@@ -16,16 +25,19 @@ public enum MainView {
         case .welcome:
             drawWelcome(&frame, ui: ui)
         case .main:
-            drawHeader(&frame, layout: layout, session: session, ui: ui)
+            drawHeader(&frame, layout: layout, session: session, ui: ui, presentation: presentation)
             drawPhone(&frame, layout: layout, session: session, ui: ui, panes: panes)
             drawInspector(&frame, layout: layout, session: session, ui: ui, panes: panes)
-            drawStatus(&frame, layout: layout, session: session, ui: ui, transport: transport)
+            drawStatus(&frame, layout: layout, session: session, ui: ui, transport: transport, presentation: presentation)
         }
-        drawHints(&frame, layout: layout, ui: ui, presenting: session.presenter != nil, otherDevice: otherDeviceTitle(session))
+        let field = Controller.focusedField(session: session, ui: ui, width: width, height: height, panes: panes)
+        drawHints(&frame, layout: layout, ui: ui, presenting: session.presenter != nil, otherDevice: otherDeviceTitle(session), field: field?.label)
         switch ui.overlay {
         case .help?: drawHelp(&frame, devices: session.devices.count)
         case .pasteLink(let editor)?: drawPaste(&frame, editor: editor)
-        case nil: break
+        case .confirmReset?: drawConfirmReset(&frame)
+        case nil:
+            if ui.openingCard, ui.mode == .main, let presentation { drawOpeningCard(&frame, presentation) }
         }
         return frame
     }
@@ -44,14 +56,23 @@ public enum MainView {
         }
     }
 
-    private static func drawHeader(_ frame: inout Frame, layout: ScreenLayout, session: Session, ui: UIState) {
-        var x = frame.put(" actionflow ", x: 0, y: 0, role: .focusedButton)
-        x = frame.put("  email actions & continue URLs", x: x, y: 0, role: .muted)
+    private static func drawHeader(_ frame: inout Frame, layout: ScreenLayout, session: Session, ui: UIState, presentation: Presentation?) {
+        let x = frame.put(" actionflow ", x: 0, y: 0, role: .focusedButton)
+        if let presentation {
+            // The counter always shows; beside it the step's caption, or before the first step
+            // the scenario's name, as much as fits.
+            let counter = Span(" step \(presentation.step)/\(presentation.total) ", .accent)
+            let room = max(0, frame.width - x - 2 - counter.text.displayWidth)
+            let left = ui.caption.map { Span(" " + $0.truncatedBetweenWords(toColumns: room - 1), .title) }
+                ?? Span("▶ \(presentation.title)".truncated(toColumns: room), .badge)
+            frame.put([left], x: x + 1, y: 0)
+            frame.put([counter], x: frame.width - counter.text.displayWidth, y: 0)
+            return
+        }
+        let tagline = "  email actions & continue URLs"
+        frame.put(tagline, x: x, y: 0, role: .muted)
         let right: [Span]
-        if let presenter = session.presenter {
-            let step = min(presenter.played, presenter.steps.count)
-            right = [Span("▶ \(presenter.title) ", .badge), Span("step \(step)/\(presenter.steps.count) ", .accent)]
-        } else if let flow = session.app.flow {
+        if let flow = session.app.flow {
             right = [Span(InspectorContent.flowTitle(flow.kind), .accent), Span(" · \(flow.step.rawValue) ", .muted)]
         } else if let story = ui.story {
             right = [Span("\(story) ", .accent)]
@@ -59,7 +80,7 @@ public enum MainView {
             right = [Span("free exploration ", .muted)]
         }
         let rightWidth = right.reduce(0) { $0 + $1.text.displayWidth }
-        if x + 2 + rightWidth <= frame.width {
+        if x + tagline.displayWidth + 2 + rightWidth <= frame.width {
             frame.put(right, x: frame.width - rightWidth, y: 0)
         }
     }
@@ -99,7 +120,8 @@ public enum MainView {
         let editing = active ? ui.editing.map { (id: $0.id, editor: $0.editor) } : nil
         let selected: Int? = active ? ui.selected(page.key) : nil
         let offset = blocks.scrollOffset(selected: selected, height: area.height, requested: ui.scroll[page.key] ?? 0)
-        if let cursor = blocks.draw(into: &frame, rect: area, selected: selected, focused: focused, editing: editing, offset: offset), focused {
+        let showsSelection = focused && !leftField(blocks, selected: selected, pane: page.key, session: session, ui: ui)
+        if let cursor = blocks.draw(into: &frame, rect: area, selected: selected, focused: showsSelection, editing: editing, offset: offset), focused {
             frame.cursor = cursor
         }
         let dockRect = ScreenLayout.dock(of: rect)
@@ -131,9 +153,17 @@ public enum MainView {
         let selected = hasControls ? ui.selected(key) : nil
         let requested = ui.scroll[key] ?? (followsNewest(ui.tab) ? Int.max : 0)
         let offset = blocks.scrollOffset(selected: selected, height: area.height, requested: requested)
-        if let cursor = blocks.draw(into: &frame, rect: area, selected: selected, focused: focused, editing: editing, offset: offset), focused {
+        let showsSelection = focused && !leftField(blocks, selected: selected, pane: key, session: session, ui: ui)
+        if let cursor = blocks.draw(into: &frame, rect: area, selected: selected, focused: showsSelection, editing: editing, offset: offset), focused {
             frame.cursor = cursor
         }
+    }
+
+    /// Whether the selection is on a text field that Esc left (or that a presenter has not
+    /// chosen): it is drawn unselected, since typing does not go there.
+    private static func leftField(_ blocks: BlockLayout, selected: Int?, pane: String, session: Session, ui: UIState) -> Bool {
+        guard ui.editing == nil, let selected, blocks.controls.indices.contains(selected), blocks.controls[selected].isTextField else { return false }
+        return !Controller.fieldTakesKeys(pane, session: session, ui: ui) && !ui.readOnly
     }
 
     /// A pane's blocks: the part kept in view, if the pane has one, and the part that scrolls.
@@ -163,33 +193,30 @@ public enum MainView {
         tab == .flow || tab == .sequence
     }
 
-    private static func drawStatus(_ frame: inout Frame, layout: ScreenLayout, session: Session, ui: UIState, transport: String) {
+    private static func drawStatus(_ frame: inout Frame, layout: ScreenLayout, session: Session, ui: UIState, transport: String, presentation: Presentation?) {
         frame.fill(layout.status, role: .statusBar)
-        var spans = [Span(" ● \(transport) ", .statusBar), Span("│", .statusBar)]
-        if let now = session.now {
-            spans.append(Span(" ⏱ \(Clock.format(now)) UTC ", .statusBar))
-            spans.append(Span("│", .statusBar))
-        }
-        if session.hasSeveralDevices {
-            spans.append(Span(" on the \(session.focusedDevice.name.title) ", .statusBar))
-            spans.append(Span("│", .statusBar))
-        }
-        if let session = session.app.session {
-            spans.append(Span(" \(session.email ?? session.localId)\(session.emailVerified ? " ✓" : " (unverified)") ", .statusBar))
+        // Each piece with what it is worth when room is short: the lowest go first.
+        var pieces: [(text: String, worth: Int)] = [(" ● \(transport) ", 2)]
+        if let now = session.now { pieces.append((" ⏱ \(Clock.format(now)) UTC ", 1)) }
+        if session.hasSeveralDevices { pieces.append((" on the \(session.focusedDevice.name.title) ", 4)) }
+        if let signedIn = session.app.session {
+            pieces.append((" \(signedIn.email ?? signedIn.localId)\(signedIn.emailVerified ? " ✓" : " (unverified)") ", 3))
         } else {
-            spans.append(Span(" signed out ", .statusBar))
+            pieces.append((" signed out ", 3))
         }
-        if let message = ui.message {
-            // A long message (the paths of an export) needs the room more than the clock does.
-            let used = spans.reduce(0) { $0 + $1.text.displayWidth }
-            if session.now != nil, used + message.displayWidth + 3 > frame.width { spans.removeSubrange(2...3) }
-            spans.append(Span("│", .statusBar))
-            spans.append(Span(" \(message) ", .statusBar))
+        if let message = ui.message { pieces.append((" \(message) ", 5)) }
+        if let presentation {
+            let next = presentation.next.map { "next (n): \($0)" } ?? (presentation.failed ? "scenario ended with a failure" : "scenario complete ✓")
+            pieces.append((" \(next) ", 5))
         }
-        if let presenter = session.presenter {
-            spans.append(Span("│", .statusBar))
-            let next = presenter.isFinished ? (presenter.failed ? "scenario ended with a failure" : "scenario complete ✓") : "next (n): \(presenter.steps[presenter.played])"
-            spans.append(Span(" \(next) ", .statusBar))
+        func width(_ pieces: [(text: String, worth: Int)]) -> Int { pieces.reduce(-1) { $0 + $1.text.displayWidth + 1 } }
+        while width(pieces) > layout.status.width, let cheapest = pieces.indices.filter({ pieces[$0].worth < 5 }).min(by: { pieces[$0].worth < pieces[$1].worth }) {
+            pieces.remove(at: cheapest)
+        }
+        var spans: [Span] = []
+        for (index, piece) in pieces.enumerated() {
+            if index > 0 { spans.append(Span("│", .statusBar)) }
+            spans.append(Span(piece.text, .statusBar))
         }
         frame.put(fitted(spans, columns: layout.status.width), x: 0, y: layout.status.y, clip: layout.status)
     }
@@ -213,12 +240,17 @@ public enum MainView {
     }
 
     /// The hint bar for whatever has the keyboard.
-    static func hints(for ui: UIState, presenting: Bool = false, otherDevice: String? = nil) -> [(String, String)] {
+    static func hints(for ui: UIState, presenting: Bool = false, otherDevice: String? = nil, field: String? = nil) -> [(String, String)] {
         if case .pasteLink? = ui.overlay { return [("Enter", "open link"), ("Ctrl-U", "clear"), ("Esc", "cancel")] }
         if ui.overlay == .help { return [("any key", "close help"), ("q", "quit")] }
+        if ui.overlay == .confirmReset { return [("y", "reset the world"), ("any other key", "keep it")] }
         if ui.mode == .welcome { return [("↑↓", "choose"), ("Enter", "start"), ("?", "help"), ("q", "quit")] }
         if ui.editing != nil {
-            return [("Enter", "save"), ("Esc", "cancel"), ("←→", "move"), ("Home/End", "jump"), ("Ctrl-U", "clear"), ("Tab/↓", "next")]
+            return [("Enter", "save"), ("Esc", "leave field"), ("←→", "move"), ("Home/End", "jump"), ("Ctrl-U", "clear"), ("Tab/↓", "next")]
+        }
+        if let field {
+            // Letters go into the field: the shortcuts wait until Esc leaves it.
+            return [("type", "into \(field)"), ("↑↓", "select"), ("Tab", ui.focus == .phone ? "inspector" : "phone"), ("Esc", "then ? help, q quit")]
         }
         var hints: [(String, String)] = []
         if presenting { hints += [("n", "next"), ("b", "back"), ("g", "play")] }
@@ -234,11 +266,11 @@ public enum MainView {
         return hints
     }
 
-    private static func drawHints(_ frame: inout Frame, layout: ScreenLayout, ui: UIState, presenting: Bool, otherDevice: String?) {
+    private static func drawHints(_ frame: inout Frame, layout: ScreenLayout, ui: UIState, presenting: Bool, otherDevice: String?, field: String?) {
         guard !layout.isTooSmall else { return }
         frame.fill(layout.hints, role: .keyHint)
         var x = 1
-        for (key, action) in fitting(hints(for: ui, presenting: presenting, otherDevice: otherDevice), width: frame.width - 1) {
+        for (key, action) in fitting(hints(for: ui, presenting: presenting, otherDevice: otherDevice, field: field), width: frame.width - 1) {
             x = frame.put(key, x: x, y: layout.hints.y, role: .keyName)
             x = frame.put(" \(action)  ", x: x, y: layout.hints.y, role: .keyHint)
         }
@@ -248,7 +280,7 @@ public enum MainView {
     /// from the first for as long as there is room.
     static func fitting(_ hints: [(String, String)], width: Int) -> [(String, String)] {
         func columns(_ hint: (String, String)) -> Int { hint.0.displayWidth + hint.1.displayWidth + 3 }
-        let essential = { (hint: (String, String)) in hint.0 == "?" || hint.0 == "q" }
+        let essential = { (hint: (String, String)) in hint.0 == "?" || hint.0 == "q" || hint.0 == "Esc" }
         var room = width - hints.filter(essential).map(columns).reduce(0, +)
         return hints.filter { hint in
             if essential(hint) { return true }
@@ -297,12 +329,12 @@ public enum MainView {
 
     static let helpSections: [(String, [(String, String)])] = [
         ("Move", [("Tab / S-Tab", "phone ⇄ inspector"), ("↑ ↓  k j", "select a control"), ("← →  h l", "pane / change choice"),
-                  ("1 … 8", "inspector panes"), ("PgUp PgDn", "scroll"), ("Esc", "back / leave a field")]),
+                  ("1 … 8", "inspector panes"), ("PgUp PgDn", "scroll"), ("Esc", "leave a field / back")]),
         ("Act", [("Enter Space", "press, toggle, edit"), ("m / a", "mailbox / the app"), ("p", "paste a link"),
                  ("r / x", "retry / dismiss"), ("n", "next scenario step"),
                  ("e", "export the session")]),
         ("World", [("+ / >", "clock +1 h / +1 day"), ("R", "reset the world"), ("w", "welcome screen")]),
-        ("Fields", [("← → Home End", "move the cursor"), ("Bksp  Del", "delete"), ("C-U / C-K", "clear before / after"), ("Enter / Esc", "save / cancel")]),
+        ("Fields", [("← → Home End", "move the cursor"), ("Bksp  Del", "delete"), ("C-U / C-K", "clear before / after"), ("Enter / Esc", "save / keep and leave")]),
         ("Terminal", [("Ctrl-L", "redraw"), ("Ctrl-Z", "suspend (fg resumes)"), ("q  Ctrl-C", "quit")]),
     ]
 
@@ -340,6 +372,27 @@ public enum MainView {
                 }
             }
         }
+    }
+
+    private static func drawConfirmReset(_ frame: inout Frame) {
+        let inner = overlayBox(&frame, width: min(60, frame.width - 4), height: 7, title: "Reset the world?")
+        frame.put("Every account, email and code goes back to the project's start.", x: inner.x, y: inner.y, role: .text, clip: inner)
+        frame.put([Span("y", .keyName), Span(" reset   ", .text), Span("any other key", .keyName), Span(" keep it", .text)], x: inner.x, y: inner.y + 2, clip: inner)
+    }
+
+    /// A presented scenario's name and what it tells, before its first step.
+    private static func drawOpeningCard(_ frame: inout Frame, _ presentation: Presentation) {
+        let width = min(72, frame.width - 4)
+        let text = TextWrap.lines(presentation.description, width: width - 4)
+        let shown = Array(text.prefix(max(1, frame.height - 10)))
+        let inner = overlayBox(&frame, width: width, height: shown.count + 8, title: "Scenario")
+        frame.put(presentation.title, x: inner.x, y: inner.y, role: .title, clip: inner)
+        for (index, line) in shown.enumerated() {
+            frame.put(line, x: inner.x, y: inner.y + 2 + index, role: .text, clip: inner)
+        }
+        let keys = [Span("n", .keyName), Span(" begin  ", .text), Span("?", .keyName), Span(" help  ", .text), Span("q", .keyName), Span(" quit", .text),
+                    Span("   \(presentation.total) steps", .text)]
+        frame.put(keys, x: inner.x, y: inner.y + 3 + shown.count, clip: inner)
     }
 
     private static func drawPaste(_ frame: inout Frame, editor: TextEditor) {

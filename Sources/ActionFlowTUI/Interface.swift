@@ -1,0 +1,477 @@
+import ActionFlowClient
+import ActionFlowModel
+import Foundation
+
+/// What reaches the interface: keys (a resize is one), the replies of a remote world to one
+/// effect, a note from the runtime (an export written), and time passing.
+public enum InterfaceMessage: Sendable {
+    case key(Key)
+    /// The terminal's new size (the runtime reads it when the terminal reports a resize).
+    case resized(width: Int, height: Int)
+    case replies([AppEvent])
+    case noted(String)
+    case tick(Date)
+}
+
+/// What the interface asks its runtime to do: everything `update` cannot do by itself.
+public enum InterfaceCommand: Sendable, Equatable {
+    /// A remote world's effect; its replies come back as `.replies`.
+    case run(Effect)
+    /// Write the session as it is on screen in every export format.
+    case export(SessionRecording, title: String?)
+    case quit
+    case suspend
+    case redraw
+}
+
+/// The whole interface as one value: the session (live or replayed), what only the interface
+/// knows (`UIState`), and the progress of a presented scenario, a story or a replay.
+/// `update` is the only thing that changes it; `MainView.render(self)` is the screen.
+public struct Interface: Sendable {
+    /// A story picked on the welcome screen, and the index of its next step.
+    struct StoryProgress: Sendable {
+        var scenario: Scenario
+        var next: Int
+    }
+
+    /// A presented step typing into the phone's fields, a character at a time, before its event.
+    struct Typing: Sendable {
+        var fields: [(field: DraftField, text: String)]
+        var typed = 0
+        var then: PresentedStep
+        var due: Date
+        var total: Int { fields.reduce(0) { $0 + $1.text.count } }
+
+        /// Each field's text as typed so far.
+        var shown: [(field: DraftField, text: String)] {
+            var left = typed
+            return fields.map { entry in
+                let count = min(left, entry.text.count)
+                left -= count
+                return (entry.field, String(entry.text.prefix(count)))
+            }
+        }
+    }
+
+    public private(set) var driver: SessionDriver {
+        didSet { revision += 1 }
+    }
+    public var ui: UIState
+    public private(set) var replay: Replay? {
+        didSet { revision += 1 }
+    }
+    public let replayTitle: String
+    /// The scenario presented step by step (`--scenario`), if any.
+    public let scenario: Scenario?
+    /// Changes whenever the session on screen may have changed (the panes' cache key).
+    public private(set) var revision = 0
+    public var width: Int
+    public var height: Int
+    /// `g` plays this many times faster than recorded (or than one step a second).
+    let speed: Double
+    var story: StoryProgress?
+    /// How many events the session had before each presented step, to step back to.
+    var presenterMarks: [Int] = []
+    /// The presented step's `expect` steps still to check, once its replies are in.
+    var pendingChecks = 0
+    /// What the checks of the presented step found, for its caption.
+    var checkResults: [String] = []
+    var typing: Typing? {
+        didSet { revision += 1 }
+    }
+    /// When `g` is playing: the time of the next step.
+    var nextPlayedStep: Date?
+    /// Effects handed to the runtime and not answered yet.
+    var awaiting = 0
+
+    /// A live session; `scenario` is presented step by step.
+    public init(driver: SessionDriver, scenario: Scenario? = nil, colorMode: ColorMode, width: Int, height: Int, speed: Double = 1, notice: String? = nil) {
+        self.driver = driver
+        self.scenario = scenario
+        self.width = width
+        self.height = height
+        self.speed = speed
+        replayTitle = ""
+        ui = UIState(colorMode: colorMode)
+        // A session that has begun opens where it was; a new one on the welcome screen.
+        if !driver.events.isEmpty || driver.session.presenter != nil { ui.mode = .main }
+        if let scenario {
+            ui.mode = .main
+            if driver.session.presenter == nil {
+                _ = send(.presenterStarted(title: scenario.name, steps: scenario.steps.map(\.action.summary)))
+            }
+            ui.openingCard = self.driver.session.presenter?.played == 0
+        }
+        ui.message = notice
+    }
+
+    /// A recording played back: read-only, stepped with n, b and g.
+    public init(replaying recording: SessionRecording, title: String, colorMode: ColorMode, width: Int, height: Int, speed: Double = 1) {
+        driver = SessionDriver(session: recording.start, remote: nil)
+        replay = Replay(recording)
+        replayTitle = title
+        scenario = nil
+        self.width = width
+        self.height = height
+        self.speed = speed
+        ui = UIState(colorMode: colorMode)
+        ui.mode = .main
+        ui.readOnly = true
+    }
+
+    /// The session on screen: the live one (with what a presented step is typing), or the
+    /// replay's with its progress as a presenter's.
+    public var session: Session {
+        if let replay { return replay.shownSession(title: replayTitle) }
+        guard let typing else { return driver.session }
+        var shown = driver.session
+        for (field, text) in typing.shown { shown.drafts[field.rawValue] = text }
+        return shown
+    }
+
+    /// When the interface wants a `.tick` without a key: the next typed character, the next
+    /// played step, or now while a story or a presented step's checks wait to go on.
+    public var nextTick: Date? {
+        if let typing { return typing.due }
+        if story != nil || pendingChecks > 0 { return awaiting == 0 ? .distantPast : nil }
+        return nextPlayedStep
+    }
+
+    /// Whether any effect is still to be answered.
+    var isIdle: Bool { awaiting == 0 }
+
+    // MARK: Update
+
+    /// Applies one message; returns what the runtime must do. `panes` holds the panes drawn
+    /// last (so that a key scrolls what is on screen); it is a cache, never a source of truth.
+    public mutating func update(_ message: InterfaceMessage, panes: PaneCache = PaneCache()) -> [InterfaceCommand] {
+        // The cache holds panes of the session as it was when they were laid out.
+        panes.sessionRevision = revision
+        switch message {
+        case .key(let key):
+            // A key stops `g` from playing on; the key itself then acts as usual.
+            nextPlayedStep = nil
+            if ui.openingCard, let answer = openingCardKey(key) { return answer }
+            let commands = Controller.handle(key, session: session, ui: &ui, width: width, height: height, panes: panes)
+            return commands.flatMap { perform($0) }
+        case .resized(let columns, let rows):
+            width = columns
+            height = rows
+            return [.redraw]
+        case .replies(let replies):
+            awaiting = max(0, awaiting - 1)
+            return replies.flatMap { send($0) } + goOn(now: nil)
+        case .noted(let note):
+            ui.message = note
+            return []
+        case .tick(let now):
+            return goOn(now: now)
+        }
+    }
+
+    /// The opening card takes `n` (to begin), Esc or Enter (to close it), `?` and `q`.
+    private mutating func openingCardKey(_ key: Key) -> [InterfaceCommand]? {
+        switch key {
+        case .character("n"), .enter, .escape, .character(" "):
+            ui.openingCard = false
+            return []
+        case .character("q"), .control("c"): return [.quit]
+        case .control("l"), .control("z"), .character("?"): return nil
+        default: return []
+        }
+    }
+
+    /// Plays on whatever waits for time or for replies: typing, a story, checks, `g`.
+    private mutating func goOn(now: Date?) -> [InterfaceCommand] {
+        var commands: [InterfaceCommand] = []
+        if let now, var typing, typing.due <= now {
+            typing.typed += 1
+            typing.due = now.addingTimeInterval(Self.typingPause / max(0.01, speed))
+            self.typing = typing
+            if typing.typed >= typing.total { commands += finishTyping() }
+        }
+        commands += playStory()
+        commands += playChecks()
+        if let now, let due = nextPlayedStep, due <= now, typing == nil, pendingChecks == 0, isIdle {
+            let (played, more) = playNextStep()
+            commands += more
+            if played {
+                // A scenario has no recorded pace: one step a second.
+                let pause = replay?.pauseBeforeNext ?? 1
+                nextPlayedStep = now.addingTimeInterval(pause / max(0.01, speed))
+            } else {
+                nextPlayedStep = nil
+            }
+        }
+        return commands
+    }
+
+    /// Seconds between two typed characters.
+    static let typingPause: TimeInterval = 0.04
+
+    private mutating func perform(_ command: UICommand) -> [InterfaceCommand] {
+        switch command {
+        case .send where replay != nil:
+            ui.message = UIState.readOnlyMessage
+            return []
+        case .send(let event): return send(event)
+        case .quit: return [.quit]
+        case .suspend: return [.suspend]
+        case .redraw: return [.redraw]
+        case .nextScenarioStep:
+            if typing != nil { return finishTyping() }
+            return playNextStep().commands
+        case .stepBack: return stepBack()
+        case .playToEnd:
+            nextPlayedStep = .distantPast
+            return []
+        case .playStory(let scenario):
+            story = StoryProgress(scenario: scenario, next: 0)
+            return playStory()
+        case .exportSession: return [exportCommand()]
+        case .setDraft, .toggleExchange: return []
+        }
+    }
+
+    /// Reduces an event now; a remote world's effects go to the runtime.
+    private mutating func send(_ event: AppEvent) -> [InterfaceCommand] {
+        let effects = driver.reduce(event)
+        awaiting += effects.count
+        return effects.map { .run($0) }
+    }
+
+    // MARK: Presenter
+
+    /// The scenario's steps as the presenter plays them: each action with the `expect` steps
+    /// after it, which check it and change nothing on screen themselves. Leading checks form a
+    /// group of their own.
+    static func stepGroups(_ scenario: Scenario) -> [[Int]] {
+        var groups: [[Int]] = []
+        for (index, step) in scenario.steps.enumerated() {
+            if step.action.isCheck, !groups.isEmpty {
+                groups[groups.count - 1].append(index)
+            } else {
+                groups.append([index])
+            }
+        }
+        return groups
+    }
+
+    /// The plain-language caption of a step: the scenario's own, or its kind's.
+    static func caption(_ step: ScenarioStep) -> String {
+        step.caption ?? step.action.caption
+    }
+
+    /// The presenter's next step: its action, typed into the phone first when it fills a form,
+    /// then its checks once the replies are in. In a replay, the next recorded event. Returns
+    /// whether a step was played.
+    private mutating func playNextStep() -> (played: Bool, commands: [InterfaceCommand]) {
+        if replay != nil {
+            guard replay?.forward() == true else { return (false, []) }
+            ui.message = session.presenter?.lastResult
+            return (true, [])
+        }
+        guard let scenario, let presenter = driver.session.presenter, !presenter.isFinished else { return (false, []) }
+        guard isIdle, story == nil, pendingChecks == 0 else {
+            ui.message = "waiting for the server to answer the previous step"
+            return (false, [])
+        }
+        let groups = Self.stepGroups(scenario)
+        guard let group = groups.first(where: { ($0.first ?? 0) >= presenter.played }) else { return (false, []) }
+        ui.openingCard = false
+        presenterMarks.append(driver.events.count)
+        checkResults = []
+        let first = group[0]
+        let step = ScenarioRunner.present(scenario, stepAt: first, in: driver.session)
+        ui.caption = Self.caption(scenario.steps[first])
+        pendingChecks = group.count - 1
+        if step.event != nil, let fields = typedFields(step), !fields.isEmpty {
+            typing = Typing(fields: fields, then: step, due: .distantPast)
+            return (true, [])
+        }
+        return (true, played(step))
+    }
+
+    /// The step's event, then its result, both in the session.
+    private mutating func played(_ step: PresentedStep) -> [InterfaceCommand] {
+        var commands: [InterfaceCommand] = []
+        if let event = step.event { commands += send(event) }
+        commands += send(step.played)
+        if !step.passed {
+            pendingChecks = 0
+            ui.message = step.summary
+        }
+        return commands + playChecks()
+    }
+
+    /// The typing done (or skipped with `n`): the fields keep what was typed, then the step's event.
+    private mutating func finishTyping() -> [InterfaceCommand] {
+        guard let typing else { return [] }
+        self.typing = nil
+        var commands: [InterfaceCommand] = []
+        for (field, text) in typing.fields { commands += send(.draftEdited(field: field.rawValue, text: text)) }
+        return commands + played(typing.then)
+    }
+
+    /// The fields on the phone's screen that a presented step's event fills, with their text.
+    private func typedFields(_ step: PresentedStep) -> [(field: DraftField, text: String)]? {
+        guard let event = step.event else { return nil }
+        let candidates: [(DraftField, String)]
+        switch event {
+        case .signInSubmitted(let email, let password): candidates = [(.signInEmail, email), (.signInPassword, password)]
+        case .passwordResetRequested(let email): candidates = [(.forgotEmail, email)]
+        case .signInLinkRequested(let email): candidates = [(.signInEmail, email)]
+        case .signInEmailConfirmed(let email): candidates = [(.confirmEmail, email), (.widgetEmail, email)]
+        case .newPasswordSubmitted(let password): candidates = [(.newPassword, password), (.widgetPassword, password)]
+        default: return nil
+        }
+        let shown = Set(PhoneContent.page(driver.session, ui).blocks.compactMap { block -> String? in
+            if case .control(let control) = block, control.isTextField { control.id } else { nil }
+        })
+        return candidates.filter { shown.contains($0.0.rawValue) }.map { (field: $0.0, text: $0.1) }
+    }
+
+    /// The presented step's `expect` steps, once every reply is in; each adds a ✓ to the caption.
+    private mutating func playChecks() -> [InterfaceCommand] {
+        var commands: [InterfaceCommand] = []
+        while pendingChecks > 0, isIdle, typing == nil, let scenario, let presenter = driver.session.presenter, !presenter.isFinished {
+            let step = ScenarioRunner.present(scenario, stepAt: presenter.played, in: driver.session)
+            pendingChecks -= 1
+            commands += send(step.played)
+            guard step.passed else {
+                pendingChecks = 0
+                ui.message = step.summary
+                return commands
+            }
+            checkResults.append(step.summary)
+            let caption = presenterCaption(played: presenter.played)
+            ui.caption = ([caption] + checkResults).joined(separator: "  ")
+        }
+        return commands
+    }
+
+    /// The caption of the group holding step index `played`.
+    private func presenterCaption(played: Int) -> String {
+        guard let scenario else { return "" }
+        let group = Self.stepGroups(scenario).last { ($0.first ?? 0) <= played }
+        return group.map { Self.caption(scenario.steps[$0[0]]) } ?? ""
+    }
+
+    /// Back one step: the session is rebuilt from its start up to the step before.
+    private mutating func stepBack() -> [InterfaceCommand] {
+        nextPlayedStep = nil
+        if replay != nil {
+            ui.message = replay?.back() == true ? (session.presenter?.lastResult ?? "at the start") : "at the start"
+            return []
+        }
+        guard driver.remote == nil else {
+            ui.message = "stepping back needs the embedded world: a server does not undo its calls"
+            return []
+        }
+        typing = nil
+        pendingChecks = 0
+        guard let target = presenterMarks.popLast() else {
+            ui.message = "at the start"
+            return []
+        }
+        var rebuilt = Replay(SessionRecording(driver))
+        rebuilt.seek(to: target)
+        driver = SessionDriver(SessionRecording(start: driver.start, events: Array(driver.events.prefix(target)),
+                                                times: driver.times.map { Array($0.prefix(target)) }, current: rebuilt.session), remote: nil)
+        ui.caption = nil
+        ui.message = "back to step \(presenterStep)"
+        return []
+    }
+
+    /// The presented step on screen, counted as the presenter counts them (checks folded in).
+    public var presenterStep: Int {
+        guard let scenario, let presenter = session.presenter else { return session.presenter?.played ?? 0 }
+        return Self.stepGroups(scenario).filter { ($0.first ?? 0) < presenter.played }.count
+    }
+
+    /// What the screen says of the scenario presented or the replay: its card, the step
+    /// counter and the next step's caption.
+    public var presentation: Presentation? {
+        guard let presenter = session.presenter else { return nil }
+        guard let scenario, replay == nil else { return Presentation(presenter) }
+        let groups = Self.stepGroups(scenario)
+        // A step being typed has begun: the next is the one after it.
+        let begun = presenter.played + (typing == nil ? 0 : 1)
+        let next = presenter.isFinished ? nil : groups.first { ($0.first ?? 0) >= begun }
+        return Presentation(title: scenario.name, description: scenario.description, step: presenterStep, total: groups.count,
+                            next: next.map { Self.caption(scenario.steps[$0[0]]) }, finished: presenter.isFinished, failed: presenter.failed)
+    }
+
+    /// Plays the picked story's steps as the presenter would, without presenting them: each as
+    /// soon as the server answered the previous one (at once in an embedded world). An unmet
+    /// expectation or a step that cannot play stops the story and says why.
+    private mutating func playStory() -> [InterfaceCommand] {
+        var commands: [InterfaceCommand] = []
+        while let progress = story, isIdle {
+            guard progress.scenario.steps.indices.contains(progress.next) else {
+                story = nil
+                break
+            }
+            let step = ScenarioRunner.present(progress.scenario, stepAt: progress.next, in: driver.session)
+            guard step.passed else {
+                story = nil
+                ui.message = step.summary
+                break
+            }
+            story?.next += 1
+            if let event = step.event { commands += send(event) }
+        }
+        return commands
+    }
+
+    /// The session as it is on screen, to export: a replay up to the event shown.
+    private func exportCommand() -> InterfaceCommand {
+        if let replay {
+            let recording = SessionRecording(start: replay.recording.start, events: Array(replay.recording.events.prefix(replay.position)),
+                                             times: replay.recording.times.map { Array($0.prefix(replay.position)) }, current: replay.session)
+            return .export(recording, title: replayTitle)
+        }
+        return .export(SessionRecording(driver), title: scenario?.name)
+    }
+}
+
+extension ScenarioAction {
+    /// Whether the step only checks what the steps before it did.
+    var isCheck: Bool {
+        switch self {
+        case .expect, .expectOn: true
+        default: false
+        }
+    }
+}
+
+/// A scenario as the presenter shows it, or a replay's progress: title, description, where it
+/// is and what comes next.
+public struct Presentation: Sendable, Equatable {
+    public var title: String
+    public var description: String
+    /// Steps played, counted as shown (a presented scenario's checks fold into their step).
+    public var step: Int
+    public var total: Int
+    /// The next step's caption; nil when every step was played.
+    public var next: String?
+    public var finished: Bool
+    public var failed: Bool
+
+    public init(title: String, description: String, step: Int, total: Int, next: String?, finished: Bool, failed: Bool) {
+        self.title = title
+        self.description = description
+        self.step = step
+        self.total = total
+        self.next = next
+        self.finished = finished
+        self.failed = failed
+    }
+
+    /// A progress with no scenario behind it (a replay's): each step as recorded.
+    public init(_ progress: PresenterProgress) {
+        let step = min(progress.played, progress.steps.count)
+        self.init(title: progress.title, description: "", step: step, total: progress.steps.count,
+                  next: progress.isFinished ? nil : progress.steps[step], finished: progress.isFinished, failed: progress.failed)
+    }
+}

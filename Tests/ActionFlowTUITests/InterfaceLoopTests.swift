@@ -1,0 +1,178 @@
+import ActionFlowBackend
+import ActionFlowClient
+import ActionFlowModel
+@testable import ActionFlowTUI
+import Foundation
+import Testing
+
+/// The interface's one loop, in process: messages into `Interface.update`, the commands it
+/// asks for, and the frames `MainView` draws of it on an in-memory terminal.
+@MainActor
+final class LoopHarness {
+    var model: Interface
+    let terminal: MemoryTerminal
+    let panes = PaneCache()
+    /// Every command the loop asked the runtime for.
+    private(set) var commands: [InterfaceCommand] = []
+    /// The simulated time the ticks carry.
+    private(set) var now = Date(timeIntervalSince1970: 1_800_000_000)
+
+    init(_ model: Interface) {
+        self.model = model
+        terminal = MemoryTerminal(width: model.width, height: model.height)
+        draw()
+    }
+
+    /// A live embedded session presenting `scenario` (a shipped name), at `size`.
+    static func presenting(_ scenario: String, size: (Int, Int) = (80, 24)) throws -> LoopHarness {
+        let parsed = try ScenarioParser.load(contentsOf: ScenarioLibrary.locate(scenario))
+        let driver = SessionDriver(session: parsed.embeddedSession(baseProject: try ProjectConfigLoader.loadDefault()), remote: nil)
+        return LoopHarness(Interface(driver: driver, scenario: parsed, colorMode: .full256, width: size.0, height: size.1))
+    }
+
+    /// A free session on the embedded project, opened on the welcome screen.
+    static func live(size: (Int, Int) = (80, 24)) throws -> LoopHarness {
+        let session = EmbeddedWorld.session(project: try ProjectConfigLoader.loadDefault())
+        return LoopHarness(Interface(driver: SessionDriver(session: session, remote: nil), colorMode: .full256, width: size.0, height: size.1))
+    }
+
+    func send(_ message: InterfaceMessage) {
+        let asked = model.update(message, panes: panes)
+        commands += asked
+        draw()
+    }
+
+    func keys(_ keys: Key...) {
+        for key in keys { send(.key(key)) }
+    }
+
+    func type(_ text: String) {
+        for character in text { send(.key(.character(character))) }
+    }
+
+    /// Lets time pass, a tick at a time, until nothing waits for one (or `limit` seconds).
+    func settle(limit: TimeInterval = 30) {
+        let end = now.addingTimeInterval(limit)
+        while let due = model.nextTick, now < end {
+            now = max(now.addingTimeInterval(0.01), min(due, end))
+            send(.tick(now))
+        }
+    }
+
+    /// Lets `seconds` pass, then ticks once.
+    func wait(_ seconds: TimeInterval) {
+        now = now.addingTimeInterval(seconds)
+        send(.tick(now))
+    }
+
+    func draw() {
+        panes.sessionRevision = model.revision
+        terminal.present(MainView.render(model, transport: "embedded demo-actionflow", panes: panes))
+    }
+
+    var screen: String { terminal.text }
+    var statusLine: String { screen.split(separator: "\n", omittingEmptySubsequences: false).dropLast(1).last.map(String.init) ?? "" }
+    /// The phone's Email field as drawn.
+    var emailField: String { screen.split(separator: "\n").first { $0.hasPrefix("│ Email") }.map(String.init) ?? "" }
+    var headerLine: String { screen.split(separator: "\n").first.map(String.init) ?? "" }
+}
+
+@MainActor
+@Suite("The interface loop, in process")
+struct InterfaceLoopTests {
+    @Test("A presented scenario opens on a card with its name and description; n begins")
+    func openingCard() throws {
+        let loop = try LoopHarness.presenting("password-reset-in-app")
+        #expect(loop.screen.contains("password-reset-in-app"))
+        #expect(loop.screen.contains("User story 1 on an iPhone with the app installed: Bob opens a"))
+        #expect(loop.screen.contains("n begin"))
+        loop.keys(.character("n"))
+        #expect(!loop.screen.contains("n begin"))
+        #expect(loop.model.session.journal.isEmpty, "closing the card plays no step")
+        #expect(loop.headerLine.contains("step 0/8"))
+    }
+
+    @Test("Each n changes the phone: checks fold into the step they check and show as ✓ marks")
+    func everyStepChangesTheScreen() throws {
+        let loop = try LoopHarness.presenting("password-reset-in-app")
+        loop.keys(.character("n"))
+        var previous = loop.screen
+        for step in 1...8 {
+            loop.keys(.character("n"))
+            loop.settle()
+            #expect(loop.screen != previous, "step \(step) changed nothing on screen")
+            #expect(loop.headerLine.contains("step \(step)/8"), "\(loop.headerLine)")
+            previous = loop.screen
+        }
+        #expect(loop.model.session.presenter?.isFinished == true)
+        #expect(loop.model.session.presenter?.failed == false)
+        #expect(loop.statusLine.contains("scenario complete ✓"))
+    }
+
+    @Test("The phone shows what the script types, as it types it, before the form is sent")
+    func typingIsShown() throws {
+        let loop = try LoopHarness.presenting("password-reset-in-app")
+        loop.keys(.character("n"), .character("n"))
+        loop.settle()
+        #expect(loop.screen.contains("Sign in"))
+        loop.keys(.character("n"))
+        // A few characters in: the email is being typed, nothing is sent yet.
+        for _ in 0..<4 { loop.wait(Interface.typingPause) }
+        #expect(loop.emailField.contains("bob@"), "\(loop.screen)")
+        #expect(!loop.emailField.contains("bob@example.com"))
+        #expect(loop.model.driver.session.exchanges.isEmpty)
+        loop.settle()
+        #expect(loop.emailField.contains("bob@example.com"), "the typed email stays in its field after the failed sign-in")
+        #expect(loop.headerLine.contains("✓ fails INVALID_PASSWORD"), "the check of the step shows as a mark: \(loop.headerLine)")
+    }
+
+    @Test("A step's caption is plain language, and the next one is announced")
+    func captions() throws {
+        let loop = try LoopHarness.presenting("password-reset-in-app", size: (120, 36))
+        loop.keys(.character("n"))
+        #expect(loop.statusLine.contains("next (n): Opens /articles/42 in the app"), "\(loop.statusLine)")
+        loop.keys(.character("n"))
+        #expect(loop.headerLine.contains("Opens /articles/42 in the app  ✓ screen signIn"), "\(loop.headerLine)")
+        #expect(loop.statusLine.contains("next (n): Signs in as bob@example.com"), "\(loop.statusLine)")
+    }
+
+    @Test("b steps back a whole presented step, checks and typing included")
+    func stepBack() throws {
+        let loop = try LoopHarness.presenting("password-reset-in-app")
+        loop.keys(.character("n"), .character("n"))
+        loop.settle()
+        let afterOne = loop.model.session
+        loop.keys(.character("n"))
+        loop.settle()
+        loop.keys(.character("b"))
+        #expect(loop.model.session.app == afterOne.app)
+        #expect(loop.headerLine.contains("step 1/8"))
+    }
+
+    @Test("g plays every step at its pace; a key stops it")
+    func playToEnd() throws {
+        let loop = try LoopHarness.presenting("password-reset-in-app")
+        loop.keys(.character("n"), .character("g"))
+        loop.settle(limit: 120)
+        #expect(loop.model.session.presenter?.isFinished == true)
+        #expect(loop.model.session.app.session?.email == "bob@example.com")
+    }
+
+    @Test("A story picked on the welcome screen plays to its end, then leaves the user to it")
+    func storyFromWelcome() throws {
+        let loop = try LoopHarness.live()
+        #expect(loop.screen.contains("Free exploration"))
+        loop.keys(.character("1"))
+        loop.settle()
+        #expect(loop.model.session.presenter == nil)
+        #expect(!loop.model.session.journal.isEmpty)
+        #expect(loop.model.nextTick == nil)
+    }
+
+    @Test("e asks the runtime to export the session on screen, under the scenario's name")
+    func exportAsked() throws {
+        let loop = try LoopHarness.presenting("password-reset-in-app")
+        loop.keys(.character("n"), .character("n"), .escape, .character("e"))
+        #expect(loop.commands.contains { if case .export(_, let title) = $0 { title == "password-reset-in-app" } else { false } })
+    }
+}
