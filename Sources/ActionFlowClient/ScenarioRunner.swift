@@ -312,8 +312,20 @@ extension ScenarioAction {
 }
 
 extension AppEvent {
+    /// Whether the event is something the user did (a tap, a key, a change of the world asked
+    /// for), not a reply, a draft or the presenter's own bookkeeping.
+    public var isUserStep: Bool {
+        switch self {
+        case .onDevice(_, let event): event.isUserStep
+        case .callSucceeded, .callFailed, .mailboxRefreshed, .clockAdvanced, .worldReset, .projectApplied, .serviceFailed,
+             .exchangeRecorded, .presenterStarted, .presenterStepPlayed, .draftEdited:
+            false
+        default: true
+        }
+    }
+
     /// A plain-language sentence for what the user (or the world) does.
-    var caption: String {
+    public var caption: String {
         switch self {
         case .openRoute(let path): "Opens \(UntrustedText.sanitize(path)) in the app"
         case .signInSubmitted(let email, _): "Signs in as \(UntrustedText.sanitize(email))"
@@ -335,6 +347,7 @@ extension AppEvent {
         case .retryTapped: "Tries again"
         case .errorDismissed: "Dismisses the error"
         case .draftEdited: "Types into a field"
+        case .onDevice(_, let event): event.caption
         default: summary
         }
     }

@@ -19,7 +19,8 @@ extension Replay {
 }
 
 /// A recording played in the interface, headless, as an asciicast v2 file: a header line, then
-/// one `[seconds, "o", bytes]` event per frame, each a full redraw of the screen.
+/// one `[seconds, "o", bytes]` event per frame, each a full redraw of the screen, and a
+/// `[seconds, "m", label]` marker before each step the user took.
 public struct SessionCast: Sendable {
     public let recording: SessionRecording
     public let title: String
@@ -57,9 +58,16 @@ public struct SessionCast: Sendable {
         var header: [String: Any] = ["version": 2, "width": width, "height": height, "title": title]
         if let start = recording.times?.first { header["timestamp"] = Int(start.timeIntervalSince1970) }
         var lines = [Self.json(header)]
+        var step = 0
         for (index, (time, frame)) in frames.enumerated() {
+            let stamp = PrintfFormat.string("%.6f", time)
+            // A marker where each step the user took begins, so a player can jump between steps.
+            if index > 0, recording.events[index - 1].isUserStep {
+                step += 1
+                lines.append("[\(stamp), \"m\", \(Self.json("step \(step): \(recording.events[index - 1].caption)"))]")
+            }
             let setup = index == 0 ? "\u{1B}[?25l" : ""
-            lines.append("[\(PrintfFormat.string("%.6f", time)), \"o\", \(Self.json(setup + Self.drawing(frame)))]")
+            lines.append("[\(stamp), \"o\", \(Self.json(setup + Self.drawing(frame)))]")
         }
         return lines.joined(separator: "\n") + "\n"
     }

@@ -96,8 +96,16 @@ struct CastExportTests {
         #expect(header["width"] as? Int == columns)
         #expect(header["height"] as? Int == rows)
         #expect(header["title"] as? String == "password-reset-in-app")
-        // The start, then one frame per recorded event.
-        #expect(lines.count == 2 + result.recording.events.count)
+        // The start, then one frame per recorded event, and a marker where each step begins.
+        let steps = result.recording.events.filter(\.isUserStep)
+        #expect(lines.count == 2 + result.recording.events.count + steps.count)
+        let markers = try lines.dropFirst().compactMap { line -> String? in
+            let event = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [Any])
+            return event[1] as? String == "m" ? event[2] as? String : nil
+        }
+        #expect(markers.count == steps.count)
+        #expect(markers.first == "step 1: Opens /articles/42 in the app")
+        #expect(markers.contains("step 3: Taps “Forgot password?”"), "\(markers)")
     }
 
     @Test("event times never go back, and no pause is longer than 3 seconds")
@@ -110,7 +118,7 @@ struct CastExportTests {
         #expect(result.screen == Self.finalScreen(result.recording, title: result.title, width: 100, height: 30))
         let times = try result.cast.split(separator: "\n").dropFirst().map { line in
             let event = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [Any])
-            #expect(event[1] as? String == "o")
+            #expect(event[1] as? String == "o" || event[1] as? String == "m")
             return try #require(event[0] as? Double)
         }
         #expect(times.first == 0)
