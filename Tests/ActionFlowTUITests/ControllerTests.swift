@@ -252,3 +252,33 @@ struct TextEditorTests {
         #expect(column == 4)
     }
 }
+
+@Suite("Settings findings follow what the next send carries")
+struct SettingsFindingsPaneTests {
+    private func findings(_ session: Session, _ ui: UIState) -> String {
+        let text = render(session, ui, large).text
+        guard let start = text.range(of: "Findings") else { return "" }
+        return String(text[start.lowerBound...])
+    }
+
+    @Test("An unset url is the page being opened: no 'No continue URL' finding on the way to /articles/42")
+    func unsetURLIsThePageOpened() async throws {
+        let session = try await World.start().send(.openRoute("/articles/42"))
+        let shown = findings(session, mainUI(focus: .inspector, tab: .settings))
+        #expect(!shown.contains("No continue URL"), "\(shown)")
+    }
+
+    @Test("Findings change as a field is typed in, before Enter saves it")
+    func findingsAsYouType() async throws {
+        let session = try await World.start().send(.openRoute("/articles/42"))
+        var ui = mainUI(focus: .inspector, tab: .settings)
+        // The url field is the first control: typing there edits it.
+        for key in [Key.control("u")] + "https://evil.example.org/x".map({ Key.character($0) }) {
+            if ui.editing == nil { _ = Controller.handle(.enter, session: session, ui: &ui, width: large.0, height: large.1) }
+            _ = Controller.handle(key, session: session, ui: &ui, width: large.0, height: large.1)
+        }
+        #expect(ui.editing?.editor.text == "https://evil.example.org/x")
+        #expect(session.app.settings.url != "https://evil.example.org/x", "nothing saved yet")
+        #expect(findings(session, ui).contains("evil.example.org"), "\(findings(session, ui))")
+    }
+}

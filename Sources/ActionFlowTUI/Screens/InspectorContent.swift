@@ -9,7 +9,7 @@ enum InspectorContent {
     static func blocks(_ tab: InspectorTab, _ session: Session, _ ui: UIState) -> [Block] {
         switch tab {
         case .flow: flowTimeline(session) + [.blank] + flowNarration(session)
-        case .settings: settings(session)
+        case .settings: settings(session, typing: ui.editing)
         case .device: device(session)
         case .link: link(session)
         case .network: network(session, ui)
@@ -153,22 +153,50 @@ enum InspectorContent {
         return Note("\(mark) \(finding.message)", role)
     }
 
-    private static func settings(_ session: Session) -> [Block] {
+    /// Whether a pane's content follows a field as it is typed in, not only once it is saved.
+    static func followsTyping(_ tab: InspectorTab) -> Bool { tab == .settings }
+
+    /// The settings as the app will send them, with the field being typed in (`typing`) as typed.
+    static func settingsAsTyped(_ session: Session, typing: Editing?) -> ActionCodeSettings {
+        var settings = session.app.settings
+        if let typing, let field = settingsTextFields.first(where: { $0.id == typing.id }) {
+            settings[keyPath: field.keyPath] = optional(typing.editor.text)
+        }
+        return session.app.settingsToSend(settings)
+    }
+
+    /// The settings' text fields: control id, label, the setting, and what an empty field means.
+    static let settingsTextFields: [(id: String, label: String, keyPath: WritableKeyPath<ActionCodeSettings, String?> & Sendable, placeholder: String)] = [
+        ("settings.url", "url", \.url, "(the page being opened)"),
+        ("settings.iOSBundleID", "iOSBundleID", \.iOSBundleID, "(unset)"),
+        ("settings.androidPackageName", "androidPackageName", \.androidPackageName, "(unset)"),
+        ("settings.androidMinimumVersion", "androidMinimumVersion", \.androidMinimumVersion, "(unset)"),
+        ("settings.linkDomain", "linkDomain", \.linkDomain, "(project default)"),
+        ("settings.dynamicLinkDomain", "dynamicLinkDomain", \.dynamicLinkDomain, "(legacy, unset)"),
+    ]
+
+    private static func settings(_ session: Session, typing: Editing?) -> [Block] {
         let requestType = (session.app.flow?.kind ?? .passwordReset).requestType
-        let findings = SettingsFindings.findings(for: session.app.settings, requestType: requestType, project: session.project)
+        // Checked as the next send will carry them: an unset url is the page being opened, and
+        // a field being typed in counts as typed.
+        let findings = SettingsFindings.findings(for: settingsAsTyped(session, typing: typing), requestType: requestType, project: session.project)
         var blocks: [Block] = [
             .heading("ActionCodeSettings"),
             .paragraph("Checked as the \(session.app.clientPlatform.sdkName) SDK would for \(requestType.rawValue); used by the next send.", .muted),
             .blank,
         ]
-        blocks.append(.control(settingsText(session, "settings.url", "url", \.url, placeholder: "(the page being opened)", requestType: requestType)))
+        // An empty url sends the page being opened: the field says which.
+        let opened = session.app.settings.url == nil ? session.app.settingsToSend(session.app.settings).url : nil
+        func text(_ index: Int) -> Block {
+            let field = settingsTextFields[index]
+            let placeholder = index == 0 ? opened.map { "(the page being opened: \($0))" } ?? field.placeholder : field.placeholder
+            return .control(settingsText(session, field.id, field.label, field.keyPath, placeholder: placeholder, requestType: requestType))
+        }
+        blocks.append(text(0))
         blocks.append(.control(settingsToggle(session, "settings.handleCodeInApp", "handleCodeInApp", \.handleCodeInApp, requestType: requestType)))
-        blocks.append(.control(settingsText(session, "settings.iOSBundleID", "iOSBundleID", \.iOSBundleID, placeholder: "(unset)", requestType: requestType)))
-        blocks.append(.control(settingsText(session, "settings.androidPackageName", "androidPackageName", \.androidPackageName, placeholder: "(unset)", requestType: requestType)))
+        blocks += [text(1), text(2)]
         blocks.append(.control(settingsToggle(session, "settings.androidInstallIfNotAvailable", "androidInstallIfNot…", \.androidInstallIfNotAvailable, requestType: requestType)))
-        blocks.append(.control(settingsText(session, "settings.androidMinimumVersion", "androidMinimumVersion", \.androidMinimumVersion, placeholder: "(unset)", requestType: requestType)))
-        blocks.append(.control(settingsText(session, "settings.linkDomain", "linkDomain", \.linkDomain, placeholder: "(project default)", requestType: requestType)))
-        blocks.append(.control(settingsText(session, "settings.dynamicLinkDomain", "dynamicLinkDomain", \.dynamicLinkDomain, placeholder: "(legacy, unset)", requestType: requestType)))
+        blocks += [text(3), text(4), text(5)]
         let base = session.app.continueURLBase
         blocks.append(.control(Control(id: "settings.base", label: "app web origin", kind: .text(value: base, placeholder: "https://www.example.com", secret: false),
                                        commit: { [.send(.continueURLBaseEdited($0))] })))

@@ -23,6 +23,16 @@ public final class PaneCache {
         var tab: InspectorTab
         var expandedExchange: Int?
         var area: Rect
+        /// The field typed in, for the one pane whose content follows the typing (Settings).
+        var typing: Editing? = nil
+
+        init(revision: Int, tab: InspectorTab, expandedExchange: Int?, area: Rect, editing: Editing? = nil) {
+            self.revision = revision
+            self.tab = tab
+            self.expandedExchange = expandedExchange
+            self.area = area
+            typing = InspectorContent.followsTyping(tab) ? editing : nil
+        }
     }
 
     /// Laying out also depends on the field being typed in (its note may take more rows).
@@ -47,10 +57,10 @@ public final class PaneCache {
     public init() {}
 
     func inspector(_ session: Session, _ ui: UIState, _ screen: ScreenLayout) -> Inspector {
-        let content = ContentKey(revision: sessionRevision, tab: ui.tab, expandedExchange: ui.expandedExchange, area: screen.inspectorContent)
+        let content = ContentKey(revision: sessionRevision, tab: ui.tab, expandedExchange: ui.expandedExchange, area: screen.inspectorContent, editing: ui.editing)
         let key = LayoutKey(content: content, editing: ui.editing)
         if let kept = inspectorLayouts[key] { return kept }
-        inspectorContent = inspectorContent.filter { $0.key.revision == content.revision && $0.key.area == content.area }
+        inspectorContent = inspectorContent.filter { $0.key.revision == content.revision && $0.key.area == content.area && ($0.key.typing == nil || $0.key.typing == content.typing) }
         inspectorLayouts = inspectorLayouts.filter { inspectorContent[$0.key.content] != nil && ($0.key.editing == nil || $0.key.editing == key.editing) }
         let regions = inspectorContent[content] ?? MainView.inspectorRegions(session, ui, screen)
         inspectorContent[content] = regions
