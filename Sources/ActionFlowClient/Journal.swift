@@ -124,13 +124,14 @@ public enum WebWidgetFact: Sendable, Equatable, Codable {
     case resetFormShown(email: String?)
     case passwordChanged(email: String?, continueShown: Bool)
     case emailVerified(email: String?, continueShown: Bool)
-    case signedInOnPage(email: String?)
     case done(IdentityToolkitOperation)
     case failed(IdentityToolkitOperation, AuthFailure)
     /// The link has no code the page can use.
     case unusable(mode: String, missingCode: Bool)
-    /// An email-link sign-in: the page asks for the email the link was sent to.
-    case asksForEmail(actionURL: String)
+    /// An email-link sign-in: the page sent the browser on to the continue URL with the link's parameters.
+    case forwarded(to: String)
+    /// A sign-in link the page cannot send on (no continue URL, or not an absolute one).
+    case cannotForward(HostedActionHandler.Failure)
 }
 
 /// What the mail security scanner did with a new message.

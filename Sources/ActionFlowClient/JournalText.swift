@@ -244,16 +244,18 @@ public enum JournalText {
             "resetPassword with newPassword → PASSWORD_RESET code consumed for \(safe(email)); older sessions revoked\(continueShown ? "; Continue shown" : "")"
         case .emailVerified(let email, let continueShown):
             "accounts:update with oobCode → code consumed; \(safe(email)) verified on the server\(continueShown ? "; Continue shown" : "")"
-        case .signedInOnPage(let email):
-            "signInWithEmailLink → \(safe(email)) signed in on the web page, not in the app; code consumed"
         case .done(let operation):
             "\(operation.rawValue) → done"
         case .failed(let operation, let failure):
             "\(operation.rawValue) → \(Narration.describe(failure))"
         case .unusable(let mode, let missingCode):
             "mode \(safe(mode))\(missingCode ? " without oobCode" : ""): nothing it can do"
-        case .asksForEmail(let actionURL):
-            "opens \(safe(actionURL)): asks for the email the link was sent to before signInWithEmailLink (which consumes the code)"
+        case .forwarded(let url):
+            "mode signIn: no sign-in on this page, the code is left unused; it sends the browser on to the continue URL with the link's mode, oobCode, apiKey and lang: \(safe(url))"
+        case .cannotForward(.continueURLNotAbsolute(let url)):
+            "mode signIn: the continue URL \(safe(url)) is not an absolute URL, so there is no page to send the browser on to"
+        case .cannotForward:
+            "mode signIn without a continue URL: there is no page to send the browser on to, so nobody can finish the sign-in"
         }
     }
 
@@ -264,7 +266,7 @@ public enum JournalText {
         case .noCode(let subject):
             "mail scanner opens the link in \"\(safe(subject))\": the web widget has no code to act on"
         case .cannotConfirmEmail(let subject):
-            "mail scanner opens the link in \"\(safe(subject))\" like a desktop browser: the web widget asks for the email, which a scanner cannot give; the code is left alone"
+            "mail scanner opens the link in \"\(safe(subject))\" like a desktop browser: the hosted page sends it on to the continue URL, whose web app asks for the email, which a scanner cannot give; the code is left alone"
         case .result(let call):
             "mail scanner: \(scannerResult(call))"
         case .failed(let operation, let failure):
