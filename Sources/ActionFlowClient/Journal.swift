@@ -186,8 +186,9 @@ public enum JournalFact: Sendable, Equatable, Codable {
     case browserOpened(String)
     /// A computer's browser opened a page of the app's web origin: the web app, at its path.
     case webAppOpened(String)
-    /// The app handles an email-link sign-in but does not remember the email.
-    case askForSignInEmail(continueURL: String?)
+    /// The app handles an email-link sign-in but does not remember the email; `inWebApp` when
+    /// it is the web app in a computer's browser (nil in journals written before it was kept).
+    case askForSignInEmail(continueURL: String?, inWebApp: Bool? = nil)
     /// The app was killed before the tap and started from this link, forgetting what it held.
     case appColdStarted(link: String, forgotDestination: AppScreen?, forgotEmailForSignIn: String?, forgotFlow: FlowKind?)
 

@@ -91,7 +91,9 @@ public enum JournalText {
             if let flow { forgotten.append("the \(flow.rawValue) in progress") }
             let lost = forgotten.isEmpty ? "nothing was in memory" : "it forgets " + forgotten.joined(separator: ", ")
             return ["the app was killed before the tap: it cold-starts from the link (\(lost)); the link's continue URL is the only state that survives"]
-        case .askForSignInEmail(let continueURL):
+        case .askForSignInEmail(let continueURL, inWebApp: true?):
+            return ["the web app at the continue URL finishes the sign-in (\(continueNote(continueURL))), but this browser does not remember the email (the link was asked for on another device?): it asks for it"]
+        case .askForSignInEmail(let continueURL, _):
             return ["app handles mode signIn (\(continueNote(continueURL))) but does not remember the email (opened on another device?): ask for it"]
         case .settingsEdited(let old, let new):
             return ["settings: \(Narration.changes(from: old, to: new))"]

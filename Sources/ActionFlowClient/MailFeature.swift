@@ -136,7 +136,7 @@ extension Session {
             guard let email = app.emailForSignIn else {
                 app.flow?.step = .emailSent
                 app.screen = .confirmEmailForSignIn
-                log(.askForSignInEmail(continueURL: continueURL))
+                log(.askForSignInEmail(continueURL: continueURL, inWebApp: app.device.platform == .desktop))
                 return []
             }
             call = .signInWithEmailLink(SignInWithEmailLinkRequest(email: email, oobCode: code))

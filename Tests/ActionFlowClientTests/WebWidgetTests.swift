@@ -48,4 +48,28 @@ struct WebWidgetTests {
         _ = session.reduce(.linkTapped(messageID: session.inbox.last?.id ?? ""))
         #expect(session.app.session?.email == alice, "the user's own tap still works")
     }
+
+    @Test("asked for in the iPhone app, opened on the laptop: forwarded to the web app, which says it asks for the email; the diagram draws the forward")
+    func forwardedToAnotherDevicesWebApp() throws {
+        let settings = ActionCodeSettings(handleCodeInApp: true, iOSBundleID: "com.example.ios")
+        var session = Session.embedded(project: try ProjectConfigLoader.loadDefault(), devices: [DeviceName.iphone, .laptop].map { SessionDevice(name: $0, settings: settings) })
+        _ = session.reduce(.openRoute("/articles/7"))
+        _ = session.reduce(.signInLinkRequested(email: alice))
+        _ = session.reduce(.deviceFocused(1))
+        _ = session.reduce(.mailboxOpened)
+        _ = session.reduce(.linkTapped(messageID: session.inbox.last?.id ?? ""))
+        #expect(session.app.location == .app && session.app.screen == .confirmEmailForSignIn)
+        #expect(session.app.pendingDestination == .article(id: "7"), "the web app is at the continue URL's page")
+        let narration = session.narration
+        #expect(narration.contains { $0.hasPrefix("On the laptop: web widget: mode signIn: no sign-in on this page") && $0.contains("oobCode=") && !$0.contains(session.inbox.last?.oobCode ?? "-") },
+                "the forward is narrated, its code masked")
+        #expect(narration.contains { $0.hasPrefix("On the laptop: the web app at the continue URL finishes the sign-in") && $0.contains("it asks for it") })
+
+        let messages = SequenceDiagram(session).messages
+        let forward = try #require(messages.firstIndex { $0.from == .webWidget && $0.to == .browser && $0.text.contains("303 to the continue URL") })
+        let webApp = try #require(messages.firstIndex { $0.from == .browser && $0.to == .app2 && $0.text == "open the web app at /articles/7" })
+        let ask = try #require(messages.firstIndex { $0.from == .app2 && $0.to == .user })
+        #expect(forward < webApp && webApp < ask)
+        #expect(!messages.contains { $0.from == .webWidget && $0.to == .auth }, "the hosted page makes no call")
+    }
 }
