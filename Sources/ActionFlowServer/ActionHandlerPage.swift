@@ -53,6 +53,8 @@ struct ActionHandlerPage {
         case .done(let outcome):
             let email = outcome.email.map { "<p>\(HTML.escape($0))</p>" } ?? ""
             return page(status: 200, title: outcome.title, body: email + "<p>\(HTML.escape(outcome.detail))</p>" + continueButton(handler.continueURL))
+        case .forwarded(let target) where !Self.isWebAddress(target):
+            return page(status: 400, title: "Cannot finish signing in", body: "<p>The continue URL <code>\(HTML.escape(handler.continueURL ?? target))</code> is not a web address, so this page does not send you there.</p>")
         case .forwarded(let target):
             var response = page(status: 303, title: "Finish signing in", body: "<p><a rel=\"noreferrer noopener\" href=\"\(HTML.escape(target))\">Continue to finish signing in</a></p>")
             response.headers["Location"] = target
@@ -106,13 +108,17 @@ struct ActionHandlerPage {
     /// Continue goes to the continue URL only when it is a web address; anything else is shown, not followed.
     private func continueButton(_ continueURL: String?) -> String {
         guard let continueURL, !continueURL.isEmpty else { return "" }
-        guard let components = URLComponents(string: continueURL),
-              let scheme = components.scheme?.lowercased(), scheme == "http" || scheme == "https",
-              let host = components.host, !host.isEmpty
-        else {
+        guard Self.isWebAddress(continueURL) else {
             return "<p>The continue URL <code>\(HTML.escape(continueURL))</code> is not a web address, so there is no Continue button.</p>"
         }
         return "<p><a class=\"button\" rel=\"noreferrer noopener\" href=\"\(HTML.escape(continueURL))\">Continue</a></p>"
+    }
+
+    /// An http or https URL with a host: the only kind this page links or redirects to.
+    static func isWebAddress(_ url: String) -> Bool {
+        guard let components = URLComponents(string: url), let scheme = components.scheme?.lowercased(),
+              scheme == "http" || scheme == "https", let host = components.host else { return false }
+        return !host.isEmpty
     }
 
     private func hiddenFields(_ parameters: [QueryParameter], keeping names: [String]) -> String {

@@ -95,13 +95,17 @@ struct ActionHandlerPageTests {
         #expect(signedIn.email == "dave@example.com")
     }
 
-    @Test("a sign-in link without a continue URL has nowhere to go: the page says so")
+    @Test("a sign-in link without a continue URL, or with one that is not a web address, is not sent on: the page says why")
     func emailLinkSignInWithoutContinueURL() async throws {
         let fixture = try await ServeFixture.start()
         defer { Task { await fixture.stop() } }
         let page = try await fixture.http("GET", "/__/auth/action?mode=signIn&oobCode=abc&apiKey=k&lang=en")
         #expect(page.status == 400)
         #expect(page.body.contains("no page to finish signing in on"))
+        let script = try await fixture.http("GET", "/__/auth/action?mode=signIn&oobCode=abc&apiKey=k&continueUrl=javascript%3Aalert(1)")
+        #expect(script.status == 400, "no redirect to a page that is not a web address")
+        #expect(!script.body.contains("href=\"javascript"))
+        #expect(script.body.contains("not a web address"))
     }
 
     @Test("hostile link parameters are escaped, and a non-web continue URL gets no Continue button")
