@@ -55,7 +55,9 @@ extension Session {
 
     /// The hosted page sent the browser on to `target`, the continue URL with the link's
     /// parameters. On a computer that page is the web app, which finishes the sign-in as the app
-    /// would (with the email this device remembers, or asking for it); elsewhere it is a web page.
+    /// would: with the email this browser kept when it asked for the link, else the user types it
+    /// (firebase-js-sdk's demo app on load, `packages/auth/demo/src/index.js` lines 1842-1856).
+    /// Elsewhere it is a web page.
     mutating func forwarded(to target: String, continueURL: String?) -> [Effect] {
         log(.webWidget(.forwarded(to: target)))
         guard app.device.platform == .desktop, app.isWebAppURL(target) else {

@@ -10,7 +10,7 @@ public enum HostedPageAction: Sendable, Equatable {
     case applyCode
     /// Leaves the code alone and sends the browser on to the continue URL with the link's
     /// parameters, where the web app signs in with it (firebase-tools
-    /// `src/emulator/auth/handlers.ts` lines 172-191, mode `signIn`).
+    /// `src/emulator/auth/handlers.ts` lines 172-191).
     case forwardToContinueURL
     /// Nothing the page can do with this mode.
     case unsupported
@@ -27,18 +27,19 @@ public enum HostedPageAction: Sendable, Equatable {
 
 /// The hosted email action handler as one state machine: the interface's web widget, the mail
 /// scanner's browser and `serve`'s page all run it, and differ only in how they make its calls
-/// and draw its steps. Rules, from firebase-tools `src/emulator/auth/handlers.ts` (the emulator's
-/// handler, which mirrors the hosted one):
-/// - `apiKey`-less links aside, a link without `oobCode` is refused (lines 31-38);
-/// - `resetPassword` checks the code is a PASSWORD_RESET one (lines 77-85), asks for the new
-///   password, saves it, then offers the continue URL (lines 108-114);
-/// - `verifyEmail`, `verifyAndChangeEmail` and `recoverEmail` apply the code, then offer the
-///   continue URL (lines 119-125, 145-151; 53-58);
+/// and draw its steps. Rules, from firebase-tools `src/emulator/auth/handlers.ts` (the
+/// emulator's handler, standing in for the hosted one):
+/// - a link without `oobCode` is refused (lines 31-38);
+/// - `resetPassword` checks the code is a PASSWORD_RESET one (lines 79-86), takes the new
+///   password, saves it, then goes on to the continue URL (lines 107-113);
+/// - `verifyEmail`, `verifyAndChangeEmail` and `recoverEmail` apply the code (lines 122, 148,
+///   55), then go on to the continue URL (lines 123-124, 149-150);
 /// - `signIn` does not touch the code: it requires `continueUrl` (lines 173-180) and redirects
 ///   there with every other parameter of the link set on it (lines 181-190), so the page at the
-///   continue URL has the link (`isSignInWithEmailLink` in firebase-js-sdk
-///   `packages/auth/src/core/strategies/email_link.ts` line 128 reads `mode`, `oobCode` and
-///   `apiKey` from it, `action_code_url.ts` lines 122-135).
+///   continue URL holds the link: firebase-js-sdk's `isSignInWithEmailLink`
+///   (`packages/auth/src/core/strategies/email_link.ts` line 128) and `signInWithEmailLink`
+///   (line 174, the current URL when no link is given, line 187) read `mode`, `oobCode` and
+///   `apiKey` from it (`action_code_url.ts` lines 122-135).
 public struct HostedActionHandler: Sendable, Hashable, Codable {
     public enum Step: Sendable, Hashable, Codable {
         /// The call made on load is on its way.
