@@ -15,25 +15,8 @@ extension SimulatedProject {
         var items: [(String, String)] = [("mode", mode), ("lang", "en"), ("oobCode", oobCode), ("apiKey", "fake-api-key")]
         if let continueUrl { items.append(("continueUrl", continueUrl)) }
         if let tenant { items.append(("tenantId", tenant.tenantId)) }
-        let query = items.map { "\(Self.formEncode($0.0))=\(Self.formEncode($0.1))" }.joined(separator: "&")
+        let query = items.map { "\(PercentEncoding.formEncode($0.0))=\(PercentEncoding.formEncode($0.1))" }.joined(separator: "&")
         return "\(linkOrigin ?? Self.defaultLinkOrigin)/emulator/action?\(query)"
-    }
-
-    /// `application/x-www-form-urlencoded`: letters, digits and `*-._` stay, a space is `+`.
-    public static func formEncode(_ text: String) -> String {
-        var out = ""
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-                 UInt8(ascii: "*"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"):
-                out.append(Character(UnicodeScalar(byte)))
-            case UInt8(ascii: " "):
-                out.append("+")
-            default:
-                out += PrintfFormat.string("%%%02X", byte)
-            }
-        }
-        return out
     }
 
     static func canonical(_ email: String) -> String { email.lowercased() }

@@ -215,46 +215,29 @@ public enum DeviceLocation: Sendable, Hashable, Codable {
     }
 }
 
-/// The hosted email action handler page (`/__/auth/action`) with its own small flow.
+/// The hosted email action handler page (`/__/auth/action`) on the device's screen: the shared
+/// `HostedActionHandler` at this action URL.
 public struct WebWidgetPage: Sendable, Hashable, Codable {
-    public enum Step: Sendable, Hashable, Codable {
-        /// Checking or applying the code on load.
-        case loading
-        /// Password reset form for this account.
-        case resetForm(email: String)
-        /// Email-link sign-in: the page asks for the email the link was sent to.
-        case confirmEmail
-        case saving
-        /// Finished; `Continue` shown when there is a continue URL.
-        case done(message: String)
-        case failed(code: AuthErrorCode?, message: String)
+    public var actionURL: String
+    public var handler: HostedActionHandler
 
-        /// The step's kind, without its values.
-        public var name: String {
-            switch self {
-            case .loading: "loading"
-            case .resetForm: "resetForm"
-            case .confirmEmail: "confirmEmail"
-            case .saving: "saving"
-            case .done: "done"
-            case .failed: "failed"
-            }
-        }
+    public init(actionURL: String, handler: HostedActionHandler) {
+        self.actionURL = actionURL
+        self.handler = handler
     }
 
-    public var actionURL: String
-    public var operation: ActionCodeOperation
-    public var oobCode: String?
-    /// The `continueUrl` parameter: where Continue goes.
-    public var continueURL: String?
-    public var step: Step
+    /// The page as it opens at `actionURL`.
+    public init(actionURL: String) {
+        self.init(actionURL: actionURL, handler: HostedActionHandler.open(actionURL: actionURL).0)
+    }
 
-    public init(actionURL: String, operation: ActionCodeOperation, oobCode: String?, continueURL: String?, step: Step) {
-        self.actionURL = actionURL
-        self.operation = operation
-        self.oobCode = oobCode
-        self.continueURL = continueURL
-        self.step = step
+    public var operation: ActionCodeOperation { handler.operation }
+    public var oobCode: String? { handler.oobCode }
+    /// The `continueUrl` parameter: where Continue goes.
+    public var continueURL: String? { handler.continueURL }
+    public var step: HostedActionHandler.Step {
+        get { handler.step }
+        set { handler.step = newValue }
     }
 }
 

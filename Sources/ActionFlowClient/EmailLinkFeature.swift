@@ -8,7 +8,6 @@ extension Session {
         case .signInLinkRequested(let email):
             return requestEmail(.emailSignIn, email: email)
         case .signInEmailConfirmed(let email):
-            if let effects = webWidgetEmailConfirmed(email) { return effects }
             guard let code = app.flow?.oobCode, app.flow?.kind == .emailLinkSignIn else {
                 log(.refused(.noSignInWaitingForEmail))
                 return []

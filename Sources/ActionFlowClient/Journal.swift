@@ -124,13 +124,14 @@ public enum WebWidgetFact: Sendable, Equatable, Codable {
     case resetFormShown(email: String?)
     case passwordChanged(email: String?, continueShown: Bool)
     case emailVerified(email: String?, continueShown: Bool)
-    case signedInOnPage(email: String?)
     case done(IdentityToolkitOperation)
     case failed(IdentityToolkitOperation, AuthFailure)
     /// The link has no code the page can use.
     case unusable(mode: String, missingCode: Bool)
-    /// An email-link sign-in: the page asks for the email the link was sent to.
-    case asksForEmail(actionURL: String)
+    /// An email-link sign-in: the page sent the browser on to the continue URL with the link's parameters.
+    case forwarded(to: String)
+    /// A sign-in link the page cannot send on (no continue URL, or not an absolute one).
+    case cannotForward(HostedActionHandler.Failure)
 }
 
 /// What the mail security scanner did with a new message.
@@ -185,8 +186,9 @@ public enum JournalFact: Sendable, Equatable, Codable {
     case browserOpened(String)
     /// A computer's browser opened a page of the app's web origin: the web app, at its path.
     case webAppOpened(String)
-    /// The app handles an email-link sign-in but does not remember the email.
-    case askForSignInEmail(continueURL: String?)
+    /// The app handles an email-link sign-in but does not remember the email; `inWebApp` when
+    /// it is the web app in a computer's browser (nil in journals written before it was kept).
+    case askForSignInEmail(continueURL: String?, inWebApp: Bool? = nil)
     /// The app was killed before the tap and started from this link, forgetting what it held.
     case appColdStarted(link: String, forgotDestination: AppScreen?, forgotEmailForSignIn: String?, forgotFlow: FlowKind?)
 

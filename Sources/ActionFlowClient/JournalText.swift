@@ -91,7 +91,9 @@ public enum JournalText {
             if let flow { forgotten.append("the \(flow.rawValue) in progress") }
             let lost = forgotten.isEmpty ? "nothing was in memory" : "it forgets " + forgotten.joined(separator: ", ")
             return ["the app was killed before the tap: it cold-starts from the link (\(lost)); the link's continue URL is the only state that survives"]
-        case .askForSignInEmail(let continueURL):
+        case .askForSignInEmail(let continueURL, inWebApp: true?):
+            return ["the web app at the continue URL finishes the sign-in (\(continueNote(continueURL))), but this browser does not remember the email (the link was asked for on another device?): it asks for it"]
+        case .askForSignInEmail(let continueURL, _):
             return ["app handles mode signIn (\(continueNote(continueURL))) but does not remember the email (opened on another device?): ask for it"]
         case .settingsEdited(let old, let new):
             return ["settings: \(Narration.changes(from: old, to: new))"]
@@ -244,16 +246,18 @@ public enum JournalText {
             "resetPassword with newPassword → PASSWORD_RESET code consumed for \(safe(email)); older sessions revoked\(continueShown ? "; Continue shown" : "")"
         case .emailVerified(let email, let continueShown):
             "accounts:update with oobCode → code consumed; \(safe(email)) verified on the server\(continueShown ? "; Continue shown" : "")"
-        case .signedInOnPage(let email):
-            "signInWithEmailLink → \(safe(email)) signed in on the web page, not in the app; code consumed"
         case .done(let operation):
             "\(operation.rawValue) → done"
         case .failed(let operation, let failure):
             "\(operation.rawValue) → \(Narration.describe(failure))"
         case .unusable(let mode, let missingCode):
             "mode \(safe(mode))\(missingCode ? " without oobCode" : ""): nothing it can do"
-        case .asksForEmail(let actionURL):
-            "opens \(safe(actionURL)): asks for the email the link was sent to before signInWithEmailLink (which consumes the code)"
+        case .forwarded(let url):
+            "mode signIn: no sign-in on this page, the code is left unused; it sends the browser on to the continue URL with the link's mode, oobCode, apiKey and lang: \(safe(url))"
+        case .cannotForward(.continueURLNotAbsolute(let url)):
+            "mode signIn: the continue URL \(safe(url)) is not an absolute URL, so there is no page to send the browser on to"
+        case .cannotForward:
+            "mode signIn without a continue URL: there is no page to send the browser on to, so nobody can finish the sign-in"
         }
     }
 
@@ -264,7 +268,7 @@ public enum JournalText {
         case .noCode(let subject):
             "mail scanner opens the link in \"\(safe(subject))\": the web widget has no code to act on"
         case .cannotConfirmEmail(let subject):
-            "mail scanner opens the link in \"\(safe(subject))\" like a desktop browser: the web widget asks for the email, which a scanner cannot give; the code is left alone"
+            "mail scanner opens the link in \"\(safe(subject))\" like a desktop browser: the hosted page sends it on to the continue URL, whose web app asks for the email, which a scanner cannot give; the code is left alone"
         case .result(let call):
             "mail scanner: \(scannerResult(call))"
         case .failed(let operation, let failure):

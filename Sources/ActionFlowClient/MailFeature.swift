@@ -84,7 +84,7 @@ extension Session {
             return []
         case .webWidget(let actionURL):
             app.lastLink = LinkVisit(link: link, outcome: "web widget", anatomy: anatomy, route: route)
-            return openWebWidget(actionURL, anatomy: anatomy)
+            return openWebWidget(actionURL)
         case .browser(let url):
             app.lastLink = LinkVisit(link: link, outcome: "browser", anatomy: anatomy, route: route)
             if app.device.platform == .desktop, app.isWebAppURL(url) {
@@ -114,13 +114,14 @@ extension Session {
     }
 
     /// The app is opened with a URL: a link with a code to handle, or a continue URL to resume at.
-    /// `anatomy` is the tapped link's when the URL is its payload (same action fields).
-    mutating func appReceives(_ url: String, anatomy known: LinkAnatomy? = nil) -> [Effect] {
+    /// `anatomy` is the tapped link's when the URL is its payload (same action fields);
+    /// `continueURL` is the page the web app is on when the hosted page sent a sign-in link there.
+    mutating func appReceives(_ url: String, anatomy known: LinkAnatomy? = nil, atPage page: String? = nil) -> [Effect] {
         app.location = .app
         guard let anatomy = known ?? inspect(url), let code = anatomy.oobCode else {
             return resumeAt(continueURL: url)
         }
-        let continueURL = anatomy.continueLink?.destination ?? anatomy.continueUrl
+        let continueURL = page ?? anatomy.continueLink?.destination ?? anatomy.continueUrl
         if let destination = continueURL.flatMap(AppState.appScreen(forContinueURL:)) { app.pendingDestination = destination }
         let call: AuthCall
         switch anatomy.operation {
@@ -135,7 +136,7 @@ extension Session {
             guard let email = app.emailForSignIn else {
                 app.flow?.step = .emailSent
                 app.screen = .confirmEmailForSignIn
-                log(.askForSignInEmail(continueURL: continueURL))
+                log(.askForSignInEmail(continueURL: continueURL, inWebApp: app.device.platform == .desktop))
                 return []
             }
             call = .signInWithEmailLink(SignInWithEmailLinkRequest(email: email, oobCode: code))
@@ -150,9 +151,9 @@ extension Session {
     }
 
     /// New mail arrived: a mail security scanner opens each new link like a desktop browser. The
-    /// hosted widget applies verify-email codes on load (consuming them), only checks reset
-    /// codes, and asks for the email before an email-link sign-in, which a scanner cannot give:
-    /// verify-email links are spent by the scanner, the others survive it.
+    /// hosted page applies verify-email codes on load (consuming them), only checks reset codes,
+    /// and sends sign-in links on to the continue URL, whose web app asks the scanner for an
+    /// email it cannot give: verify-email links are spent by the scanner, the others survive it.
     mutating func scanNewMessages() -> [Effect] {
         guard app.device.mailScanner else { return [] }
         var effects: [Effect] = []
@@ -163,16 +164,15 @@ extension Session {
                 log(.scanner(.landedElsewhere(subject: message.subject, url: route.destination.url)))
                 continue
             }
-            let anatomy = inspect(actionURL)
-            let action = HostedPageAction(anatomy?.operation ?? .unknown)
-            guard let code = anatomy?.oobCode, action != .unsupported else {
-                log(.scanner(.noCode(subject: message.subject)))
+            let (handler, load) = HostedActionHandler.open(actionURL: actionURL)
+            guard let load else {
+                switch handler.step {
+                case .forwarded: log(.scanner(.cannotConfirmEmail(subject: message.subject)))
+                default: log(.scanner(.noCode(subject: message.subject)))
+                }
                 continue
             }
-            guard let call = AuthCall.onLoad(action, code: code) else {
-                log(.scanner(.cannotConfirmEmail(subject: message.subject)))
-                continue
-            }
+            let call = AuthCall(load)
             log(.request(call, by: .mailScanner, purpose: .scannerPreOpened(subject: message.subject)))
             effects += start(.call(call, by: .mailScanner))
         }

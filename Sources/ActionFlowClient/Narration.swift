@@ -96,3 +96,17 @@ enum Narration {
         date.iso8601Stamp
     }
 }
+
+extension HostedActionHandler.Failure {
+    /// What the hosted page shows when it stops, sanitized.
+    public var explanation: String {
+        switch self {
+        case .noCode(let mode): "This link has no usable code (mode \(Narration.safe(mode.isEmpty ? "none" : mode)))"
+        case .unsupportedMode(let mode): "This page does not handle mode \(Narration.safe(mode.isEmpty ? "none" : mode))"
+        case .noContinueURL: "This sign-in link has no continue URL, so there is no page to finish signing in on"
+        case .continueURLNotAbsolute(let url): "The continue URL \(Narration.safe(url)) is not an absolute URL"
+        case .codeOfWrongKind(let type): "This is a \(type.rawValue) code, not a password reset code"
+        case .call(let failure): Narration.describe(failure)
+        }
+    }
+}

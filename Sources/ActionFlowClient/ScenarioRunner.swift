@@ -268,8 +268,8 @@ public enum ScenarioRunner {
     }
 
     static func webWidgetFailure(_ state: AppState) -> (code: AuthErrorCode?, message: String)? {
-        guard case .webWidget(let page) = state.location, case .failed(let code, let message) = page.step else { return nil }
-        return (code, message)
+        guard case .webWidget(let page) = state.location, case .failed(let failure) = page.step else { return nil }
+        return (failure.code, failure.explanation)
     }
 }
 

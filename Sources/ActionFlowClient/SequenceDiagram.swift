@@ -233,8 +233,9 @@ struct SequenceDiagramBuilder {
             break
         case .reply:
             narrate(fact, over: appLine)
-        case .webWidget(.asksForEmail):
-            request(.webWidget, .user, "which email was the link sent to?")
+        case .webWidget(.forwarded):
+            narrate(fact, over: .webWidget)
+            request(.webWidget, .browser, "303 to the continue URL with mode, oobCode, apiKey, lang")
         case .webWidget:
             narrate(fact, over: .webWidget)
         case .scanner:

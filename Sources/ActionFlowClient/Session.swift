@@ -180,7 +180,6 @@ public enum DraftField: String, Sendable, CaseIterable {
     case newPassword = "newPassword"
     case confirmEmail = "confirm.email"
     case widgetPassword = "widget.password"
-    case widgetEmail = "widget.email"
 }
 
 // A session with one device is written as format version 1 wrote it: `app` and `drafts` at the

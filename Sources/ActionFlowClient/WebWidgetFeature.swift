@@ -1,8 +1,9 @@
 import ActionFlowModel
 import Foundation
 
-// The hosted email action handler (`/__/auth/action`): what it does on load, its reset form,
-// its replies, and Continue.
+// The hosted email action handler (`/__/auth/action`) on the device: the shared
+// `HostedActionHandler`, whose calls go out as the widget's, and Continue. A sign-in link is not
+// handled there: the page sends the browser on to the continue URL, where the web app takes it.
 extension Session {
     mutating func reduceWebWidget(_ event: AppEvent) -> [Effect] {
         guard case .continueTapped = event else { return [] }
@@ -20,49 +21,52 @@ extension Session {
 
     /// The widget's reset form submitted; nil when the widget shows no reset form.
     mutating func webWidgetNewPassword(_ password: String) -> [Effect]? {
-        guard case .webWidget(var page) = app.location, case .resetForm = page.step, let code = page.oobCode else { return nil }
-        page.step = .saving
+        guard case .webWidget(var page) = app.location, let save = page.handler.submitNewPassword(password) else { return nil }
         app.location = .webWidget(page)
-        let call = AuthCall.resetPassword(ResetPasswordRequest(oobCode: code, newPassword: password))
+        let call = AuthCall(save)
         log(.request(call, by: .webWidget, purpose: .newPasswordForm))
         return start(.call(call, by: .webWidget))
     }
 
-    /// The hosted page loads and does what `HostedPageAction` says: checks a reset code,
-    /// applies a verify-email code, or asks for the email before an email-link sign-in.
-    /// `anatomy` is the tapped link's, whose action fields are the action URL's.
-    mutating func openWebWidget(_ actionURL: String, anatomy known: LinkAnatomy?) -> [Effect] {
-        let anatomy = known ?? inspect(actionURL)
-        let operation = anatomy?.operation ?? .unknown
-        var page = WebWidgetPage(actionURL: actionURL, operation: operation, oobCode: anatomy?.oobCode, continueURL: anatomy?.continueUrl, step: .loading)
+    /// The hosted page loads and does what its mode says: checks a reset code, applies a
+    /// verify-email code, or sends a sign-in link on to its continue URL.
+    mutating func openWebWidget(_ actionURL: String) -> [Effect] {
+        let (handler, load) = HostedActionHandler.open(actionURL: actionURL)
+        app.location = .webWidget(WebWidgetPage(actionURL: actionURL, handler: handler))
+        if case .forwarded(let target) = handler.step {
+            return forwarded(to: target, continueURL: handler.continueURL)
+        }
         if app.flow?.step == .emailSent { app.flow?.step = .handledInWebWidget }
-        let action = HostedPageAction(operation)
-        guard let code = anatomy?.oobCode, action != .unsupported else {
-            let mode = anatomy?.mode ?? "none"
-            page.step = .failed(code: .invalidOobCode, message: "This link has no usable code (mode \(Narration.safe(mode)))")
-            app.location = .webWidget(page)
-            log(.webWidget(.unusable(mode: mode, missingCode: anatomy?.oobCode == nil)))
+        guard let load else {
+            switch handler.step {
+            case .failed(.noCode), .failed(.unsupportedMode):
+                log(.webWidget(.unusable(mode: handler.mode.isEmpty ? "none" : handler.mode, missingCode: handler.oobCode == nil)))
+            case .failed(let failure):
+                log(.webWidget(.cannotForward(failure)))
+            default:
+                break
+            }
             return []
         }
-        guard let call = AuthCall.onLoad(action, code: code) else {
-            page.step = .confirmEmail
-            app.location = .webWidget(page)
-            log(.webWidget(.asksForEmail(actionURL: actionURL)))
-            return []
-        }
-        app.location = .webWidget(page)
+        let call = AuthCall(load)
         log(.request(call, by: .webWidget, purpose: .webWidgetLoaded(actionURL: actionURL)))
         return start(.call(call, by: .webWidget))
     }
 
-    /// The widget's confirm-email form submitted; nil when the widget does not ask for one.
-    mutating func webWidgetEmailConfirmed(_ email: String) -> [Effect]? {
-        guard case .webWidget(var page) = app.location, case .confirmEmail = page.step, let code = page.oobCode else { return nil }
-        page.step = .loading
-        app.location = .webWidget(page)
-        let call = AuthCall.signInWithEmailLink(SignInWithEmailLinkRequest(email: email, oobCode: code))
-        log(.request(call, by: .webWidget, purpose: .emailConfirmed))
-        return start(.call(call, by: .webWidget))
+    /// The hosted page sent the browser on to `target`, the continue URL with the link's
+    /// parameters. On a computer that page is the web app, which finishes the sign-in as the app
+    /// would: with the email this browser kept when it asked for the link, else the user types it
+    /// (firebase-js-sdk's demo app on load, `packages/auth/demo/src/index.js` lines 1842-1856).
+    /// Elsewhere it is a web page.
+    mutating func forwarded(to target: String, continueURL: String?) -> [Effect] {
+        log(.webWidget(.forwarded(to: target)))
+        guard app.device.platform == .desktop, app.isWebAppURL(target) else {
+            app.location = .browser(url: target)
+            log(.browserOpened(target))
+            return []
+        }
+        log(.webAppOpened(target))
+        return appReceives(target, atPage: continueURL)
     }
 
     mutating func webWidgetSucceeded(_ reply: CallReply) -> [Effect] {
@@ -70,38 +74,41 @@ extension Session {
             log(.webWidget(.answeredAfterLeaving(reply.call.operation)))
             return []
         }
-        let continueShown = page.continueURL != nil
+        let answer: HostedActionHandler.Reply
         switch reply {
-        case .resetPassword(let request, let response) where request.newPassword == nil:
-            if let type = response.requestType, type != .passwordReset {
-                page.step = .failed(code: .invalidOobCode, message: "This is a \(type.rawValue) code, not a password reset code")
-                log(.webWidget(.codeOfWrongKind(type)))
-            } else {
-                page.step = .resetForm(email: response.email ?? "")
-                log(.webWidget(.resetFormShown(email: response.email)))
-            }
-        case .resetPassword(_, let response):
-            page.step = .done(message: "Password changed. You can now sign in with your new password.")
-            app.flow?.step = .handledInWebWidget
-            log(.webWidget(.passwordChanged(email: response.email, continueShown: continueShown)))
+        case .resetPassword(let request, let response):
+            answer = request.newPassword == nil ? .resetCodeChecked(response) : .passwordSaved(response)
         case .update(_, let response):
-            page.step = .done(message: "Your email has been verified. You can now sign in with your new account.")
-            app.flow?.step = .handledInWebWidget
-            log(.webWidget(.emailVerified(email: response.email, continueShown: continueShown)))
-        case .signInWithEmailLink(_, let response):
-            page.step = .done(message: "Signed in on this web page.")
-            log(.webWidget(.signedInOnPage(email: response.email)))
-        case .signInWithPassword, .sendOobCode, .lookup:
+            answer = .codeApplied(response)
+        case .signInWithPassword, .signInWithEmailLink, .sendOobCode, .lookup:
             // The page never makes these; say so rather than guess what they mean for it.
             log(.webWidget(.done(reply.call.operation)))
+            return []
         }
+        page.handler.receive(answer)
         app.location = .webWidget(page)
+        let continueShown = page.continueURL != nil
+        switch (page.step, reply) {
+        case (.failed(.codeOfWrongKind(let type)), _):
+            log(.webWidget(.codeOfWrongKind(type)))
+        case (.resetForm, .resetPassword(_, let response)):
+            log(.webWidget(.resetFormShown(email: response.email)))
+        case (.done(let outcome), _):
+            app.flow?.step = .handledInWebWidget
+            if page.operation == .passwordReset {
+                log(.webWidget(.passwordChanged(email: outcome.email, continueShown: continueShown)))
+            } else {
+                log(.webWidget(.emailVerified(email: outcome.email, continueShown: continueShown)))
+            }
+        default:
+            log(.webWidget(.done(reply.call.operation)))
+        }
         return []
     }
 
     mutating func webWidgetFailed(_ call: AuthCall, _ failure: AuthFailure) -> [Effect] {
         if case .webWidget(var page) = app.location {
-            page.step = .failed(code: failure.serverCode, message: Narration.describe(failure))
+            page.handler.receive(.failed(failure))
             app.location = .webWidget(page)
         }
         log(.webWidget(.failed(call.operation, failure)))
@@ -110,12 +117,11 @@ extension Session {
 }
 
 extension AuthCall {
-    /// The call the hosted page makes as it loads; nil when it must ask for the email first.
-    static func onLoad(_ action: HostedPageAction, code: String) -> AuthCall? {
-        switch action {
-        case .checkResetCode: .resetPassword(ResetPasswordRequest(oobCode: code))
-        case .applyCode: .update(UpdateAccountRequest(oobCode: code))
-        case .askEmailThenSignIn, .unsupported: nil
+    /// The hosted page's call as the widget makes it.
+    init(_ call: HostedActionHandler.Call) {
+        switch call {
+        case .checkResetCode(let request), .saveNewPassword(let request): self = .resetPassword(request)
+        case .applyCode(let request): self = .update(request)
         }
     }
 }

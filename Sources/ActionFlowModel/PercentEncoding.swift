@@ -21,6 +21,23 @@ public enum PercentEncoding {
         }
     }
 
+    /// `application/x-www-form-urlencoded`: letters, digits and `*-._` stay, a space is `+`.
+    public static func formEncode(_ text: String) -> String {
+        var out = ""
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                 UInt8(ascii: "*"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"):
+                out.append(Character(UnicodeScalar(byte)))
+            case UInt8(ascii: " "):
+                out.append("+")
+            default:
+                out += PrintfFormat.string("%%%02X", byte)
+            }
+        }
+        return out
+    }
+
     /// Decodes `%XX` escapes (and `+` as space when `plusAsSpace`, as form-encoded queries do).
     /// Returns nil for a malformed escape or bytes that are not UTF-8.
     public static func decode(_ text: Substring, plusAsSpace: Bool = false) -> String? {

@@ -3,9 +3,11 @@ import ActionFlowTransport
 import Foundation
 
 /// The web action handler (the "web widget") as plain HTML forms, served at the handler URL's
-/// path: reset the password, verify the email, finish an email-link sign-in, then Continue to the
-/// continue URL. Every value from the link or the server is HTML-escaped; the page's own URL holds
-/// `oobCode` and `apiKey`, so nothing it links to receives a Referer.
+/// path. It runs the shared `HostedActionHandler`: reset the password, verify the email, then
+/// Continue to the continue URL; a sign-in link is sent on (303) to the continue URL with the
+/// link's parameters, where the web app finishes the sign-in. Every value from the link or the
+/// server is HTML-escaped; the page's own URL holds `oobCode` and `apiKey`, so nothing it links
+/// to receives a Referer.
 struct ActionHandlerPage {
     let transport: any AuthTransport
 
@@ -17,51 +19,65 @@ struct ActionHandlerPage {
     ]
 
     func respond(to request: APIRequest) async -> APIResponse {
-        let parameters: [String: String]
+        let parameters: [QueryParameter]
         switch request.method {
-        case "GET": parameters = request.query
-        case "POST": parameters = HTMLForm.decode(request.body)
+        case "GET": parameters = QueryParameter.ordered(request.rawQuery)
+        case "POST": parameters = QueryParameter.ordered(String(decoding: request.body, as: UTF8.self))
         default: return page(status: 405, title: "Method not allowed", body: "<p>Open the link from the email.</p>")
         }
-        guard let code = parameters["oobCode"], !code.isEmpty else {
-            return page(status: 400, title: "Invalid link", body: "<p>The link has no <code>oobCode</code>. Open the full link from the email.</p>")
+        var (handler, call) = HostedActionHandler.open(parameters)
+        if let call { handler.receive(await perform(call)) }
+        if request.method == "POST", let newPassword = parameters.first(where: { $0.name == "newPassword" })?.value,
+           let save = handler.submitNewPassword(newPassword) {
+            handler.receive(await perform(save))
         }
-        let continueURL = parameters["continueUrl"]
-        let mode = parameters["mode"] ?? ""
-        switch HostedPageAction(ActionCodeOperation(mode: mode)) {
-        case .checkResetCode:
-            return await resetPassword(code: code, newPassword: request.method == "POST" ? parameters["newPassword"] : nil, parameters: parameters)
-        case .applyCode:
-            return await applyCode(code: code, mode: mode, continueURL: continueURL)
-        case .askEmailThenSignIn:
-            return await emailLinkSignIn(code: code, email: request.method == "POST" ? parameters["email"] : nil, parameters: parameters)
-        case .unsupported:
-            return page(status: 400, title: "Unsupported action", body: "<p>This page does not handle mode <code>\(HTML.escape(mode))</code>.</p>")
-        }
+        return render(handler)
     }
 
-    private func resetPassword(code: String, newPassword: String?, parameters: [String: String]) async -> APIResponse {
+    private func perform(_ call: HostedActionHandler.Call) async -> HostedActionHandler.Reply {
         do throws(AuthFailure) {
-            let checked = try await transport.resetPassword(ResetPasswordRequest(oobCode: code))
-            guard checked.requestType == nil || checked.requestType == .passwordReset else {
-                throw .server(.invalidOobCode, detail: nil)
+            switch call {
+            case .checkResetCode(let request): return .resetCodeChecked(try await transport.resetPassword(request))
+            case .saveNewPassword(let request): return .passwordSaved(try await transport.resetPassword(request))
+            case .applyCode(let request): return .codeApplied(try await transport.update(request))
             }
-            let email = HTML.escape(checked.email ?? "your account")
-            guard let newPassword else {
-                return page(status: 200, title: "Reset your password", body: resetForm(email: email, parameters: parameters, problem: nil))
-            }
-            do throws(AuthFailure) {
-                _ = try await transport.resetPassword(ResetPasswordRequest(oobCode: code, newPassword: newPassword))
-            } catch .server(.weakPassword, _) {
-                return page(status: 400, title: "Reset your password", body: resetForm(email: email, parameters: parameters, problem: "The password must be at least 6 characters long."))
-            }
-            return page(status: 200, title: "Password changed", body: "<p>You can now sign in with your new password.</p>" + continueButton(parameters["continueUrl"]))
         } catch {
-            return failurePage(error, retry: "Try resetting your password again")
+            return .failed(error)
         }
     }
 
-    private func resetForm(email: String, parameters: [String: String], problem: String?) -> String {
+    private func render(_ handler: HostedActionHandler) -> APIResponse {
+        switch handler.step {
+        case .resetForm(let email, let problem):
+            return page(status: problem == nil ? 200 : 400, title: "Reset your password", body: resetForm(email: HTML.escape(email.isEmpty ? "your account" : email), parameters: handler.parameters, problem: problem))
+        case .done(let outcome):
+            let email = outcome.email.map { "<p>\(HTML.escape($0))</p>" } ?? ""
+            return page(status: 200, title: outcome.title, body: email + "<p>\(HTML.escape(outcome.detail))</p>" + continueButton(handler.continueURL))
+        case .forwarded(let target) where !Self.isWebAddress(target):
+            return page(status: 400, title: "Cannot finish signing in", body: "<p>The continue URL <code>\(HTML.escape(handler.continueURL ?? target))</code> is not a web address, so this page does not send you there.</p>")
+        case .forwarded(let target):
+            var response = page(status: 303, title: "Finish signing in", body: "<p><a rel=\"noreferrer noopener\" href=\"\(HTML.escape(target))\">Continue to finish signing in</a></p>")
+            response.headers["Location"] = target
+            return response
+        case .failed(.noCode):
+            return page(status: 400, title: "Invalid link", body: "<p>The link has no <code>oobCode</code>. Open the full link from the email.</p>")
+        case .failed(.unsupportedMode(let mode)):
+            return page(status: 400, title: "Unsupported action", body: "<p>This page does not handle mode <code>\(HTML.escape(mode))</code>.</p>")
+        case .failed(.noContinueURL):
+            return page(status: 400, title: "Cannot finish signing in", body: "<p>The sign-in link has no <code>continueUrl</code>: there is no page to finish signing in on.</p>")
+        case .failed(.continueURLNotAbsolute(let url)):
+            return page(status: 400, title: "Cannot finish signing in", body: "<p>The continue URL <code>\(HTML.escape(url))</code> is not an absolute URL.</p>")
+        case .failed(.codeOfWrongKind):
+            return failurePage(.server(.invalidOobCode, detail: nil), operation: handler.operation)
+        case .failed(.call(let failure)):
+            return failurePage(failure, operation: handler.operation)
+        case .loading, .saving:
+            // Every call has been answered by now.
+            return page(status: 500, title: "The page did not finish", body: "<p>Reload the page.</p>")
+        }
+    }
+
+    private func resetForm(email: String, parameters: [QueryParameter], problem: String?) -> String {
         let problemHTML = problem.map { "<p class=\"problem\">\(HTML.escape($0))</p>" } ?? ""
         return """
         <p>for <strong>\(email)</strong></p>\(problemHTML)
@@ -73,37 +89,12 @@ struct ActionHandlerPage {
         """
     }
 
-    private func applyCode(code: String, mode: String, continueURL: String?) async -> APIResponse {
-        do throws(AuthFailure) {
-            let applied = try await transport.update(UpdateAccountRequest(oobCode: code))
-            let title = mode == "recoverEmail" ? "Your sign-in email has been restored" : "Your email has been verified"
-            let email = applied.email.map { "<p>\(HTML.escape($0))</p>" } ?? ""
-            return page(status: 200, title: title, body: email + "<p>You can now sign in with your new account.</p>" + continueButton(continueURL))
-        } catch {
-            return failurePage(error, retry: "Try verifying your email again")
+    private func failurePage(_ failure: AuthFailure, operation: ActionCodeOperation) -> APIResponse {
+        let retry = switch operation {
+        case .passwordReset: "Try resetting your password again"
+        case .verifyAndChangeEmail, .recoverEmail: "Try changing your email again"
+        default: "Try verifying your email again"
         }
-    }
-
-    private func emailLinkSignIn(code: String, email: String?, parameters: [String: String]) async -> APIResponse {
-        guard let email, !email.isEmpty else {
-            return page(status: 200, title: "Finish signing in", body: """
-            <p>Confirm the email address this link was sent to.</p>
-            <form method="post">
-            \(hiddenFields(parameters, keeping: ["mode", "oobCode", "apiKey", "continueUrl", "lang", "tenantId"]))
-            <label>Email <input type="email" name="email" required autocomplete="email"></label>
-            <button type="submit">Sign in</button>
-            </form>
-            """)
-        }
-        do throws(AuthFailure) {
-            let signedIn = try await transport.signInWithEmailLink(SignInWithEmailLinkRequest(email: email, oobCode: code))
-            return page(status: 200, title: "You are signed in", body: "<p>as <strong>\(HTML.escape(signedIn.email ?? email))</strong></p>" + continueButton(parameters["continueUrl"]))
-        } catch {
-            return failurePage(error, retry: "Request a new sign-in link")
-        }
-    }
-
-    private func failurePage(_ failure: AuthFailure, retry: String) -> APIResponse {
         let explanation = switch failure.serverCode {
         case .expiredOobCode?: "The link has expired."
         case .invalidOobCode?: "The link is malformed or has already been used."
@@ -117,18 +108,22 @@ struct ActionHandlerPage {
     /// Continue goes to the continue URL only when it is a web address; anything else is shown, not followed.
     private func continueButton(_ continueURL: String?) -> String {
         guard let continueURL, !continueURL.isEmpty else { return "" }
-        guard let components = URLComponents(string: continueURL),
-              let scheme = components.scheme?.lowercased(), scheme == "http" || scheme == "https",
-              let host = components.host, !host.isEmpty
-        else {
+        guard Self.isWebAddress(continueURL) else {
             return "<p>The continue URL <code>\(HTML.escape(continueURL))</code> is not a web address, so there is no Continue button.</p>"
         }
         return "<p><a class=\"button\" rel=\"noreferrer noopener\" href=\"\(HTML.escape(continueURL))\">Continue</a></p>"
     }
 
-    private func hiddenFields(_ parameters: [String: String], keeping names: [String]) -> String {
-        names.compactMap { name in
-            parameters[name].map { "<input type=\"hidden\" name=\"\(name)\" value=\"\(HTML.escape($0))\">" }
+    /// An http or https URL with a host: the only kind this page links or redirects to.
+    static func isWebAddress(_ url: String) -> Bool {
+        guard let components = URLComponents(string: url), let scheme = components.scheme?.lowercased(),
+              scheme == "http" || scheme == "https", let host = components.host else { return false }
+        return !host.isEmpty
+    }
+
+    private func hiddenFields(_ parameters: [QueryParameter], keeping names: [String]) -> String {
+        parameters.filter { names.contains($0.name) }.map {
+            "<input type=\"hidden\" name=\"\($0.name)\" value=\"\(HTML.escape($0.value))\">"
         }.joined(separator: "\n")
     }
 
@@ -176,19 +171,7 @@ enum HTML {
 /// `application/x-www-form-urlencoded` bodies.
 enum HTMLForm {
     static func decode(_ body: Data) -> [String: String] {
-        var result: [String: String] = [:]
-        for pair in String(decoding: body, as: UTF8.self).split(separator: "&") {
-            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            let name = unescape(parts[0])
-            let value = parts.count > 1 ? unescape(parts[1]) : ""
-            if result[name] == nil { result[name] = value }
-        }
-        return result
-    }
-
-    private static func unescape(_ text: Substring) -> String {
-        let spaced = text.replacingOccurrences(of: "+", with: " ")
-        return spaced.removingPercentEncoding ?? spaced
+        Dictionary(QueryParameter.ordered(String(decoding: body, as: UTF8.self)).map { ($0.name, $0.value) }) { first, _ in first }
     }
 }
 

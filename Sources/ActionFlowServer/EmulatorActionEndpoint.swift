@@ -102,13 +102,14 @@ struct EmulatorActionEndpoint {
             return applying(expired: ["error": "Your request to change your email has expired or the link has already been used.", "instructions": "Try changing your email again."],
                             success: { ["success": "The email has been successfully changed.", "newEmail": $0.newEmail ?? $0.email ?? ""] })
         case "signIn":
-            guard let continueUrl else {
+            switch HostedActionHandler.open(QueryParameter.ordered(request.rawQuery)).0.step {
+            case .forwarded(let target):
+                return Self.redirect(target)
+            case .failed(.noContinueURL):
                 return Self.answer(400, ["error": "Missing continueUrl query parameter", "instructions": "To sign in, append &continueUrl=YOUR_APP_URL to the link."])
-            }
-            guard let target = Self.appending(Self.orderedQuery(request.rawQuery).filter { $0.name != "continueUrl" }, to: continueUrl) else {
+            default:
                 return Self.answer(400, ["error": "Invalid continueUrl query parameter", "instructions": "The continueUrl must be an absolute URL."])
             }
-            return Self.redirect(target)
         default:
             return Self.answer(400, ["error": "Invalid mode"])
         }
@@ -121,38 +122,5 @@ struct EmulatorActionEndpoint {
     /// Express's `res.redirect(303, url)`.
     static func redirect(_ location: String) -> APIResponse {
         APIResponse(status: 303, contentType: "text/plain; charset=utf-8", headers: ["Location": location], body: Data("See Other. Redirecting to \(location)".utf8))
-    }
-
-    /// The query's parameters in order, decoded (`+` is a space, as Express reads it).
-    static func orderedQuery(_ rawQuery: String?) -> [(name: String, value: String)] {
-        guard let rawQuery, !rawQuery.isEmpty else { return [] }
-        var seen = Set<String>()
-        var result: [(name: String, value: String)] = []
-        for pair in rawQuery.split(separator: "&") {
-            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            let decode = { (text: Substring) in text.replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? String(text) }
-            let name = decode(parts[0])
-            guard !name.isEmpty, seen.insert(name).inserted else { continue }
-            result.append((name, parts.count > 1 ? decode(parts[1]) : ""))
-        }
-        return result
-    }
-
-    /// `url` with each parameter set (replacing one of the same name), serialised as
-    /// `URLSearchParams` does; nil when `url` is not absolute.
-    static func appending(_ parameters: [(name: String, value: String)], to url: String) -> String? {
-        guard var components = URLComponents(string: url), components.scheme != nil else { return nil }
-        var items: [(String, String)] = (components.queryItems ?? []).map { ($0.name, $0.value ?? "") }
-        for (name, value) in parameters {
-            if let index = items.firstIndex(where: { $0.0 == name }) {
-                items[index].1 = value
-                items = items.enumerated().filter { $0.offset <= index || $0.element.0 != name }.map(\.element)
-            } else {
-                items.append((name, value))
-            }
-        }
-        let query = items.map { "\(SimulatedProject.formEncode($0.0))=\(SimulatedProject.formEncode($0.1))" }.joined(separator: "&")
-        components.percentEncodedQuery = query
-        return components.string
     }
 }

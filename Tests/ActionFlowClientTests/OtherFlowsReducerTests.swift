@@ -85,7 +85,7 @@ struct OtherFlowsReducerTests {
             $0.app.pendingDestination = .article(id: "7")
             $0.app.screen = .confirmEmailForSignIn
             $0.log(.linkPasted(message.link))
-            $0.log(.askForSignInEmail(continueURL: "https://www.example.com/articles/7"))
+            $0.log(.askForSignInEmail(continueURL: "https://www.example.com/articles/7", inWebApp: false))
         }
         let wrong = AuthCall.signInWithEmailLink(SignInWithEmailLinkRequest(email: "mallory@example.com", oobCode: "SIGNIN1"))
         store.send(.signInEmailConfirmed("mallory@example.com"), effects: [.call(wrong, by: .app)]) {

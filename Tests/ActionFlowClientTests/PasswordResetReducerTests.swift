@@ -154,20 +154,20 @@ struct PasswordResetReducerTests {
         let check = AuthCall.resetPassword(ResetPasswordRequest(oobCode: "RESET1"))
         var (page, anatomy, route) = try store.tapIntoWebWidget(message, call: check, busy: .checkCode, operation: .passwordReset, code: "RESET1")
         let actionURL = page.actionURL
-        page.step = .resetForm(email: bob)
+        page.step = .resetForm(email: bob, problem: nil)
         store.receive(.callSucceeded(check, by: .webWidget, .passwordReset(ResetPasswordResponse(email: bob, requestType: .passwordReset)))) {
             $0.app.busy = []
             $0.app.location = .webWidget(page)
             $0.log(.webWidget(.resetFormShown(email: self.bob)))
         }
         let confirm = AuthCall.resetPassword(ResetPasswordRequest(oobCode: "RESET1", newPassword: "correct horse"))
-        page.step = .saving
+        page.step = .saving(email: bob)
         store.send(.newPasswordSubmitted("correct horse"), effects: [.call(confirm, by: .webWidget)]) {
             $0.app.busy = [.resetPassword]
             $0.app.location = .webWidget(page)
             $0.log(.request(confirm, by: .webWidget, purpose: .newPasswordForm))
         }
-        page.step = .done(message: "Password changed. You can now sign in with your new password.")
+        page.step = .done(HostedActionHandler.Outcome(title: "Password changed", detail: "You can now sign in with your new password.", email: bob))
         store.receive(.callSucceeded(confirm, by: .webWidget, .passwordReset(ResetPasswordResponse(email: bob, requestType: .passwordReset)))) {
             $0.app.busy = []
             $0.app.location = .webWidget(page)

@@ -135,7 +135,8 @@ extension TestStore {
         guard case .webWidget(let actionURL) = route.destination else {
             throw WebWidgetExpected(destination: route.destination)
         }
-        let page = WebWidgetPage(actionURL: actionURL, operation: operation, oobCode: code, continueURL: anatomy.continueUrl, step: .loading)
+        let page = WebWidgetPage(actionURL: actionURL)
+        #expect(page.operation == operation && page.oobCode == code && page.step == .loading, sourceLocation: sourceLocation)
         send(.linkTapped(messageID: message.id), effects: [.call(call, by: .webWidget)], sourceLocation: sourceLocation) {
             $0.app.busy = [busy]
             $0.app.location = .webWidget(page)

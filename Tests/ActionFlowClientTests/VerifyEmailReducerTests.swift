@@ -104,7 +104,7 @@ struct VerifyEmailReducerTests {
         let apply = AuthCall.update(UpdateAccountRequest(oobCode: "VERIFY1"))
         let (loading, anatomy, _) = try store.tapIntoWebWidget(message, call: apply, busy: .applyCode, operation: .verifyEmail, code: "VERIFY1")
         var done = loading
-        done.step = .done(message: "Your email has been verified. You can now sign in with your new account.")
+        done.step = .done(HostedActionHandler.Outcome(title: "Your email has been verified", detail: "You can now sign in with your new account.", email: bob))
         store.receive(.callSucceeded(apply, by: .webWidget, .updated(UpdateAccountResponse(localId: "uid-bob", email: bob, emailVerified: true)))) {
             $0.app.busy = []
             $0.app.location = .webWidget(done)

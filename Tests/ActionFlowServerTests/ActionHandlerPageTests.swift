@@ -61,19 +61,51 @@ struct ActionHandlerPageTests {
         #expect(try await fixture.rest.lookup(LookupRequest(idToken: token)).users?.first?.emailVerified == true)
     }
 
-    @Test("email-link sign-in in a browser: confirm the address, then signed in")
-    func emailLinkSignIn() async throws {
+    @Test("a sign-in link in a browser is not signed in there: 303 to the continue URL with the link's parameters, the code left for the web app")
+    func emailLinkSignInForwards() async throws {
         let fixture = try await ServeFixture.start()
         defer { Task { await fixture.stop() } }
-        _ = try await fixture.rest.sendOobCode(SendOobCodeRequest(requestType: .emailSignIn, email: "dave@example.com", continueUrl: "https://www.example.com/finish", canHandleCodeInApp: true), locale: nil)
+        _ = try await fixture.rest.sendOobCode(SendOobCodeRequest(requestType: .emailSignIn, email: "dave@example.com", continueUrl: "https://www.example.com/finish?cart=7", canHandleCodeInApp: true), locale: nil)
         let link = try await Self.openHereLink(fixture)
-        let ask = try await fixture.http("GET", link)
-        #expect(ask.body.contains("type=\"email\""))
-        let code = try #require(URLComponents(string: "http://x" + link)?.queryItems?.first { $0.name == "oobCode" }?.value)
-        let done = try await fixture.http("POST", "/__/auth/action", body: "mode=signIn&oobCode=\(code)&email=dave%40example.com")
-        #expect(done.status == 200)
-        #expect(done.body.contains("You are signed in"))
-        #expect(done.body.contains("dave@example.com"))
+        let linkItems = try #require(URLComponents(string: "http://x" + link)?.queryItems)
+        let code = try #require(linkItems.first { $0.name == "oobCode" }?.value)
+
+        // A browser that does not follow the redirect, to see where it goes.
+        let forward = try await EmulatorSpec(fixture: fixture).request("GET", link)
+        #expect(forward.status == 303)
+        #expect(forward.headers["referrer-policy"] == "no-referrer", "the continue URL's page gets no Referer holding the code")
+        let target = try #require(forward.headers["location"])
+        let location = try #require(URLComponents(string: target))
+        #expect(location.host == "www.example.com")
+        #expect(location.path == "/finish")
+        let expected = [URLQueryItem(name: "cart", value: "7")] + linkItems.filter { $0.name != "continueUrl" }
+        #expect(location.queryItems == expected, "the continue URL's own parameters, then the link's, in order, without continueUrl")
+        #expect(expected.contains { $0.name == "mode" && $0.value == "signIn" } && expected.contains { $0.name == "apiKey" } && expected.contains { $0.name == "lang" })
+
+        // The web app at the continue URL finishes the sign-in with the code: still unused.
+        let forwardedCode = try #require(location.queryItems?.first { $0.name == "oobCode" }?.value)
+        #expect(forwardedCode == code)
+        do throws(AuthFailure) {
+            _ = try await fixture.rest.signInWithEmailLink(SignInWithEmailLinkRequest(email: "bob@example.com", oobCode: forwardedCode))
+            Issue.record("an address the link was not sent to must be refused")
+        } catch {
+            #expect(error.serverCode == .invalidEmail)
+        }
+        let signedIn = try await fixture.rest.signInWithEmailLink(SignInWithEmailLinkRequest(email: "dave@example.com", oobCode: forwardedCode))
+        #expect(signedIn.email == "dave@example.com")
+    }
+
+    @Test("a sign-in link without a continue URL, or with one that is not a web address, is not sent on: the page says why")
+    func emailLinkSignInWithoutContinueURL() async throws {
+        let fixture = try await ServeFixture.start()
+        defer { Task { await fixture.stop() } }
+        let page = try await fixture.http("GET", "/__/auth/action?mode=signIn&oobCode=abc&apiKey=k&lang=en")
+        #expect(page.status == 400)
+        #expect(page.body.contains("no page to finish signing in on"))
+        let script = try await fixture.http("GET", "/__/auth/action?mode=signIn&oobCode=abc&apiKey=k&continueUrl=javascript%3Aalert(1)")
+        #expect(script.status == 400, "no redirect to a page that is not a web address")
+        #expect(!script.body.contains("href=\"javascript"))
+        #expect(script.body.contains("not a web address"))
     }
 
     @Test("hostile link parameters are escaped, and a non-web continue URL gets no Continue button")

@@ -56,7 +56,7 @@ struct EmulatorSpec {
             request.httpBody = try JSONSerialization.data(withJSONObject: json)
             request.setValue("application/json", forHTTPHeaderField: "Content-Type")
         } else if let form {
-            request.httpBody = Data(form.sorted { $0.key < $1.key }.map { "\(SimulatedProject.formEncode($0.key))=\(SimulatedProject.formEncode($0.value))" }.joined(separator: "&").utf8)
+            request.httpBody = Data(form.sorted { $0.key < $1.key }.map { "\(PercentEncoding.formEncode($0.key))=\(PercentEncoding.formEncode($0.value))" }.joined(separator: "&").utf8)
             request.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
         }
         for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }

@@ -213,25 +213,25 @@ enum PhoneContent {
         switch page.step {
         case .loading:
             blocks.append(.paragraph("Checking the code…", .warning))
-        case .resetForm(let email):
+        case .resetForm(let email, let problem):
             blocks.append(.paragraph("for \(UntrustedText.sanitize(email))", .muted))
+            if let problem { blocks.append(.paragraph(problem, .error)) }
             blocks.append(.control(field(.widgetPassword, "New password", session, placeholder: "6+ characters", secret: true)))
             blocks.append(.control(.button("widget.save", "Save", [.send(.newPasswordSubmitted(draft(session, .widgetPassword)))])))
-        case .confirmEmail:
-            blocks.append(.paragraph("Confirm the email address this link was sent to.", .muted))
-            blocks.append(.control(field(.widgetEmail, "Email", session, placeholder: "you@example.com")))
-            blocks.append(.control(.button("widget.signIn", "Sign in", [.send(.signInEmailConfirmed(draft(session, .widgetEmail)))])))
         case .saving:
             blocks.append(.paragraph("Saving…", .warning))
-        case .done(let message):
-            blocks.append(.paragraph("✓ \(message)", .success))
+        case .done(let outcome):
+            blocks.append(.paragraph("✓ \(outcome.sentence)", .success))
             blocks.append(.blank)
             if let continueURL = page.continueURL {
                 blocks.append(.control(.button("widget.continue", "Continue", [.send(.continueTapped)])))
                 blocks.append(.verbatim(continueURL, .link, indent: 2))
             }
-        case .failed(let code, let message):
-            blocks.append(.paragraph(errorLine(code, message), .error))
+        case .forwarded(let target):
+            blocks.append(.paragraph("Sending you on to the continue URL to finish signing in…", .warning))
+            blocks.append(.verbatim(SecretMasking.maskLinks(in: UntrustedText.sanitize(target)), .link, indent: 2))
+        case .failed(let failure):
+            blocks.append(.paragraph(errorLine(failure.code, failure.explanation), .error))
         }
         blocks.append(.blank)
         blocks.append(.control(.button("widget.mail", "Back to mail", [.send(.mailboxOpened)])))
