@@ -321,7 +321,7 @@ public struct Interface: Sendable {
         case .signInSubmitted(let email, let password): candidates = [(.signInEmail, email), (.signInPassword, password)]
         case .passwordResetRequested(let email): candidates = [(.forgotEmail, email)]
         case .signInLinkRequested(let email): candidates = [(.signInEmail, email)]
-        case .signInEmailConfirmed(let email): candidates = [(.confirmEmail, email), (.widgetEmail, email)]
+        case .signInEmailConfirmed(let email): candidates = [(.confirmEmail, email)]
         case .newPasswordSubmitted(let password): candidates = [(.newPassword, password), (.widgetPassword, password)]
         default: return nil
         }
