@@ -27,6 +27,9 @@ public struct AppState: Sendable, Equatable, Codable {
     public var lastLink: LinkVisit?
     /// How many of the world's messages the mail app has listed (it lists on opening).
     public var listedMessages: Int
+    /// How many of the world's messages the user has seen in the mail app (the rest are unread);
+    /// nil in sessions saved before it was kept.
+    public var seenMessages: Int?
     /// Messages the mail security scanner has already opened.
     public var scannedMessageIDs: Set<String>
     /// Operations waiting for the transport.

@@ -4,10 +4,14 @@ import Foundation
 // The mail app, links and where a tap takes the device (app, store, web widget, browser),
 // what the app does with a link it receives, and the mail security scanner.
 extension Session {
+    /// Messages in the inbox the user has not seen in the mail app yet.
+    public var unreadMessages: Int { max(0, inbox.count - (app.seenMessages ?? 0)) }
+
     mutating func reduceMail(_ event: AppEvent) -> [Effect] {
         switch event {
         case .mailboxOpened:
             app.location = .mailbox(openMessageID: nil)
+            app.seenMessages = inbox.count
             log(.mailboxOpened)
             return start(.refreshMailbox)
 
@@ -55,6 +59,7 @@ extension Session {
                 remote.inbox = messages
                 world = .remote(remote)
             }
+            if case .mailbox = app.location { app.seenMessages = messages.count }
             log(.mailboxListed(new: max(0, added), total: messages.count))
             return scanNewMessages()
 

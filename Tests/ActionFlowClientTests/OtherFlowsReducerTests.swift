@@ -280,6 +280,7 @@ struct OtherFlowsReducerTests {
         store.send(.mailboxOpened, effects: [.refreshMailbox]) {
             $0.app.busy = [.mailbox]
             $0.app.location = .mailbox(openMessageID: nil)
+            $0.app.seenMessages = 0
             $0.log(.mailboxOpened)
         }
         let refused = AuthFailure.network(.connectionRefused(host: "127.0.0.1"))

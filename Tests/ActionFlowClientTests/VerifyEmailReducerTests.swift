@@ -42,6 +42,7 @@ struct VerifyEmailReducerTests {
         store.send(.mailboxOpened, effects: [.refreshMailbox]) {
             $0.app.busy = [.mailbox]
             $0.app.location = .mailbox(openMessageID: nil)
+            $0.app.seenMessages = 1
             $0.log(.mailboxOpened)
         }
         store.receive(.mailboxRefreshed([message])) {

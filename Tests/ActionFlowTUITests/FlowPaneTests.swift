@@ -53,3 +53,18 @@ struct DevicesPaneTests {
         }
     }
 }
+
+@Suite("The phone says what happened after a send")
+struct AfterSendTests {
+    @Test("After a reset email is sent the sign-in screen says to check the email, and m mail shows the unread count until the mail app lists it")
+    func checkYourEmailAndUnread() async throws {
+        let world = try await World.start()
+        var session = await world.send(.openRoute("/articles/42"), .forgotPasswordTapped, .passwordResetRequested(email: "alice@example.com"))
+        var text = render(session, mainUI(), small).text
+        #expect(text.contains("✉ Check your email"), "\(text)")
+        #expect(text.contains("m mail ●1"), "\(text)")
+        session = await world.send(.mailboxOpened, .appOpened)
+        text = render(session, mainUI(), small).text
+        #expect(text.contains("m mail  p paste") && !text.contains("mail ●"), "\(text)")
+    }
+}

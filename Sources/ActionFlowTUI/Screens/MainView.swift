@@ -126,8 +126,11 @@ public enum MainView {
         }
         let dockRect = ScreenLayout.dock(of: rect)
         frame.rule(in: Rect(x: rect.x + 1, y: dockRect.y - 1, width: rect.width - 2, height: 1), y: dockRect.y - 1)
+        // Messages not seen in the mail app yet show as an unread count beside `m mail`.
+        let unread = session.unreadMessages
+        let mail = unread > 0 ? [Span(" mail ", .muted), Span("●\(unread)", .badge), Span("  ", .muted)] : [Span(" mail  ", .muted)]
         let dock: [Span] = active
-            ? [Span("a", .keyName), Span(" app  ", .muted), Span("m", .keyName), Span(" mail  ", .muted), Span("p", .keyName), Span(" paste link", .muted)]
+            ? [Span("a", .keyName), Span(" app  ", .muted), Span("m", .keyName)] + mail + [Span("p", .keyName), Span(" paste link", .muted)]
             : [Span("d", .keyName), Span(" use this device", .muted)]
         let dockWidth = dock.reduce(0) { $0 + $1.text.displayWidth }
         frame.put(dock, x: dockRect.x + max(0, (dockRect.width - dockWidth) / 2), y: dockRect.y, clip: dockRect)

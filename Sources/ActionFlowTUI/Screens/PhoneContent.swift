@@ -129,6 +129,12 @@ enum PhoneContent {
             blocks.append(.control(.button("account.signout", "Sign out", [.send(.signOutTapped)])))
             blocks.append(.control(back()))
         case .signIn:
+            // After asking for a reset or a sign-in link the app says where to look next.
+            if let flow = session.app.flow, flow.step == .emailSent, flow.kind != .verifyEmail {
+                let what = flow.kind == .passwordReset ? "a password reset link" : "a sign-in link"
+                blocks.append(.paragraph("✉ Check your email: \(what) went to \(UntrustedText.sanitize(flow.email ?? "your address")).", .success))
+                blocks.append(.blank)
+            }
             blocks.append(.heading("Sign in"))
             blocks.append(.paragraph(session.app.pendingDestination?.path.map { "to continue to \($0)" } ?? "Members sign in here.", .muted))
             blocks.append(.blank)
