@@ -6,7 +6,7 @@ import ActionFlowModel
 public enum MainView {
     /// `panes` keeps the laid-out panes for the next frame (see `PaneCache`); by default nothing is kept.
     public static func render(session: Session, ui: UIState, transport: String, width: Int, height: Int, panes: PaneCache = PaneCache()) -> Frame {
-        var frame = Frame(width: width, height: height, palette: Palette(mode: ui.colorMode))
+        var frame = Frame(width: width, height: height, palette: Palette(mode: ui.colorMode, theme: ui.theme))
         let layout = ScreenLayout(width: width, height: height, session: session)
         if layout.isTooSmall {
             drawTooSmall(&frame)

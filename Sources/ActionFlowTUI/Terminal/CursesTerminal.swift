@@ -145,10 +145,19 @@ public final class CursesTerminal: TerminalDriver {
         return variables
     }
 
-    public init(monochrome: Bool, environment: [String: String] = CursesTerminal.environment) {
+    /// `theme` nil asks the terminal for its background (unless colour is off).
+    public init(monochrome: Bool, theme: Theme? = nil, environment: [String: String] = CursesTerminal.environment) {
         self.monochromeRequested = monochrome
+        self.requestedTheme = theme
         self.environment = environment
     }
+
+    private let requestedTheme: Theme?
+    /// The theme frames are drawn in: the one asked for, else the one that suits the background
+    /// the terminal reported, else dark.
+    public private(set) var theme: Theme = .dark
+    /// The background the terminal reported, when it was asked and answered (for the log).
+    public private(set) var reportedBackground: RGBColor?
 
     /// What a terminal type unknown to curses is drawn as.
     public static let fallbackTerminalType = "xterm-256color"
@@ -174,6 +183,14 @@ public final class CursesTerminal: TerminalDriver {
         wakePipe = (fds[0], fds[1])
         _ = fcntl(fds[0], F_SETFL, fcntl(fds[0], F_GETFL) | O_NONBLOCK)
         _ = fcntl(fds[1], F_SETFL, fcntl(fds[1], F_GETFL) | O_NONBLOCK)
+
+        if let requestedTheme {
+            theme = requestedTheme
+        } else if !monochromeRequested, (environment["NO_COLOR"] ?? "").isEmpty {
+            // Before curses reads the terminal's input, which would take the reply for keys.
+            reportedBackground = BackgroundColorQuery.ask()
+            theme = reportedBackground.map(Theme.suited) ?? .dark
+        }
 
         setlocale(LC_ALL, "")
         // Box drawing and wide characters need UTF-8 even when the locale does not say so.
