@@ -60,30 +60,57 @@ public enum BackgroundColorQuery {
 
     /// Whether `bytes` hold a DA1 reply, `ESC [ ? digits and semicolons c`.
     static func containsDeviceAttributes(_ bytes: [UInt8]) -> Bool {
-        var start = 0
-        let introducer = Array("\u{1B}[?".utf8)
-        while let found = bytes.firstRange(of: introducer, from: start) {
-            var index = found.upperBound
-            while index < bytes.count, bytes[index] == UInt8(ascii: ";") || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index]) {
-                index += 1
-            }
-            if index < bytes.count, bytes[index] == UInt8(ascii: "c") { return true }
-            start = found.upperBound
+        bytes.indices.contains { deviceAttributesEnd(in: bytes, at: $0) != nil }
+    }
+
+    /// The index after a DA1 reply that starts at `start`, if one does.
+    private static func deviceAttributesEnd(in bytes: [UInt8], at start: Int) -> Int? {
+        guard start + 3 < bytes.count, bytes[start] == 0x1B, bytes[start + 1] == UInt8(ascii: "["), bytes[start + 2] == UInt8(ascii: "?") else { return nil }
+        var index = start + 3
+        while index < bytes.count, bytes[index] == UInt8(ascii: ";") || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index]) {
+            index += 1
         }
-        return false
+        return index < bytes.count && bytes[index] == UInt8(ascii: "c") ? index + 1 : nil
+    }
+
+    /// The bytes read that are not a reply: keys typed before or while the terminal answered,
+    /// which the interface then reads as keys.
+    static func typedInput(in bytes: [UInt8]) -> [UInt8] {
+        var kept: [UInt8] = []
+        var index = 0
+        while index < bytes.count {
+            if bytes[index] == 0x1B, index + 1 < bytes.count, bytes[index + 1] == UInt8(ascii: "]"),
+               let end = terminator(in: bytes, from: index + 2) {
+                index = end + (bytes[end] == 0x07 ? 1 : 2)
+                continue
+            }
+            if let end = deviceAttributesEnd(in: bytes, at: index) {
+                index = end
+                continue
+            }
+            kept.append(bytes[index])
+            index += 1
+        }
+        return kept
+    }
+
+    /// What the terminal said: its background, if it did, and the keys typed meanwhile.
+    public struct Answer: Sendable {
+        public var background: RGBColor?
+        public var typedInput: [UInt8]
     }
 
     /// Asks the terminal on `input` and `output` (both a terminal) and waits up to `timeout`
-    /// milliseconds for the replies; nil when no colour came. Keys typed meanwhile are dropped.
-    public static func ask(input: Int32 = 0, output: Int32 = 1, timeout milliseconds: Int = 100) -> RGBColor? {
+    /// milliseconds for the replies.
+    public static func ask(input: Int32 = 0, output: Int32 = 1, timeout milliseconds: Int = 100) -> Answer {
         var saved = termios()
-        guard tcgetattr(input, &saved) == 0 else { return nil }
+        guard tcgetattr(input, &saved) == 0 else { return Answer(background: nil, typedInput: []) }
         var raw = saved
         // No echo of the reply, no line buffering, and Ctrl-C read as a byte for these few milliseconds.
         raw.c_lflag &= ~tcflag_t(ICANON | ECHO | ISIG)
-        guard tcsetattr(input, TCSANOW, &raw) == 0 else { return nil }
+        guard tcsetattr(input, TCSANOW, &raw) == 0 else { return Answer(background: nil, typedInput: []) }
         defer { tcsetattr(input, TCSANOW, &saved) }
-        guard query.withUnsafeBytes({ DescriptorWrite.all(output, $0) }) == nil else { return nil }
+        guard query.withUnsafeBytes({ DescriptorWrite.all(output, $0) }) == nil else { return Answer(background: nil, typedInput: []) }
         var received: [UInt8] = []
         let deadline = Date().addingTimeInterval(Double(milliseconds) / 1000)
         var answered = false
@@ -100,7 +127,7 @@ public enum BackgroundColorQuery {
         }
         // A reply cut by the timeout would otherwise be read as keys.
         if !answered { tcflush(input, TCIFLUSH) }
-        return color(inReply: received)
+        return Answer(background: color(inReply: received), typedInput: answered ? typedInput(in: received) : [])
     }
 }
 
