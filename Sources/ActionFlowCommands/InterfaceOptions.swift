@@ -4,16 +4,22 @@ import CTerminalSupport
 import Foundation
 import Logging
 
-/// What every command that opens the interface takes (`--monochrome`, `--log-file`).
+extension Theme: ExpressibleByArgument {}
+
+/// What every command that opens the interface takes (`--monochrome`, `--theme`, `--log-file`).
 struct InterfaceOptions: ParsableArguments {
     @Flag(help: "Draw without colour (also when NO_COLOR is set).")
     var monochrome = false
+
+    @Option(help: ArgumentHelp("Colours for a dark or a light terminal background. Without it, the terminal is asked for its background colour; dark when it does not say.",
+                               valueName: "dark|light"))
+    var theme: Theme?
 
     @Option(help: ArgumentHelp("Where log lines go (never the screen).", valueName: "path"))
     var logFile: String = InterfaceSettings.defaultLogFile
 
     var settings: InterfaceSettings {
-        InterfaceSettings(monochrome: monochrome, logFile: logFile)
+        InterfaceSettings(monochrome: monochrome, theme: theme, logFile: logFile)
     }
 }
 
@@ -23,6 +29,8 @@ struct InterfaceSettings {
     static let defaultLogFile = FileManager.default.temporaryDirectory.appendingPathComponent("actionflow.log").path
 
     var monochrome = false
+    /// Nil asks the terminal.
+    var theme: Theme?
     var logFile = InterfaceSettings.defaultLogFile
 
     /// Logs go to the file from here on.
@@ -37,7 +45,7 @@ struct InterfaceSettings {
     @MainActor
     func startTerminal() throws -> CursesTerminal {
         do {
-            return try TUIApplication.startTerminal(monochrome: monochrome, errorLog: logFile)
+            return try TUIApplication.startTerminal(monochrome: monochrome, theme: theme, errorLog: logFile)
         } catch {
             FileHandle.standardError.write(Data("\(error.description)\n".utf8))
             throw ExitCode(1)

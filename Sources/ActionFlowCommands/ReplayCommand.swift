@@ -45,7 +45,7 @@ struct ReplayCommand: AsyncParsableCommand {
         let interface = interface.settings
         interface.startLogging()
         let title = "replay " + URL(fileURLWithPath: file).deletingPathExtension().lastPathComponent
-        let options = TUIApplication.Options(monochrome: interface.monochrome, logFile: interface.logFile, speed: speed)
+        let options = TUIApplication.Options(monochrome: interface.monochrome, theme: interface.theme, logFile: interface.logFile, speed: speed)
         try await interface.run(await TUIApplication(replaying: recording, title: title, options: options, logger: Logger(label: "actionflow.replay")))
     }
 }

@@ -149,7 +149,7 @@ struct InterfaceLaunch {
             summary = "embedded"
         }
         StartupTrace.mark("session ready")
-        let options = TUIApplication.Options(monochrome: interface.monochrome, logFile: interface.logFile, sessionFile: session, notice: notice, exportDirectory: exportDirectory)
+        let options = TUIApplication.Options(monochrome: interface.monochrome, theme: interface.theme, logFile: interface.logFile, sessionFile: session, notice: notice, exportDirectory: exportDirectory)
         return TUIApplication(driver: driver, transportSummary: summary, options: options, scenario: presented, logger: logger)
     }
 }

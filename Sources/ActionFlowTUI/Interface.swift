@@ -85,14 +85,14 @@ public struct Interface: Sendable {
     var awaiting = 0
 
     /// A live session; `scenario` is presented step by step.
-    public init(driver: SessionDriver, scenario: Scenario? = nil, colorMode: ColorMode, width: Int, height: Int, speed: Double = 1, notice: String? = nil) {
+    public init(driver: SessionDriver, scenario: Scenario? = nil, colorMode: ColorMode, theme: Theme = .dark, width: Int, height: Int, speed: Double = 1, notice: String? = nil) {
         self.driver = driver
         self.scenario = scenario
         self.width = width
         self.height = height
         self.speed = speed
         replayTitle = ""
-        ui = UIState(colorMode: colorMode)
+        ui = UIState(colorMode: colorMode, theme: theme)
         // A session that has begun opens where it was; a new one on the welcome screen.
         if !driver.events.isEmpty || driver.session.presenter != nil { ui.mode = .main }
         if let scenario {
@@ -106,7 +106,7 @@ public struct Interface: Sendable {
     }
 
     /// A recording played back: read-only, stepped with n, b and g.
-    public init(replaying recording: SessionRecording, title: String, colorMode: ColorMode, width: Int, height: Int, speed: Double = 1) {
+    public init(replaying recording: SessionRecording, title: String, colorMode: ColorMode, theme: Theme = .dark, width: Int, height: Int, speed: Double = 1) {
         driver = SessionDriver(session: recording.start, remote: nil)
         replay = Replay(recording)
         replayTitle = title
@@ -114,7 +114,7 @@ public struct Interface: Sendable {
         self.width = width
         self.height = height
         self.speed = speed
-        ui = UIState(colorMode: colorMode)
+        ui = UIState(colorMode: colorMode, theme: theme)
         ui.mode = .main
         ui.readOnly = true
     }

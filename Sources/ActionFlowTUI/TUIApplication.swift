@@ -76,6 +76,8 @@ public final class TUIApplication {
 
     public struct Options: Sendable {
         public var monochrome: Bool
+        /// Nil asks the terminal for its background.
+        public var theme: Theme?
         public var logFile: String?
         /// Saved after every event (`--session`); nil writes nothing.
         public var sessionFile: String?
@@ -85,9 +87,10 @@ public final class TUIApplication {
         public var speed: Double
         /// Where `e` writes the exports.
         public var exportDirectory: String
-        public init(monochrome: Bool = false, logFile: String? = nil, sessionFile: String? = nil, notice: String? = nil, speed: Double = 1, exportDirectory: String = ".") {
+        public init(monochrome: Bool = false, theme: Theme? = nil, logFile: String? = nil, sessionFile: String? = nil, notice: String? = nil, speed: Double = 1, exportDirectory: String = ".") {
             self.exportDirectory = exportDirectory
             self.monochrome = monochrome
+            self.theme = theme
             self.logFile = logFile
             self.sessionFile = sessionFile
             self.notice = notice
@@ -127,20 +130,20 @@ public final class TUIApplication {
     }
 
     /// The interface as it opens on a terminal of this size and colours.
-    private func opening(on terminal: some TerminalDriver) -> Interface {
+    private func opening(on terminal: CursesTerminal) -> Interface {
         switch start {
         case .live(let driver, let scenario):
-            Interface(driver: driver, scenario: scenario, colorMode: terminal.colorMode, width: terminal.width, height: terminal.height,
+            Interface(driver: driver, scenario: scenario, colorMode: terminal.colorMode, theme: terminal.theme, width: terminal.width, height: terminal.height,
                       speed: options.speed, notice: options.notice)
         case .replay(let recording, let title):
-            Interface(replaying: recording, title: title, colorMode: terminal.colorMode, width: terminal.width, height: terminal.height, speed: options.speed)
+            Interface(replaying: recording, title: title, colorMode: terminal.colorMode, theme: terminal.theme, width: terminal.width, height: terminal.height, speed: options.speed)
         }
     }
 
     /// Enters full-screen mode ahead of the application, so that a launch can start the terminal
     /// on one core while its project loads on the other.
-    public static func startTerminal(monochrome: Bool, errorLog: String?) throws(TerminalUnavailable) -> CursesTerminal {
-        let terminal = CursesTerminal(monochrome: monochrome)
+    public static func startTerminal(monochrome: Bool, theme: Theme?, errorLog: String?) throws(TerminalUnavailable) -> CursesTerminal {
+        let terminal = CursesTerminal(monochrome: monochrome, theme: theme)
         try terminal.start(errorLog: errorLog)
         StartupTrace.mark("terminal started")
         return terminal
@@ -148,7 +151,7 @@ public final class TUIApplication {
 
     /// Runs until the user quits. Returns the termination signal that ended it, if one did.
     public func run() async throws(TerminalUnavailable) -> Int32? {
-        await run(on: try Self.startTerminal(monochrome: options.monochrome, errorLog: options.logFile))
+        await run(on: try Self.startTerminal(monochrome: options.monochrome, theme: options.theme, errorLog: options.logFile))
     }
 
     /// Runs on a terminal already started, and stops it when the user quits.
@@ -163,7 +166,8 @@ public final class TUIApplication {
     /// stack, slots are shared between values that do not live at the same time.
     @inline(never)
     private func runLoop(on terminal: CursesTerminal) -> Int32? {
-        logger.info("terminal started", metadata: ["size": "\(terminal.width)x\(terminal.height)", "colors": "\(terminal.colorMode.rawValue)"])
+        logger.info("terminal started", metadata: ["size": "\(terminal.width)x\(terminal.height)", "colors": "\(terminal.colorMode.rawValue)", "theme": "\(terminal.theme.rawValue)",
+                                                   "background": "\(terminal.reportedBackground.map(\.description) ?? "not reported")"])
         if let notice = terminal.fallbackNotice { logger.warning("\(notice)") }
         replies.connect(wakeDescriptor: terminal.wakeDescriptor)
 

@@ -77,9 +77,11 @@ public struct UIState: Sendable {
     /// What a key that would change the replayed session says instead.
     public static let readOnlyMessage = "a replay is read-only: n b g e q"
     public var colorMode: ColorMode
+    public var theme: Theme
 
-    public init(colorMode: ColorMode) {
+    public init(colorMode: ColorMode, theme: Theme = .dark) {
         self.colorMode = colorMode
+        self.theme = theme
     }
 
     public func selected(_ pane: String) -> Int { selection[pane] ?? 0 }

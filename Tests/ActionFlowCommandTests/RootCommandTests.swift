@@ -7,6 +7,7 @@ struct RootCommandTests {
         (["--devices", "iphone,laptop"], true),
         (["--session", "demo.json"], true),
         (["--monochrome"], true),
+        (["--theme", "light"], true),
         (["--help"], false),
         (["-h"], false),
         (["--generate-completion-script", "bash"], false),
@@ -31,6 +32,20 @@ struct RootCommandTests {
     ])
     func runsInterface(arguments: [String], runsInterface: Bool) {
         #expect(ActionFlowCommand.runsInterface(arguments) == runsInterface)
+    }
+
+    @Test("--theme takes dark or light; without it the terminal is asked; any other value is refused by name")
+    func theme() throws {
+        #expect(try #require(ActionFlowCommand.parseAsRoot(["tui", "--theme", "light"]) as? TUICommand).interface.settings.theme == .light)
+        #expect(try #require(ActionFlowCommand.parseAsRoot(["replay", "password-reset-in-app", "--theme", "dark"]) as? ReplayCommand).interface.settings.theme == .dark)
+        #expect(try #require(ActionFlowCommand.parseAsRoot(["tui"]) as? TUICommand).interface.settings.theme == nil)
+        do {
+            _ = try ActionFlowCommand.parseAsRoot(["tui", "--theme", "sepia"])
+            Issue.record("--theme sepia was accepted")
+        } catch {
+            let message = ActionFlowCommand.message(for: error)
+            #expect(message.contains("sepia") && message.contains("dark") && message.contains("light"), "\(message)")
+        }
     }
 
     @Test("routed options parse as the interface's")

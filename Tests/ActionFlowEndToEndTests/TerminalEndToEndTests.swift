@@ -309,6 +309,33 @@ struct TerminalEndToEndTests {
         #expect(notices.count == 1, "\(logged)")
     }
 
+    @Test("The theme follows the background the terminal reports (tmux answers OSC 11 from its window style), unless --theme or NO_COLOR is given",
+          arguments: [("colour231", [], [:], "light"), ("colour16", [], [:], "dark"), ("colour231", ["--theme", "dark"], [:], "dark"),
+                      ("colour16", ["--theme", "light"], [:], "light"), ("colour231", [], ["NO_COLOR": "1"], "monochrome")]
+            as [(String, [String], [String: String], String)])
+    func themeFromBackground(background: String, arguments: [String], environment: [String: String], theme: String) throws {
+        // An empty NO_COLOR leaves colour on, whatever the environment the tests run in says.
+        let tmux = try TmuxSession(arguments: arguments, environment: ["NO_COLOR": ""].merging(environment) { $1 },
+                                   configuration: ["set -g window-style bg=\(background)"])
+        tmux.waitFor("Passing state in email actions", "Free exploration")
+        // The welcome screen's introduction is muted text: grey 241 on white, 245 on black.
+        let introduction = "Reset a password, verify an email"
+        let styled = tmux.screenWithStyles()
+        switch theme {
+        case "light": #expect(styled.contains("\u{1B}[38;5;241m\(introduction)"), "\(styled)")
+        case "dark": #expect(styled.contains("\u{1B}[38;5;245m\(introduction)"), "\(styled)")
+        default: #expect(styled.range(of: #"\x1B\[(38;5;|48;5;)"#, options: .regularExpression) == nil, "\(styled)")
+        }
+        try tmux.press("q")
+        #expect(tmux.waitForExit() == 0)
+        tmux.expectTerminalRestored()
+        // Asked only when neither --theme nor NO_COLOR decides.
+        let started = tmux.file("log")?.split(separator: "\n").first { $0.contains("terminal started") } ?? ""
+        let asked = arguments.isEmpty && environment.isEmpty
+        #expect(started.contains(asked ? "background=#\(background == "colour231" ? "ffffff" : "000000")" : "background=not reported"), "\(started)")
+        #expect(!tmux.screen().contains("rgb:"), "the terminal's reply reached the screen")
+    }
+
     @Test("Without a terminal it says so and points to the headless commands")
     func noTerminal() throws {
         for term in ["dumb", "xterm-256color"] {

@@ -103,7 +103,9 @@ final class TmuxSession {
     let directory: URL
     private static let tmux = ["/usr/bin/tmux", "/usr/local/bin/tmux"].first { FileManager.default.isExecutableFile(atPath: $0) } ?? "tmux"
 
-    init(width: Int = 100, height: Int = 30, arguments: [String] = [], environment: [String: String] = [:]) throws {
+    /// `configuration`: tmux commands for the server, run before the program starts
+    /// (`set -g window-style bg=colour231` is the background tmux reports to an OSC 11 query).
+    init(width: Int = 100, height: Int = 30, arguments: [String] = [], environment: [String: String] = [:], configuration: [String] = []) throws {
         socket = "actionflow-test-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString.prefix(8))"
         directory = FileManager.default.temporaryDirectory.appendingPathComponent(socket)
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -116,7 +118,9 @@ final class TmuxSession {
         let d = directory.path
         let script = "stty -a > '\(d)/before'; sh -c 'echo $$ > \"\(d)/pid\"; exec env \(env.replacingOccurrences(of: "'", with: "")) \"\(binary)\" \(args.replacingOccurrences(of: "'", with: ""))'; echo $? > '\(d)/status'; stty -a > '\(d)/after'; echo ACTIONFLOW-EXITED; sleep 600"
         // The server this starts keeps its output descriptors open: give it none of ours.
-        try run(["-f", "/dev/null", "new-session", "-d", "-x", "\(width)", "-y", "\(height)", "-s", "main", script], capture: false)
+        let configurationFile = directory.appendingPathComponent("tmux.conf")
+        try configuration.map { $0 + "\n" }.joined().write(to: configurationFile, atomically: true, encoding: .utf8)
+        try run(["-f", configurationFile.path, "new-session", "-d", "-x", "\(width)", "-y", "\(height)", "-s", "main", script], capture: false)
     }
 
     deinit {

@@ -15,7 +15,7 @@ public enum MainView {
     public static func render(session: Session, ui: UIState, transport: String, width: Int, height: Int,
                               presentation: Presentation? = nil, panes: PaneCache = PaneCache()) -> Frame {
         let presentation = presentation ?? session.presenter.map(Presentation.init)
-        var frame = Frame(width: width, height: height, palette: Palette(mode: ui.colorMode))
+        var frame = Frame(width: width, height: height, palette: Palette(mode: ui.colorMode, theme: ui.theme))
         let layout = ScreenLayout(width: width, height: height, session: session)
         if layout.isTooSmall {
             drawTooSmall(&frame)

@@ -145,10 +145,21 @@ public final class CursesTerminal: TerminalDriver {
         return variables
     }
 
-    public init(monochrome: Bool, environment: [String: String] = CursesTerminal.environment) {
+    /// `theme` nil asks the terminal for its background (unless colour is off).
+    public init(monochrome: Bool, theme: Theme? = nil, environment: [String: String] = CursesTerminal.environment) {
         self.monochromeRequested = monochrome
+        self.requestedTheme = theme
         self.environment = environment
     }
+
+    private let requestedTheme: Theme?
+    /// The theme frames are drawn in: the one asked for, else the one that suits the background
+    /// the terminal reported, else dark.
+    public private(set) var theme: Theme = .dark
+    /// The background the terminal reported, when it was asked and answered (for the log).
+    public private(set) var reportedBackground: RGBColor?
+    /// Keys typed before the terminal answered, read with its answer: the first keys read.
+    private var typedAhead: [InputUnit] = []
 
     /// What a terminal type unknown to curses is drawn as.
     public static let fallbackTerminalType = "xterm-256color"
@@ -174,6 +185,16 @@ public final class CursesTerminal: TerminalDriver {
         wakePipe = (fds[0], fds[1])
         _ = fcntl(fds[0], F_SETFL, fcntl(fds[0], F_GETFL) | O_NONBLOCK)
         _ = fcntl(fds[1], F_SETFL, fcntl(fds[1], F_GETFL) | O_NONBLOCK)
+
+        if let requestedTheme {
+            theme = requestedTheme
+        } else if !monochromeRequested, (environment["NO_COLOR"] ?? "").isEmpty {
+            // Before curses reads the terminal's input, which would take the reply for keys.
+            let answer = BackgroundColorQuery.ask()
+            reportedBackground = answer.background
+            theme = answer.background.map(Theme.suited) ?? .dark
+            typedAhead = String(decoding: answer.typedInput, as: UTF8.self).unicodeScalars.map { .code($0.value) }
+        }
 
         setlocale(LC_ALL, "")
         // Box drawing and wide characters need UTF-8 even when the locale does not say so.
@@ -391,6 +412,7 @@ public final class CursesTerminal: TerminalDriver {
 
     /// Whether a key, a signal or a finished effect is waiting (without reading it).
     public var hasPendingInput: Bool {
+        if !typedAhead.isEmpty { return true }
         var descriptors = [pollfd(fd: 0, events: Int16(POLLIN), revents: 0), pollfd(fd: wakePipe.read, events: Int16(POLLIN), revents: 0)]
         return poll(&descriptors, 2, 0) > 0
     }
@@ -413,7 +435,8 @@ public final class CursesTerminal: TerminalDriver {
     }
 
     private func readAvailableUnits() -> [InputUnit] {
-        var units: [InputUnit] = []
+        var units = typedAhead
+        typedAhead = []
         while units.count < 4096 {
             var character: wint_t = 0
             let result = wget_wch(cn_stdscr(), &character)

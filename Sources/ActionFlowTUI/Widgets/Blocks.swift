@@ -263,15 +263,14 @@ public struct BlockLayout: Sendable {
                 return (fieldX + (secret ? min(column, shown.count) : column), y)
             }
             let shown = value.isEmpty ? placeholder : (secret ? SecretMasking.maskTyped(value) : value)
-            let role: Role = selected ? .focusedField : .field
-            frame.put(shown.truncated(toColumns: fieldWidth).padded(toColumns: fieldWidth), x: fieldX, y: y, style: value.isEmpty ? mutedField(frame, role) : frame.style(role), clip: rect)
+            let role: Role = switch (selected, value.isEmpty) {
+            case (true, true): .focusedPlaceholder
+            case (true, false): .focusedField
+            case (false, true): .placeholder
+            case (false, false): .field
+            }
+            frame.put(shown.truncated(toColumns: fieldWidth).padded(toColumns: fieldWidth), x: fieldX, y: y, role: role, clip: rect)
             return nil
         }
-    }
-
-    private func mutedField(_ frame: Frame, _ role: Role) -> CellStyle {
-        var style = frame.style(role)
-        if frame.palette.mode != .monochrome { style.dim = true }
-        return style
     }
 }
