@@ -232,3 +232,32 @@ struct RefusedTransport: AuthTransport {
     func resetWorld() async throws(AuthFailure) { throw refused }
     func applyProject(_ project: ProjectConfiguration) async throws(AuthFailure) -> Date { throw refused }
 }
+
+@Suite("Step captions")
+struct StepCaptionTests {
+    @Test("caption: beside an action is kept for the presenter; without one each action has a plain-language default")
+    func captions() throws {
+        let scenario = try ScenarioParser.parse("""
+        name: captions
+        steps:
+          - open: /articles/42
+            caption: Bob opens the article his friend sent
+          - forgotPassword
+          - tapLink: latest
+        """, source: "captions.yaml")
+        #expect(scenario.steps[0].caption == "Bob opens the article his friend sent")
+        #expect(scenario.steps[1].caption == nil)
+        #expect(scenario.steps[1].action.caption == "Taps “Forgot password?”")
+        #expect(scenario.steps[2].action.caption == "Taps the link in the latest email")
+    }
+
+    @Test("A caption needs words, and a step still holds one action beside it")
+    func badCaptions() throws {
+        #expect(throws: ScenarioFileError.self) {
+            try ScenarioParser.parse("name: x\nsteps:\n  - open: /\n    caption: \"  \"\n", source: "x.yaml")
+        }
+        #expect(throws: ScenarioFileError.self) {
+            try ScenarioParser.parse("name: x\nsteps:\n  - open: /\n    forgotPassword: true\n    caption: two actions\n", source: "x.yaml")
+        }
+    }
+}
