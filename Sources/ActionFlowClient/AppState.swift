@@ -187,6 +187,14 @@ public struct FlowProgress: Sendable, Hashable, Codable {
     public var continueURL: String?
     /// The code from the opened link, once the app has it.
     public var oobCode: String?
+    /// Whether the hosted web widget handled the link (a webmail's in-app browser, say), whatever
+    /// the app asked for: the flow's later steps are then the widget's. Nil in older sessions.
+    public var handledByWebWidget: Bool?
+
+    /// Whether the flow goes (or went) the app's way rather than the web widget's.
+    public func handledInApp(asked handleCodeInApp: Bool) -> Bool {
+        step != .handledInWebWidget && handledByWebWidget != true && handleCodeInApp
+    }
 
     public init(kind: FlowKind, step: FlowStep, email: String? = nil, continueURL: String? = nil, oobCode: String? = nil) {
         self.kind = kind

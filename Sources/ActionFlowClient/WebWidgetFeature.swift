@@ -36,7 +36,10 @@ extension Session {
         if case .forwarded(let target) = handler.step {
             return forwarded(to: target, continueURL: handler.continueURL)
         }
-        if app.flow?.step == .emailSent { app.flow?.step = .handledInWebWidget }
+        if app.flow?.step == .emailSent {
+            app.flow?.step = .handledInWebWidget
+            app.flow?.handledByWebWidget = true
+        }
         guard let load else {
             switch handler.step {
             case .failed(.noCode), .failed(.unsupportedMode):

@@ -142,6 +142,7 @@ extension TestStore {
             $0.app.location = .webWidget(page)
             $0.app.lastLink = LinkVisit(link: message.link, outcome: "web widget", anatomy: anatomy, route: route)
             $0.app.flow?.step = .handledInWebWidget
+            $0.app.flow?.handledByWebWidget = true
             $0.log(.routed(link: message.link, route))
             $0.log(.request(call, by: .webWidget, purpose: .webWidgetLoaded(actionURL: actionURL)))
         }

@@ -29,6 +29,12 @@ struct FlowPaneTests {
         #expect(shown.contains(" ✓  emailSent"), "\(shown)")
         #expect(shown.contains(" ▶  handledInWebWidget"), "\(shown)")
         #expect(shown.contains("web widget resets, then Continue"), "\(shown)")
+        // After the widget saved the password and Continue, back in the app signing in: still the widget's route.
+        _ = await world.send(.newPasswordSubmitted("correct-horse-battery"), .continueTapped, .appOpened,
+                             .signInSubmitted(email: "bob@example.com", password: "correct-horse-battery"))
+        let after = text(InspectorContent.flowTimeline(await world.state()))
+        #expect(after.contains("handled by the web widget") && !after.contains("app asks for a new password"), "\(after)")
+        #expect(after.contains(" ✓  handledInWebWidget"), "\(after)")
     }
 
     @Test("With no flow yet, the hint names what starts one from the screen on the phone")

@@ -36,9 +36,8 @@ enum InspectorContent {
         var blocks: [Block] = []
         if let flow = session.app.flow {
             // A link the app asked for can still open in the web widget (a webmail's in-app
-            // browser): then the widget's steps are the ones done. Only the widget's own step
-            // tells; the flow does not record the route once it moves on.
-            let inApp = flow.step != .handledInWebWidget && session.app.settings.handleCodeInApp
+            // browser): then the widget's steps are the ones done, before Continue and after.
+            let inApp = flow.handledInApp(asked: session.app.settings.handleCodeInApp)
             blocks.append(.heading("\(flowTitle(flow.kind)) · handled \(inApp ? "in the app" : "by the web widget")"))
             let steps = FlowKind.plan(for: flow.kind, inApp: inApp)
             let current = steps.firstIndex { $0.0 == flow.step }
