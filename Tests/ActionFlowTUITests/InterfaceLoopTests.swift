@@ -176,3 +176,24 @@ struct InterfaceLoopTests {
         #expect(loop.commands.contains { if case .export(_, let title) = $0 { title == "password-reset-in-app" } else { false } })
     }
 }
+
+@Suite("Controls are data")
+struct ControlsAreDataTests {
+    @Test("The same session lays out equal controls, in every pane: what a control does is a value, compared like one")
+    func equalControls() async throws {
+        let session = try await World.start().resetLinkTapped()
+        for tab in InspectorTab.allCases {
+            var ui = mainUI(focus: .inspector, tab: tab)
+            ui.mode = .main
+            let first = InspectorContent.blocks(tab, session, ui).compactMap { if case .control(let control) = $0 { control } else { nil } }
+            let second = InspectorContent.blocks(tab, session, ui).compactMap { if case .control(let control) = $0 { control } else { nil } }
+            #expect(first == second, "\(tab)")
+        }
+        let toggle = try #require(InspectorContent.blocks(.device, session, mainUI(tab: .device)).lazy.compactMap { block -> Control? in
+            if case .control(let control) = block, control.id == "device.installed" { control } else { nil }
+        }.first)
+        var uninstalled = session.app.device
+        uninstalled.appInstalled = false
+        #expect(toggle.forward == [.send(.deviceEdited(uninstalled))])
+    }
+}

@@ -131,10 +131,10 @@ public enum Controller {
             // Esc leaves the field with what was typed, and the keys are shortcuts again.
             ui.editing = nil
             ui.fieldFocus[pane.key] = false
-            return apply(control.commit(editing.editor.text), ui: &ui)
+            return apply(InspectorContent.commit(control, editing.editor.text, session: session), ui: &ui)
         case .enter, .tab, .down, .up, .backTab:
             ui.editing = nil
-            let commands = apply(control.commit(editing.editor.text), ui: &ui)
+            let commands = apply(InspectorContent.commit(control, editing.editor.text, session: session), ui: &ui)
             let index = all.firstIndex { $0.id == control.id } ?? 0
             let step = (key == .up || key == .backTab) ? -1 : 1
             let next = max(0, min(all.count - 1, index + step))

@@ -7,6 +7,17 @@ import Foundation
 /// (`settingsEdited`, `deviceEdited`, `projectEdited`); the client decides what it means.
 enum InspectorContent {
     static func blocks(_ tab: InspectorTab, _ session: Session, _ ui: UIState) -> [Block] {
+        let blocks = content(tab, session, ui)
+        // The field being typed in says what is wrong with its text as typed.
+        guard let typing = ui.editing else { return blocks }
+        return blocks.map { block in
+            guard case .control(var control) = block, control.id == typing.id, let field = control.field else { return block }
+            control.note = validate(field, typing.editor.text, session: session)
+            return .control(control)
+        }
+    }
+
+    private static func content(_ tab: InspectorTab, _ session: Session, _ ui: UIState) -> [Block] {
         switch tab {
         case .flow: flowTimeline(session) + [.blank] + flowNarration(session)
         case .settings: settings(session, typing: ui.editing)
@@ -111,35 +122,18 @@ enum InspectorContent {
     private static func settingsText(_ session: Session, _ id: String, _ label: String, _ keyPath: WritableKeyPath<ActionCodeSettings, String?> & Sendable, placeholder: String, requestType: OobRequestType) -> Control {
         let settings = session.app.settings
         let field = String(id.dropFirst("settings.".count))
-        @Sendable func note(_ edited: ActionCodeSettings) -> Note? {
-            validationError(edited, field: field, session: session, requestType: requestType)
-        }
-        return Control(
-            id: id, label: label,
-            kind: .text(value: settings[keyPath: keyPath] ?? "", placeholder: placeholder, secret: false),
-            note: note(settings),
-            commit: { text in
-                var edited = settings
-                edited[keyPath: keyPath] = optional(text)
-                return [.send(.settingsEdited(edited))]
-            },
-            validate: { text in
-                var edited = settings
-                edited[keyPath: keyPath] = optional(text)
-                return note(edited)
-            })
+        return Control(id: id, label: label, kind: .text(value: settings[keyPath: keyPath] ?? "", placeholder: placeholder, secret: false),
+                       note: validationError(settings, field: field, session: session, requestType: requestType), field: .setting(id))
     }
 
     private static func settingsToggle(_ session: Session, _ id: String, _ label: String, _ keyPath: WritableKeyPath<ActionCodeSettings, Bool> & Sendable, requestType: OobRequestType) -> Control {
         let settings = session.app.settings
         let field = String(id.dropFirst("settings.".count))
+        var edited = settings
+        edited[keyPath: keyPath].toggle()
         return Control(id: id, label: label, kind: .toggle(settings[keyPath: keyPath]),
                        note: validationError(settings, field: field, session: session, requestType: requestType),
-                       activate: { _ in
-                           var edited = settings
-                           edited[keyPath: keyPath].toggle()
-                           return [.send(.settingsEdited(edited))]
-                       })
+                       forward: [.send(.settingsEdited(edited))])
     }
 
     static func findingNote(_ finding: Finding) -> Note {
@@ -152,8 +146,71 @@ enum InspectorContent {
         return Note("\(mark) \(finding.message)", role)
     }
 
-    /// Whether a pane's content follows a field as it is typed in, not only once it is saved.
-    static func followsTyping(_ tab: InspectorTab) -> Bool { tab == .settings }
+    /// Whether a pane's content follows a field as it is typed in, not only once it is saved:
+    /// the panes with text fields, whose notes (and the Settings findings) follow the typing.
+    static func followsTyping(_ tab: InspectorTab) -> Bool { tab == .settings || tab == .device || tab == .project }
+
+    // MARK: Text fields
+
+    /// What saving `text` in a text field asks for.
+    static func commit(_ control: Control, _ text: String, session: Session) -> [UICommand] {
+        guard let field = control.field else { return [] }
+        switch field {
+        case .draft(let id): return [.setDraft(id: id, text: text)]
+        case .setting(let id):
+            guard let setting = settingsTextFields.first(where: { $0.id == id }) else { return [] }
+            var edited = session.app.settings
+            edited[keyPath: setting.keyPath] = optional(text)
+            return [.send(.settingsEdited(edited))]
+        case .continueURLBase: return [.send(.continueURLBaseEdited(text))]
+        case .locale:
+            let trimmed = text.trimmingWhitespace()
+            return [.send(.localeEdited(trimmed.isEmpty ? nil : trimmed))]
+        case .deviceOSName:
+            var device = session.app.device
+            device.osName = text
+            return [.send(.deviceEdited(device))]
+        case .deviceVersion:
+            guard text.isEmpty || Int(text) != nil else { return [] }
+            var device = session.app.device
+            device.installedVersion = Int(text)
+            return [.send(.deviceEdited(device))]
+        case .project(let id):
+            guard let apply = projectTextFields.first(where: { $0.id == id })?.apply,
+                  let project = try? edited(session.project, { apply(text, &$0) }).get() else { return [] }
+            return [.send(.projectEdited(project))]
+        case .lifetime(let id):
+            guard let keyPath = lifetimeFields.first(where: { $0.id == id })?.keyPath, let duration = try? SimulatedDuration(parsing: text),
+                  let project = try? edited(session.project, { $0.codeLifetimes[keyPath: keyPath] = duration.timeInterval }).get() else { return [] }
+            return [.send(.projectEdited(project))]
+        }
+    }
+
+    /// What is wrong with `text` in a text field, as it is typed; nil when nothing is.
+    static func validate(_ field: FieldAction, _ text: String, session: Session) -> Note? {
+        switch field {
+        case .draft, .continueURLBase, .deviceOSName: return nil
+        case .setting(let id):
+            guard let setting = settingsTextFields.first(where: { $0.id == id }) else { return nil }
+            var edited = session.app.settings
+            edited[keyPath: setting.keyPath] = optional(text)
+            let requestType = (session.app.flow?.kind ?? .passwordReset).requestType
+            return validationError(edited, field: String(id.dropFirst("settings.".count)), session: session, requestType: requestType)
+        case .locale: return localeNote(text.trimmingWhitespace(), session: session)
+        case .deviceVersion: return text.isEmpty || Int(text) != nil ? nil : Note("✗ a whole number (version code or build number)", .error)
+        case .project(let id):
+            guard let apply = projectTextFields.first(where: { $0.id == id })?.apply else { return nil }
+            if case .failure(let broken) = edited(session.project, { apply(text, &$0) }) { return Note("✗ \(broken.message)", .error) }
+            return nil
+        case .lifetime:
+            do {
+                _ = try SimulatedDuration(parsing: text)
+                return nil
+            } catch {
+                return Note("✗ \(error)", .error)
+            }
+        }
+    }
 
     /// The settings as the app will send them, with the field being typed in (`typing`) as typed.
     static func settingsAsTyped(_ session: Session, typing: Editing?) -> ActionCodeSettings {
@@ -198,7 +255,7 @@ enum InspectorContent {
         blocks += [text(3), text(4), text(5)]
         let base = session.app.continueURLBase
         blocks.append(.control(Control(id: "settings.base", label: "app web origin", kind: .text(value: base, placeholder: "https://www.example.com", secret: false),
-                                       commit: { [.send(.continueURLBaseEdited($0))] })))
+                                       field: .continueURLBase)))
         blocks.append(.control(localeField(session)))
         blocks.append(.blank)
         blocks.append(.heading("Findings"))
@@ -212,34 +269,27 @@ enum InspectorContent {
 
     /// The app's `languageCode`, sent as `X-Firebase-Locale`; empty sends none.
     private static func localeField(_ session: Session) -> Control {
-        let fallback = session.project.defaultLocale
-        @Sendable func note(_ locale: String) -> Note? {
-            guard !locale.isEmpty, MailTemplates.language(for: locale) == nil else { return nil }
-            return Note("no email templates: falls back to \(MailTemplates.name(of: fallback)) (\(fallback))", .warning)
-        }
         let locale = session.app.locale ?? ""
-        return Control(id: "settings.locale", label: "languageCode", kind: .text(value: locale, placeholder: "(none: project default \(fallback))", secret: false),
-                       note: note(locale),
-                       commit: { text in
-                           let trimmed = text.trimmingWhitespace()
-                           return [.send(.localeEdited(trimmed.isEmpty ? nil : trimmed))]
-                       },
-                       validate: note)
+        return Control(id: "settings.locale", label: "languageCode", kind: .text(value: locale, placeholder: "(none: project default \(session.project.defaultLocale))", secret: false),
+                       note: localeNote(locale, session: session), field: .locale)
+    }
+
+    private static func localeNote(_ locale: String, session: Session) -> Note? {
+        let fallback = session.project.defaultLocale
+        guard !locale.isEmpty, MailTemplates.language(for: locale) == nil else { return nil }
+        return Note("no email templates: falls back to \(MailTemplates.name(of: fallback)) (\(fallback))", .warning)
     }
 
     // MARK: Device
 
     private static func device(_ session: Session) -> [Block] {
         let device = session.app.device
-        @Sendable func edit(_ change: @escaping @Sendable (inout Device) -> Void) -> [UICommand] {
+        func edit(_ change: (inout Device) -> Void) -> [UICommand] {
             var edited = device
             change(&edited)
             return [.send(.deviceEdited(edited))]
         }
-        // With two devices the pane is about the one in focus: its name says which.
-        let heading = session.hasSeveralDevices ? "Device · \(session.focusedDevice.name.title)" : "Device"
-        var blocks: [Block] = [.heading(heading), .paragraph("Changes apply to the next tap of a link.", .muted), .blank]
-        blocks.append(.control(Control(id: "device.platform", label: "Platform", kind: .choice(device.platform.title), activate: { direction in
+        func platform(_ direction: Int) -> [UICommand] {
             let all = Device.Platform.allCases
             let index = ((all.firstIndex(of: device.platform) ?? 0) + direction + all.count) % all.count
             let preset: Device = switch all[index] {
@@ -252,32 +302,26 @@ enum InspectorContent {
                 $0.osName = preset.osName
                 if preset.platform == .desktop { $0.appInstalled = false }
             }
-        })))
-        blocks.append(.control(Control(id: "device.os", label: "OS name", kind: .text(value: device.osName, placeholder: "Android 14", secret: false),
-                                       commit: { text in edit { $0.osName = text } })))
-        blocks.append(.control(Control(id: "device.installed", label: "App installed", kind: .toggle(device.appInstalled),
-                                       activate: { _ in edit { $0.appInstalled.toggle() } })))
-        blocks.append(.control(Control(
-            id: "device.version", label: "Installed version", kind: .text(value: device.installedVersion.map(String.init) ?? "", placeholder: "(none)", secret: false),
-            commit: { text in
-                if !text.isEmpty, Int(text) == nil { return [] }
-                return edit { $0.installedVersion = Int(text) }
-            },
-            validate: { text in
-                text.isEmpty || Int(text) != nil ? nil : Note("✗ a whole number (version code or build number)", .error)
-            })))
+        }
+        // With two devices the pane is about the one in focus: its name says which.
+        let heading = session.hasSeveralDevices ? "Device · \(session.focusedDevice.name.title)" : "Device"
+        var blocks: [Block] = [.heading(heading), .paragraph("Changes apply to the next tap of a link.", .muted), .blank]
+        blocks.append(.control(Control(id: "device.platform", label: "Platform", kind: .choice(device.platform.title), forward: platform(1), backward: platform(-1))))
+        blocks.append(.control(Control(id: "device.os", label: "OS name", kind: .text(value: device.osName, placeholder: "Android 14", secret: false), field: .deviceOSName)))
+        blocks.append(.control(Control(id: "device.installed", label: "App installed", kind: .toggle(device.appInstalled), forward: edit { $0.appInstalled.toggle() })))
+        blocks.append(.control(Control(id: "device.version", label: "Installed version",
+                                       kind: .text(value: device.installedVersion.map(String.init) ?? "", placeholder: "(none)", secret: false), field: .deviceVersion)))
         let linksLabel = device.platform == .iOS ? "Universal links OK" : "App links verified"
-        blocks.append(.control(Control(id: "device.links", label: linksLabel, kind: .toggle(device.linksVerified),
-                                       activate: { _ in edit { $0.linksVerified.toggle() } })))
+        blocks.append(.control(Control(id: "device.links", label: linksLabel, kind: .toggle(device.linksVerified), forward: edit { $0.linksVerified.toggle() })))
         let clientName = device.mailClient == .native ? "native app" : "webmail in-app browser"
         blocks.append(.control(Control(id: "device.mail", label: "Mail client", kind: .choice(clientName), note: device.mailClient == .webmailInAppBrowser ? Note("universal links do not fire in an in-app browser", .warning) : nil,
-                                       activate: { _ in edit { $0.mailClient = $0.mailClient == .native ? .webmailInAppBrowser : .native } })))
+                                       forward: edit { $0.mailClient = $0.mailClient == .native ? .webmailInAppBrowser : .native })))
         blocks.append(.control(Control(id: "device.scanner", label: "Mail scanner", kind: .toggle(device.mailScanner),
                                        note: device.mailScanner ? Note("pre-opens every link: single-use codes may be spent", .warning) : nil,
-                                       activate: { _ in edit { $0.mailScanner.toggle() } })))
+                                       forward: edit { $0.mailScanner.toggle() })))
         blocks.append(.control(Control(id: "device.killed", label: "Killed before tap", kind: .toggle(device.appKilledBeforeTap),
                                        note: device.appKilledBeforeTap ? Note("the next link cold-starts the app: only its continue URL survives", .warning) : nil,
-                                       activate: { _ in edit { $0.appKilledBeforeTap.toggle() } })))
+                                       forward: edit { $0.appKilledBeforeTap.toggle() })))
         return blocks
     }
 
@@ -359,65 +403,74 @@ enum InspectorContent {
         text.split(separator: ",").map { $0.trimmingWhitespace() }.filter { !$0.isEmpty }
     }
 
+    /// A project edited and checked against the rules a project file meets: the project, or
+    /// what is wrong with it.
+    private static func edited(_ project: ProjectConfiguration, _ change: (inout ProjectConfiguration) -> Void) -> Result<ProjectConfiguration, ProjectRuleBroken> {
+        var edited = project
+        change(&edited)
+        return edited.validate().first.map { .failure(ProjectRuleBroken(message: "\($0)")) } ?? .success(edited.normalized())
+    }
+
+    struct ProjectRuleBroken: Error {
+        var message: String
+    }
+
+    /// The project's text fields: control id, label, the value shown, what an empty field
+    /// means, and how a typed value changes the project.
+    static let projectTextFields: [(id: String, label: String, value: @Sendable (ProjectConfiguration) -> String, placeholder: @Sendable (ProjectConfiguration) -> String,
+                                    apply: @Sendable (String, inout ProjectConfiguration) -> Void)] = [
+        ("project.domains", "Authorized domains", { list($0.authorizedDomains) }, { _ in "(unset)" }, { $1.authorizedDomains = parseList($0) }),
+        ("project.ios", "iOS bundle id", { $0.iOSApp?.bundleId ?? "" }, { _ in "(unset)" }, { value, project in
+            project.iOSApp = value.isEmpty ? nil : RegisteredIOSApp(bundleId: value, appStoreId: project.iOSApp?.appStoreId, teamId: project.iOSApp?.teamId)
+        }),
+        ("project.android", "Android package", { $0.androidApp?.packageName ?? "" }, { _ in "(unset)" }, { value, project in
+            project.androidApp = value.isEmpty ? nil : RegisteredAndroidApp(packageName: value, sha1: project.androidApp?.sha1 ?? [], sha256: project.androidApp?.sha256 ?? [], latestVersion: project.androidApp?.latestVersion ?? 1)
+        }),
+        ("project.hosting", "Hosting domains", { list($0.hostingDomains) }, { _ in "(unset)" }, { $1.hostingDomains = parseList($0) }),
+        ("project.fdl", "Dynamic Links domains", { list($0.dynamicLinkDomains) }, { _ in "(unset)" }, { $1.dynamicLinkDomains = parseList($0) }),
+        ("project.handler", "Action handler URL", { $0.actionHandlerURL ?? "" }, { $0.defaultActionHandlerURL }, { value, project in
+            project.actionHandlerURL = value.isEmpty ? nil : value
+        }),
+    ]
+
+    /// The code lifetimes: control id, label and which lifetime.
+    static let lifetimeFields: [(id: String, label: String, keyPath: WritableKeyPath<CodeLifetimes, TimeInterval> & Sendable)] = [
+        ("project.lifetime.reset", "Password reset", \.passwordReset),
+        ("project.lifetime.verify", "Verify email", \.verifyEmail),
+        ("project.lifetime.signIn", "Email-link sign-in", \.emailSignIn),
+    ]
+
     private static func project(_ session: Session) -> [Block] {
         let project = session.project
         // Edits meet the rules a project file does; one that breaks them is not sent, its note says why.
-        @Sendable func edit(_ change: @escaping @Sendable (inout ProjectConfiguration) -> Void) -> [UICommand] {
-            var edited = project
-            change(&edited)
-            return edited.validate().isEmpty ? [.send(.projectEdited(edited.normalized()))] : []
+        func edit(_ change: (inout ProjectConfiguration) -> Void) -> [UICommand] {
+            (try? edited(project, change).get()).map { [.send(.projectEdited($0))] } ?? []
         }
-        @Sendable func problem(_ change: @escaping @Sendable (inout ProjectConfiguration) -> Void) -> Note? {
-            var edited = project
-            change(&edited)
-            return edited.validate().first.map { Note("✗ \($0)", .error) }
+        func text(_ id: String) -> Block {
+            let field = projectTextFields.first { $0.id == id }!
+            return .control(Control(id: id, label: field.label, kind: .text(value: field.value(project), placeholder: field.placeholder(project), secret: false),
+                                    field: .project(id)))
         }
-        func text(_ id: String, _ label: String, _ value: String, placeholder: String = "(unset)", apply: @escaping @Sendable (String, inout ProjectConfiguration) -> Void) -> Block {
-            .control(Control(id: id, label: label, kind: .text(value: value, placeholder: placeholder, secret: false),
-                             commit: { value in edit { apply(value, &$0) } },
-                             validate: { value in problem { apply(value, &$0) } }))
-        }
-        func lifetime(_ id: String, _ label: String, _ keyPath: WritableKeyPath<CodeLifetimes, TimeInterval> & Sendable) -> Block {
-            .control(Control(
-                id: id, label: label, kind: .text(value: SimulatedDuration.describe(project.codeLifetimes[keyPath: keyPath]), placeholder: "1h", secret: false),
-                commit: { value in
-                    guard let duration = try? SimulatedDuration(parsing: value) else { return [] }
-                    return edit { $0.codeLifetimes[keyPath: keyPath] = duration.timeInterval }
-                },
-                validate: { value in
-                    do {
-                        _ = try SimulatedDuration(parsing: value)
-                        return nil
-                    } catch {
-                        return Note("✗ \(error)", .error)
-                    }
-                }))
+        func lifetime(_ index: Int) -> Block {
+            let field = lifetimeFields[index]
+            return .control(Control(id: field.id, label: field.label,
+                                    kind: .text(value: SimulatedDuration.describe(project.codeLifetimes[keyPath: field.keyPath]), placeholder: "1h", secret: false),
+                                    field: .lifetime(field.id)))
         }
         var blocks: [Block] = [.heading("Project \(project.projectId)"), .paragraph("Editing restarts the simulated world with the new project.", .muted), .blank]
-        blocks.append(text("project.domains", "Authorized domains", list(project.authorizedDomains)) { $1.authorizedDomains = parseList($0) })
-        blocks.append(text("project.ios", "iOS bundle id", project.iOSApp?.bundleId ?? "") { value, project in
-            project.iOSApp = value.isEmpty ? nil : RegisteredIOSApp(bundleId: value, appStoreId: project.iOSApp?.appStoreId, teamId: project.iOSApp?.teamId)
-        })
-        blocks.append(text("project.android", "Android package", project.androidApp?.packageName ?? "") { value, project in
-            project.androidApp = value.isEmpty ? nil : RegisteredAndroidApp(packageName: value, sha1: project.androidApp?.sha1 ?? [], sha256: project.androidApp?.sha256 ?? [], latestVersion: project.androidApp?.latestVersion ?? 1)
-        })
+        blocks += [text("project.domains"), text("project.ios"), text("project.android")]
         let legacy = project.mobileLinkStyle == .firebaseDynamicLinkDomain
-        let switchStyle: @Sendable (inout ProjectConfiguration) -> Void = { $0.mobileLinkStyle = legacy ? .hostingDomain : .firebaseDynamicLinkDomain }
+        let switchStyle: (inout ProjectConfiguration) -> Void = { $0.mobileLinkStyle = legacy ? .hostingDomain : .firebaseDynamicLinkDomain }
+        let styleProblem: Note? = if case .failure(let broken) = edited(project, switchStyle) { Note("✗ \(broken.message)", .error) } else { nil }
         blocks.append(.control(Control(id: "project.style", label: "Link style", kind: .choice(legacy ? "Dynamic Links (legacy)" : "Hosting"),
-                                       note: legacy ? Note("! Dynamic Links shut down on 2025-08-25", .warning) : problem(switchStyle),
-                                       activate: { _ in edit(switchStyle) })))
-        blocks.append(text("project.hosting", "Hosting domains", list(project.hostingDomains)) { $1.hostingDomains = parseList($0) })
-        blocks.append(text("project.fdl", "Dynamic Links domains", list(project.dynamicLinkDomains)) { $1.dynamicLinkDomains = parseList($0) })
-        blocks.append(text("project.handler", "Action handler URL", project.actionHandlerURL ?? "", placeholder: project.defaultActionHandlerURL) { value, project in
-            project.actionHandlerURL = value.isEmpty ? nil : value
-        })
+                                       note: legacy ? Note("! Dynamic Links shut down on 2025-08-25", .warning) : styleProblem,
+                                       forward: edit(switchStyle))))
+        blocks += [text("project.hosting"), text("project.fdl"), text("project.handler")]
         blocks.append(.control(Control(id: "project.enumeration", label: "Enumeration protection", kind: .toggle(project.emailEnumerationProtection),
-                                       activate: { _ in edit { $0.emailEnumerationProtection.toggle() } })))
+                                       forward: edit { $0.emailEnumerationProtection.toggle() })))
         blocks.append(.blank)
         blocks.append(.line([Span("Code lifetimes ", .title), Span("(assumed: Firebase does not publish them)", .muted)]))
-        blocks.append(lifetime("project.lifetime.reset", "Password reset", \.passwordReset))
-        blocks.append(lifetime("project.lifetime.verify", "Verify email", \.verifyEmail))
-        blocks.append(lifetime("project.lifetime.signIn", "Email-link sign-in", \.emailSignIn))
+        blocks += [lifetime(0), lifetime(1), lifetime(2)]
         return blocks
     }
 

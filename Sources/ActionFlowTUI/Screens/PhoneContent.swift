@@ -59,7 +59,7 @@ enum PhoneContent {
     /// A text field whose value stays in the interface until its form's button sends it.
     private static func field(_ field: DraftField, _ label: String, _ session: Session, placeholder: String, secret: Bool = false, fallback: String = "") -> Control {
         Control(id: field.rawValue, label: label, kind: .text(value: draft(session, field, fallback: fallback), placeholder: placeholder, secret: secret),
-                commit: { [.setDraft(id: field.rawValue, text: $0)] })
+                field: .draft(field.rawValue))
     }
 
     private static func status(_ session: Session) -> [Block] {

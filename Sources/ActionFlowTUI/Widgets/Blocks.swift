@@ -34,8 +34,27 @@ public enum UICommand: Sendable, Equatable {
     case redraw
 }
 
+/// What a text field's text sets once saved: the field says which value, and
+/// `InspectorContent.commit` / `validate` say how, from the session as it is then.
+public enum FieldAction: Sendable, Hashable {
+    /// A phone form's field, kept as a draft until its button sends the form.
+    case draft(String)
+    /// An `ActionCodeSettings` text field (`InspectorContent.settingsTextFields`, by id).
+    case setting(String)
+    case continueURLBase
+    case locale
+    case deviceOSName
+    case deviceVersion
+    /// A project text field (`InspectorContent.projectTextFields`, by id).
+    case project(String)
+    /// A code lifetime (`InspectorContent.lifetimeFields`, by id).
+    case lifetime(String)
+}
+
 /// Something the user can select and act on: a text field, a toggle, a choice or a button.
-public struct Control: Sendable {
+/// Plain data: what pressing it does is a list of commands, what typing in it sets a
+/// `FieldAction`.
+public struct Control: Sendable, Equatable {
     public enum Kind: Sendable, Hashable {
         case text(value: String, placeholder: String, secret: Bool)
         case toggle(Bool)
@@ -48,31 +67,32 @@ public struct Control: Sendable {
     public var id: String
     public var label: String
     public var kind: Kind
+    /// Under the control: a finding, a warning, or while typing, what is wrong with the text.
     public var note: Note?
-    /// Enter on a button or toggle, or ←/→ (-1/+1) on a choice: what to do.
-    public var activate: @Sendable (_ direction: Int) -> [UICommand]
-    /// A text field's new value, on Enter.
-    public var commit: @Sendable (String) -> [UICommand]
-    /// Checks a text field's value while it is typed.
-    public var validate: @Sendable (String) -> Note?
+    /// Enter on a button or toggle, Enter or → on a choice.
+    public var forward: [UICommand]
+    /// ← on a choice.
+    public var backward: [UICommand]
+    /// What a text field's text sets.
+    public var field: FieldAction?
 
-    public init(id: String, label: String, kind: Kind, note: Note? = nil,
-                activate: @escaping @Sendable (Int) -> [UICommand] = { _ in [] },
-                commit: @escaping @Sendable (String) -> [UICommand] = { _ in [] },
-                validate: @escaping @Sendable (String) -> Note? = { _ in nil }) {
+    public init(id: String, label: String, kind: Kind, note: Note? = nil, forward: [UICommand] = [], backward: [UICommand]? = nil, field: FieldAction? = nil) {
         self.id = id
         self.label = label
         self.kind = kind
         self.note = note
-        self.activate = activate
-        self.commit = commit
-        self.validate = validate
+        self.forward = forward
+        self.backward = backward ?? forward
+        self.field = field
     }
 
     /// A button that sends events.
     public static func button(_ id: String, _ label: String, note: Note? = nil, _ commands: [UICommand]) -> Control {
-        Control(id: id, label: label, kind: .button, note: note, activate: { _ in commands })
+        Control(id: id, label: label, kind: .button, note: note, forward: commands)
     }
+
+    /// What ← (-1) or Enter and → (+1) do.
+    public func activate(_ direction: Int) -> [UICommand] { direction < 0 ? backward : forward }
 
     public var isTextField: Bool {
         if case .text = kind { true } else { false }
@@ -153,7 +173,8 @@ public struct BlockLayout: Sendable {
         case .verbatim(let text, _, let indent):
             return (TextWrap.hardLines(text, width: max(1, width - indent)).map { ($0, 0) }, nil)
         case .control(let control):
-            let note = editing?.id == control.id ? control.validate(editing?.editor.text ?? "") : control.note
+            // A field being typed in carries the note of its text as typed (see `InspectorContent`).
+            let note = control.note
             return (note.map { TextWrap.lines($0.text, width: max(1, width - 2)).map { ($0, 0) } } ?? [], note)
         default:
             return ([], nil)
