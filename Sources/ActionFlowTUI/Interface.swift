@@ -2,8 +2,8 @@ import ActionFlowClient
 import ActionFlowModel
 import Foundation
 
-/// What reaches the interface: keys (a resize is one), the replies of a remote world to one
-/// effect, a note from the runtime (an export written), and time passing.
+/// What reaches the interface: keys, resizes, the replies of a remote world to one effect, a
+/// note from the runtime (an export written), time passing, and signals.
 public enum InterfaceMessage: Sendable {
     case key(Key)
     /// The terminal's new size (the runtime reads it when the terminal reports a resize).
@@ -11,6 +11,10 @@ public enum InterfaceMessage: Sendable {
     case replies([AppEvent])
     case noted(String)
     case tick(Date)
+    /// A signal that ends the program (SIGTERM, SIGHUP, SIGINT from outside).
+    case terminated(signal: Int32)
+    /// SIGTSTP: the terminal is handed back to the shell until `fg`.
+    case suspended
 }
 
 /// What the interface asks its runtime to do: everything `update` cannot do by itself.
@@ -166,6 +170,10 @@ public struct Interface: Sendable {
             return []
         case .tick(let now):
             return goOn(now: now)
+        case .terminated:
+            return [.quit]
+        case .suspended:
+            return [.suspend]
         }
     }
 

@@ -245,9 +245,9 @@ public final class TUIApplication {
             case .terminate(let signal):
                 logger.info("terminated by signal", metadata: ["signal": "\(signal)"])
                 endingSignal = signal
-                break loop
+                if perform(model.update(.terminated(signal: signal), panes: panes), &model, terminal) { break loop }
             case .suspend:
-                terminal.suspend()
+                if perform(model.update(.suspended, panes: panes), &model, terminal) { break loop }
             case .wake, .timeout:
                 break
             }

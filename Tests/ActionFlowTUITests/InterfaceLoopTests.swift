@@ -197,3 +197,16 @@ struct ControlsAreDataTests {
         #expect(toggle.forward == [.send(.deviceEdited(uninstalled))])
     }
 }
+
+@MainActor
+@Suite("Signals and resizes are messages too")
+struct InterfaceSignalTests {
+    @Test("A terminating signal asks to quit, SIGTSTP to suspend, a resize to redraw at the new size")
+    func signals() throws {
+        let loop = try LoopHarness.live()
+        #expect(loop.model.update(.terminated(signal: SIGTERM)) == [.quit])
+        #expect(loop.model.update(.suspended) == [.suspend])
+        #expect(loop.model.update(.resized(width: 120, height: 36)) == [.redraw])
+        #expect(loop.model.width == 120 && loop.model.height == 36)
+    }
+}
