@@ -158,6 +158,8 @@ struct FrameGoldenTests {
         GoldenFile.check(render(session, ui, small), "help-80x24")
         ui.overlay = .pasteLink(TextEditor("https://demo-actionflow.firebaseapp.com/__/auth/action?mode=resetPassword"))
         GoldenFile.check(render(session, ui, small), "paste-80x24")
+        ui.overlay = .confirmReset
+        GoldenFile.check(render(session, ui, small), "confirm-reset-80x24")
         let tooSmall = render(session, mainUI(), (60, 20))
         #expect(tooSmall.text.contains("needs at least 80×24"))
         GoldenFile.check(tooSmall, "too-small-60x20")

@@ -210,3 +210,16 @@ struct InterfaceSignalTests {
         #expect(loop.model.width == 120 && loop.model.height == 36)
     }
 }
+
+@MainActor
+@Suite("Presenter frames")
+struct PresenterFrameTests {
+    @Test("The opening card and a played step at 80x24, in golden frames")
+    func presenterFrames() throws {
+        let loop = try LoopHarness.presenting("password-reset-in-app")
+        GoldenFile.check(loop.terminal.screen!, "presenter-card-80x24")
+        loop.keys(.character("n"), .character("n"), .character("n"))
+        loop.settle()
+        GoldenFile.check(loop.terminal.screen!, "presenter-step-2-80x24")
+    }
+}

@@ -378,9 +378,13 @@ public enum MainView {
     }
 
     private static func drawConfirmReset(_ frame: inout Frame) {
-        let inner = overlayBox(&frame, width: min(60, frame.width - 4), height: 7, title: "Reset the world?")
-        frame.put("Every account, email and code goes back to the project's start.", x: inner.x, y: inner.y, role: .text, clip: inner)
-        frame.put([Span("y", .keyName), Span(" reset   ", .text), Span("any other key", .keyName), Span(" keep it", .text)], x: inner.x, y: inner.y + 2, clip: inner)
+        let width = min(60, frame.width - 4)
+        let lines = TextWrap.lines("Every account, email and code goes back to the project's start.", width: width - 4)
+        let inner = overlayBox(&frame, width: width, height: lines.count + 6, title: "Reset the world?")
+        for (index, line) in lines.enumerated() {
+            frame.put(line, x: inner.x, y: inner.y + index, role: .text, clip: inner)
+        }
+        frame.put([Span("y", .keyName), Span(" reset   ", .text), Span("any other key", .keyName), Span(" keep it", .text)], x: inner.x, y: inner.y + lines.count + 1, clip: inner)
     }
 
     /// A presented scenario's name and what it tells, before its first step.
