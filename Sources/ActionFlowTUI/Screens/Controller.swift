@@ -152,10 +152,16 @@ public enum Controller {
     }
 
     /// Whether the text field selected in a pane takes printable keys: until Esc leaves it, and
-    /// never in a replay. While a scenario is presented the keys are the presenter's until a
-    /// field is chosen with the arrows or the mouse.
+    /// never in a replay. A phone form's field takes them as soon as it shows; an inspector
+    /// pane's, once chosen with the arrows, Enter or the mouse (so that the digits and letters
+    /// that switch and scroll panes keep working when one opens). While a scenario is presented
+    /// the keys are the presenter's until a field is chosen.
     static func fieldTakesKeys(_ pane: String, session: Session, ui: UIState) -> Bool {
-        !ui.readOnly && (ui.fieldFocus[pane] ?? (session.presenter == nil))
+        !ui.readOnly && (ui.fieldFocus[pane] ?? (session.presenter == nil && !isInspectorPane(pane)))
+    }
+
+    private static func isInspectorPane(_ pane: String) -> Bool {
+        InspectorTab.allCases.contains { paneKey($0) == pane }
     }
 
     /// The text field that takes printable keys now, if one does: the one selected in the

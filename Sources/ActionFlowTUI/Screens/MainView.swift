@@ -30,8 +30,8 @@ public enum MainView {
             drawInspector(&frame, layout: layout, session: session, ui: ui, panes: panes)
             drawStatus(&frame, layout: layout, session: session, ui: ui, transport: transport, presentation: presentation)
         }
-        let field = Controller.focusedField(session: session, ui: ui, width: width, height: height, panes: panes)
-        drawHints(&frame, layout: layout, ui: ui, presenting: session.presenter != nil, otherDevice: otherDeviceTitle(session), field: field?.label)
+        let typing = Controller.focusedField(session: session, ui: ui, width: width, height: height, panes: panes) != nil
+        drawHints(&frame, layout: layout, ui: ui, presenting: session.presenter != nil, otherDevice: otherDeviceTitle(session), typing: typing)
         switch ui.overlay {
         case .help?: drawHelp(&frame, devices: session.devices.count)
         case .pasteLink(let editor)?: drawPaste(&frame, editor: editor)
@@ -243,7 +243,8 @@ public enum MainView {
     }
 
     /// The hint bar for whatever has the keyboard.
-    static func hints(for ui: UIState, presenting: Bool = false, otherDevice: String? = nil, field: String? = nil) -> [(String, String)] {
+    /// `typing`: a text field takes the printable keys.
+    static func hints(for ui: UIState, presenting: Bool = false, otherDevice: String? = nil, typing: Bool = false) -> [(String, String)] {
         if case .pasteLink? = ui.overlay { return [("Enter", "open link"), ("Ctrl-U", "clear"), ("Esc", "cancel")] }
         if ui.overlay == .help { return [("any key", "close help"), ("q", "quit")] }
         if ui.overlay == .confirmReset { return [("y", "reset the world"), ("any other key", "keep it")] }
@@ -251,9 +252,9 @@ public enum MainView {
         if ui.editing != nil {
             return [("Enter", "save"), ("Esc", "leave field"), ("←→", "move"), ("Home/End", "jump"), ("Ctrl-U", "clear"), ("Tab/↓", "next")]
         }
-        if let field {
+        if typing {
             // Letters go into the field: the shortcuts wait until Esc leaves it.
-            return [("type", "into \(field)"), ("↑↓", "select"), ("Tab", ui.focus == .phone ? "inspector" : "phone"), ("Esc", "then ? help, q quit")]
+            return [("type", "into the field"), ("↑↓", "select"), ("Tab", ui.focus == .phone ? "inspector" : "phone"), ("Esc", "then ? help, q quit")]
         }
         var hints: [(String, String)] = []
         if presenting { hints += [("n", "next"), ("b", "back"), ("g", "play")] }
@@ -269,11 +270,11 @@ public enum MainView {
         return hints
     }
 
-    private static func drawHints(_ frame: inout Frame, layout: ScreenLayout, ui: UIState, presenting: Bool, otherDevice: String?, field: String?) {
+    private static func drawHints(_ frame: inout Frame, layout: ScreenLayout, ui: UIState, presenting: Bool, otherDevice: String?, typing: Bool) {
         guard !layout.isTooSmall else { return }
         frame.fill(layout.hints, role: .keyHint)
         var x = 1
-        for (key, action) in fitting(hints(for: ui, presenting: presenting, otherDevice: otherDevice, field: field), width: frame.width - 1) {
+        for (key, action) in fitting(hints(for: ui, presenting: presenting, otherDevice: otherDevice, typing: typing), width: frame.width - 1) {
             x = frame.put(key, x: x, y: layout.hints.y, role: .keyName)
             x = frame.put(" \(action)  ", x: x, y: layout.hints.y, role: .keyHint)
         }
