@@ -18,6 +18,10 @@ struct InspectCommand: ParsableCommand {
         no link gives {"error": ..., "line": N} and the stream goes on (empty lines, lines over \
         16 KiB and invalid UTF-8 included). Output is flushed per line when standard input is a \
         terminal. Exit status 0 once the input is read, whatever its lines held.
+
+        With --sdk PROFILE (ios@12.18.0, js@10.14.1...) or --sdk all, also shows how that SDK's \
+        code reads the link: isSignInWithEmailLink and ActionCodeURL/parseLink, crashes and \
+        throws included (docs/sdk-profiles.md). Profiles: \(SDKProfile.knownNames).
         """
     )
 
@@ -33,6 +37,9 @@ struct InspectCommand: ParsableCommand {
     @Option(name: .customLong("authorized-domain"), help: ArgumentHelp("An authorized domain to check the continue URL against (repeatable).", valueName: "domain"))
     var authorizedDomains: [String] = []
 
+    @Option(help: ArgumentHelp("Also read the link as this SDK does: PLATFORM@VERSION (ios@12.18.0, js@10.14.1) or all.", valueName: "profile"))
+    var sdk: String?
+
     @Option(help: ArgumentHelp("With --jsonl: threads inspecting links at once (default: one per core, at most 4; output stays in input order).", valueName: "n"))
     var jobs: Int?
 
@@ -42,15 +49,27 @@ struct InspectCommand: ParsableCommand {
             guard jsonl else { throw ValidationError("--jobs applies to --jsonl only: a single link is inspected at once.") }
             guard (1...64).contains(jobs) else { throw ValidationError("--jobs must be between 1 and 64, not \(jobs)") }
         }
+        if sdk != nil && jsonl { throw ValidationError("--sdk applies to a single link, not to --jsonl.") }
+        _ = try profiles()
+    }
+
+    /// The profiles `--sdk` names: nil without it, every profile for `all`.
+    func profiles() throws(ValidationError) -> [SDKProfile]? {
+        guard let sdk else { return nil }
+        if sdk.lowercased() == "all" { return SDKProfile.all }
+        do {
+            return [try SDKProfile.named(sdk)]
+        } catch {
+            throw ValidationError(error.description)
+        }
     }
 
     func run() throws {
         if jsonl { return try runStream() }
         let text = link == "-" ? Self.readStandardInput() : link
-        switch Self.render(text, json: json, authorizedDomains: authorizedDomains.isEmpty ? nil : authorizedDomains) {
-        case .success(let output):
-            print(output)
-        case .failure(let error):
+        let rendered = Self.render(text, json: json, authorizedDomains: authorizedDomains.isEmpty ? nil : authorizedDomains, sdks: try profiles())
+        if let output = rendered.output { print(output) }
+        if let error = rendered.error {
             FileHandle.standardError.write(Data("actionflow inspect: \(error.description)\n".utf8))
             throw ExitCode(2)
         }
@@ -75,12 +94,31 @@ struct InspectCommand: ParsableCommand {
 
     /// The command's output for `text`, or why it is no action link.
     static func render(_ text: String, json: Bool, authorizedDomains: [String]?) -> Result<String, LinkParseError> {
+        let rendered = render(text, json: json, authorizedDomains: authorizedDomains, sdks: nil)
+        if let error = rendered.error { return .failure(error) }
+        return .success(rendered.output ?? "")
+    }
+
+    /// The output and, for text that is no action link, why. With `sdks`, the SDKs' readings are
+    /// printed even then: a hash-router link is no action link to the inspector, but the JS SDK
+    /// reads it.
+    static func render(_ text: String, json: Bool, authorizedDomains: [String]?, sdks: [SDKProfile]?) -> (output: String?, error: LinkParseError?) {
+        let anatomy: LinkAnatomy
         do {
-            let anatomy = try LinkInspector.inspect(text, authorizedDomains: authorizedDomains)
-            return .success(json ? JSONWriter.commandOutput(anatomy) : humanText(anatomy))
+            anatomy = try LinkInspector.inspect(text, authorizedDomains: authorizedDomains)
         } catch {
-            return .failure(error)
+            guard let sdks, let link = try? LinkInspector.clean(text).link else { return (nil, error) }
+            let readings = sdks.map { $0.read(link) }
+            let output = json ? JSONWriter.commandOutput(SDKInspectOutput(anatomy: nil, error: error.description, readings: readings, all: sdks.count > 1))
+                : SDKTable.text(readings)
+            return (output, error)
         }
+        guard let sdks else { return (json ? JSONWriter.commandOutput(anatomy) : humanText(anatomy), nil) }
+        let readings = sdks.map { $0.read(anatomy.link) }
+        if json {
+            return (JSONWriter.commandOutput(SDKInspectOutput(anatomy: anatomy, error: nil, readings: readings, all: sdks.count > 1)), nil)
+        }
+        return (humanText(anatomy) + "\n\n" + SDKTable.text(readings), nil)
     }
 
     /// Reads at most one byte more than a link may have, so the inspector reports the size.

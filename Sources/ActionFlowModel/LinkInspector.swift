@@ -60,7 +60,7 @@ public enum LinkInspector {
 
     /// Trims whitespace, one or more pairs of `<>` or quotes, and the tabs and line breaks that
     /// mail clients insert into long links (browsers drop them too).
-    static func clean(_ text: String) throws(LinkParseError) -> (link: String, note: String?) {
+    public static func clean(_ text: String) throws(LinkParseError) -> (link: String, note: String?) {
         let byteCount = text.utf8.count
         guard byteCount <= maximumLinkBytes else { throw .tooLong(bytes: byteCount, limit: maximumLinkBytes) }
         if let first = text.utf8.first, let last = text.utf8.last,

@@ -58,6 +58,79 @@ import Testing
     }
 }
 
+@Suite struct InspectSDKTests {
+    static let wrapped = "https://demo-actionflow.firebaseapp.com/__/auth/links?link=" + PercentEncoding.encodeComponent("https://demo-actionflow.firebaseapp.com/__/auth/action?apiKey=AIzaKey&mode=signIn&oobCode=CODE&lang=en")
+
+    func render(_ arguments: [String]) throws -> (output: String?, error: LinkParseError?) {
+        let command = try #require(try ActionFlowCommand.parseAsRoot(["inspect"] + arguments) as? InspectCommand)
+        return InspectCommand.render(command.link, json: command.json, authorizedDomains: nil, sdks: try command.profiles())
+    }
+
+    func object(_ arguments: [String]) throws -> [String: Any] {
+        let output = try #require(try render(arguments).output)
+        return try #require(try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [String: Any])
+    }
+
+    /// iOS reads the Hosting wrapper's flattened query (AuthWebUtils.swift:195-203), losing the
+    /// payload's first pair, apiKey; JS unwraps link= (action_code_url.ts:67, 80).
+    @Test func oneProfileAddsItsReadingToTheAnatomy() throws {
+        let ios = try object([Self.wrapped, "--json", "--sdk", "ios@12.18.0"])
+        #expect(ios["mode"] as? String == "signIn", "the anatomy stays")
+        let sdk = try #require(ios["sdk"] as? [String: Any])
+        #expect(sdk["name"] as? String == "ios@12.18.0")
+        #expect(sdk["isSignInWithEmailLink"] as? Bool == true)
+        let parsed = try #require(sdk["parseLink"] as? [String: Any])
+        #expect(parsed["apiKey"] is NSNull)
+        #expect(parsed["operation"] as? String == "EMAIL_SIGNIN")
+        #expect(parsed["tenantId"] is NSNull)
+        let js = try #require(try object([Self.wrapped, "--json", "--sdk", "js@10.14.1"])["sdk"] as? [String: Any])
+        #expect((js["parseLink"] as? [String: Any])?["apiKey"] as? String == "AIzaKey")
+    }
+
+    /// ActionCodeURL.swift:72-74 traps on the trailing `&` from CocoaPods-11.0.0 to 12.16.0.
+    @Test func allGivesEveryProfileAndMarksDifferences() throws {
+        let link = "https://demo-actionflow.firebaseapp.com/__/auth/action?apiKey=AIzaKey&mode=signIn&oobCode=CODE&"
+        let sdks = try #require(try object([link, "--json", "--sdk", "all"])["sdks"] as? [[String: Any]])
+        #expect(sdks.map { $0["name"] as? String } == SDKProfile.all.map(\.name))
+        #expect(sdks.filter { $0["parseLink"] as? String == "crash" }.map { $0["name"] as? String } == ["ios@11.0-11.11", "ios@11.12-11.15", "ios@12.0-12.16"])
+        let text = try #require(try render([link, "--sdk", "all"]).output)
+        let row = try #require(text.split(separator: "\n").first { $0.hasPrefix("ios@12.0-12.16") })
+        #expect(row.contains("crash *"))
+        #expect(text.contains("index out of range"))
+    }
+
+    /// A hash-router link is no action link to the inspector, but JS reads it (util/src/query.ts:62-70).
+    @Test func hashRouterLinkStillShowsTheSDKs() throws {
+        let rendered = try render(["https://app.example.com/#/finish?apiKey=K&mode=signIn&oobCode=C", "--sdk", "all", "--json"])
+        #expect(rendered.error != nil)
+        let object = try JSONSerialization.jsonObject(with: Data(try #require(rendered.output).utf8)) as? [String: Any]
+        let sdks = try #require(object?["sdks"] as? [[String: Any]])
+        #expect(sdks.first { $0["name"] as? String == "js@12.x" }?["isSignInWithEmailLink"] as? Bool == true)
+        #expect(sdks.first { $0["name"] as? String == "ios@12.17+" }?["isSignInWithEmailLink"] as? Bool == false)
+        #expect(object?["error"] is String)
+    }
+
+    /// decodeURIComponent throws outside parseLink's try (action_code_url.ts:147-148).
+    @Test func malformedEscapeThrowsInJS() throws {
+        let sdk = try object(["https://h.example/__/auth/action?apiKey=K&mode=signIn&oobCode=C%ZZ", "--json", "--sdk", "js@12.18.0"])["sdk"] as? [String: Any]
+        #expect(sdk?["isSignInWithEmailLink"] as? String == "throws")
+        #expect(sdk?["parseLink"] as? String == "throws")
+    }
+
+    @Test func unknownProfileListsTheKnownOnes() throws {
+        do {
+            _ = try ActionFlowCommand.parseAsRoot(["inspect", Self.wrapped, "--sdk", "android@23.2.0"])
+            Issue.record("android@23.2.0 was accepted")
+        } catch {
+            let message = ActionFlowCommand.message(for: error)
+            #expect(message.contains("unknown SDK profile \"android@23.2.0\""))
+            #expect(message.contains("known platforms: ios, js"))
+            #expect(message.contains("ios@12.17+"))
+        }
+        #expect(throws: (any Error).self) { try ActionFlowCommand.parseAsRoot(["inspect", "-", "--jsonl", "--sdk", "all"]) }
+    }
+}
+
 @Suite struct JSONOutputTests {
     @Test func hostileValuesAreEscapedButSurviveDecoding() throws {
         let hostile = "https://h.example/__/auth/action?mode=resetPassword&oobCode=C&lang=" + PercentEncoding.encodeComponent("en\u{202E}\u{1B}[31m\u{85}👩‍💻")
