@@ -36,7 +36,7 @@ public enum JournalText {
         case .noRoute(let url):
             return ["app opened with \(safe(url)): no route of the app; shows the article list"]
         case .gated(let reason, let target, .signIn):
-            return ["\(text(reason)): \(target.name) is for members: sign in first (pending destination \(target.name))"]
+            return ["\(text(reason)): members only: sign in first (pending destination \(target.name))"]
         case .gated(let reason, _, .verifiedEmail):
             return ["\(text(reason)): /subscribe needs a verified email and the cached user says emailVerified false (stale until reloaded)"]
         case .arrived(let reason, let screen):

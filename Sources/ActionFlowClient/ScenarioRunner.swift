@@ -346,7 +346,7 @@ extension AppEvent {
         case .worldResetRequested: "Starts the world again"
         case .retryTapped: "Tries again"
         case .errorDismissed: "Dismisses the error"
-        case .draftEdited: "Types into a field"
+        case .draftEdited(let field, _): "Types into \(Self.fieldName(field))"
         case .onDevice(_, let event): event.caption
         default: summary
         }
@@ -370,6 +370,11 @@ extension AppEvent {
         case .draftEdited(let field, let text): .draftEdited(field: field, text: try fill(text))
         default: self
         }
+    }
+
+    /// A field as the user knows it: its label ("Email"), not its identifier (`signIn.email`).
+    static func fieldName(_ field: String) -> String {
+        DraftField(rawValue: field)?.label ?? "a field"
     }
 
     /// A short name for transcripts and logs (passwords never shown).
@@ -408,7 +413,7 @@ extension AppEvent {
         case .clockAdvanced: "clock advanced"
         case .worldReset: "world reset"
         case .serviceFailed(let effect, _): "\(effect.summary) failed"
-        case .draftEdited(let field, _): "draft \(field)"
+        case .draftEdited(let field, _): "type into \(Self.fieldName(field))"
         case .presenterStarted(let title, _): "present \(title)"
         case .presenterStepPlayed(let passed, _, _): "presenter step \(passed ? "passed" : "failed")"
         case .deviceFocused(let index): "focus device \(index + 1)"

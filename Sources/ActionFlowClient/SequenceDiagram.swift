@@ -72,7 +72,10 @@ public struct SequenceDiagram: Sendable, Equatable {
         items.compactMap { if case .note(let note) = $0 { note } else { nil } }
     }
 
-    public init(_ session: Session) {
+    /// The lifelines are those of the participants that act (an arrow's ends, a note's span),
+    /// in the order of `Participant`, and those of `alwaysShown`, so that a diagram declares no
+    /// participant the flow never uses.
+    public init(_ session: Session, alwaysShown: Set<Participant> = []) {
         var builder = SequenceDiagramBuilder(session: session)
         for (index, entry) in session.journal.enumerated() {
             builder.position = index
@@ -81,8 +84,16 @@ public struct SequenceDiagram: Sendable, Equatable {
             builder.add(entry.fact)
         }
         items = builder.items
+        var acting = alwaysShown
+        for item in items {
+            switch item {
+            case .message(let message): acting.formUnion([message.from, message.to])
+            case .note(let note): acting.formUnion(note.over)
+            case .routeBegins, .routeEnds: break
+            }
+        }
         lifelines = Participant.allCases
-            .filter { $0 != .scanner || builder.scannerActed }
+            .filter { acting.contains($0) }
             .filter { $0 != .app2 || session.hasSeveralDevices }
             .map { Lifeline(participant: $0, label: Self.label(of: $0, in: session)) }
     }
@@ -114,7 +125,7 @@ public struct SequenceDiagram: Sendable, Equatable {
         }
     }
 
-    /// "App on the iPhone (iOS 18)", "Web app on the laptop (Laptop browser)".
+    /// "App on the iPhone (iOS 18)", "Web app on the laptop (Web browser)".
     static func appLabel(_ device: SessionDevice) -> String {
         let app = device.app.device.platform == .desktop ? "Web app" : "App"
         return "\(app) on the \(device.name.title) (\(device.app.device.osName))"
@@ -153,7 +164,6 @@ struct SequenceDiagramBuilder {
 
     let session: Session
     var items: [SequenceDiagram.Item] = []
-    var scannerActed = false
     /// The app of the device the fact being added happened on.
     var appLine: Participant = .app
     /// The device the fact being added happened on, with two devices.
@@ -239,7 +249,6 @@ struct SequenceDiagramBuilder {
         case .webWidget:
             narrate(fact, over: .webWidget)
         case .scanner:
-            scannerActed = true
             narrate(fact, over: .scanner)
         case .mailboxOpened:
             widgetShowing = false
@@ -303,7 +312,6 @@ struct SequenceDiagramBuilder {
         case .signInWithNewPassword, .loadSignedInUser:
             break
         }
-        if caller == .mailScanner { scannerActed = true }
         request(from, .auth, Self.requestText(call))
         if case .sendOobCode(let sent, _) = call, let continueURL = sent.continueUrl {
             note(["continueUrl \(continueURL) travels in the email link and brings the user back"], over: [appLine, .auth])

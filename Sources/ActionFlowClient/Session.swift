@@ -180,6 +180,15 @@ public enum DraftField: String, Sendable, CaseIterable {
     case newPassword = "newPassword"
     case confirmEmail = "confirm.email"
     case widgetPassword = "widget.password"
+
+    /// The field's label on the screen that shows it.
+    public var label: String {
+        switch self {
+        case .signInEmail, .forgotEmail, .confirmEmail: "Email"
+        case .signInPassword: "Password"
+        case .newPassword, .widgetPassword: "New password"
+        }
+    }
 }
 
 // A session with one device is written as format version 1 wrote it: `app` and `drafts` at the

@@ -85,7 +85,7 @@ public struct DeviceListError: Error, Sendable, Equatable, CustomStringConvertib
 extension Device {
     /// A laptop: a browser, no app. Links open in the browser, where the hosted web widget
     /// handles codes and the continue URL opens the web app.
-    public static let laptop = Device(platform: .desktop, osName: "Laptop browser", appInstalled: false, installedVersion: nil, linksVerified: false, mailClient: .native, mailScanner: false)
+    public static let laptop = Device(platform: .desktop, osName: "Web browser", appInstalled: false, installedVersion: nil, linksVerified: false, mailClient: .native, mailScanner: false)
 }
 
 /// One device of a session and the app on it: its own screen, cached user, pending

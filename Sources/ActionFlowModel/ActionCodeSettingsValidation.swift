@@ -13,13 +13,13 @@ extension ActionCodeSettings {
                                                   message: "Email-link sign-in needs a continue URL: the link returns the user there to finish signing in."))
         case .none where platform != .iOS:
             errors.append(SettingsValidationError(code: "auth/invalid-continue-uri", field: "url",
-                                                  message: "The \(platform.sdkName) SDK requires a continue URL whenever action code settings are given."))
+                                                  message: "A continue URL is required whenever action code settings are given."))
         default:
             break
         }
         if signIn && !handleCodeInApp {
             errors.append(SettingsValidationError(code: "auth/argument-error", field: "handleCodeInApp",
-                                                  message: "Email-link sign-in requires handleCodeInApp = true (the iOS SDK stops the app with a fatal error otherwise)."))
+                                                  message: "Email-link sign-in requires handleCodeInApp = true: \(platform.refusalOfSignInNotInApp)."))
         }
         func rejectEmpty(_ value: String?, code: String, field: String, what: String) {
             if value?.isEmpty == true {
@@ -40,6 +40,20 @@ extension ActionCodeSettings {
 }
 
 extension ClientPlatform {
+    /// What the SDK does with an email-link sign-in request whose handleCodeInApp is false (the
+    /// narration names the SDK):
+    /// firebase-ios-sdk FirebaseAuth/Sources/Swift/Auth/Auth.swift:1225 (`fatalError`),
+    /// firebase-js-sdk packages/auth/src/core/strategies/email_link.ts:91 (`_assert` with
+    /// ARGUMENT_ERROR), and the Android SDK's `FirebaseAuth.sendSignInLinkToEmail`, which throws
+    /// IllegalArgumentException ("You must set canHandleCodeInApp ...").
+    var refusalOfSignInNotInApp: String {
+        switch self {
+        case .iOS: "otherwise the app stops with a fatal error"
+        case .android: "otherwise the call throws IllegalArgumentException"
+        case .web: "otherwise the call is rejected with auth/argument-error"
+        }
+    }
+
     /// The SDK's name as developers know it.
     public var sdkName: String {
         switch self {

@@ -293,10 +293,10 @@ struct Routing {
             let installed = device.installedVersion ?? 0
             if let required = Int(minimum) {
                 if installed < required {
-                    step("\(os): app link verified for \(domain), but \(package) v\(installed) is older than the minimum version \(required) the link asks for (amv): the Play Store opens to upgrade, then the app receives the link")
+                    step("\(os): app link verified for \(domain), but \(package) v\(installed) is older than the minimum version \(required) the link asks for: the Play Store opens to upgrade, then the app receives the link")
                     return finish(.store(StoreVisit(store: .playStore, purpose: .upgrade, appID: package, thenAppReceives: payload?.layer.url ?? "")))
                 }
-                versionNote = ", app v\(installed) meets the minimum version \(required) (amv)"
+                versionNote = ", app v\(installed) meets the minimum version \(required)"
             } else {
                 assume("assumed: minimum version \"\(minimum)\" is not a version code, so any installed version satisfies it")
             }

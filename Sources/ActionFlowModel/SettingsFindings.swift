@@ -17,7 +17,7 @@ public enum SettingsFindings {
         }
         if requestType == .emailSignIn && !settings.handleCodeInApp {
             findings.append(Finding(code: "settings.sign-in-not-in-app", severity: .danger,
-                                    message: "Email-link sign-in with handleCodeInApp = false: the SDKs refuse it (the iOS SDK stops the app). The app must receive the link to finish signing in."))
+                                    message: "Email-link sign-in with handleCodeInApp = false: every SDK refuses to send it. The app must receive the link to finish signing in."))
         }
         if settings.androidPackageName == nil, settings.androidInstallIfNotAvailable || settings.androidMinimumVersion != nil {
             findings.append(Finding(code: "settings.install-without-package", severity: .danger,

@@ -38,3 +38,37 @@ struct EmptyEmailNarrationTests {
         #expect(!session.narration.contains { $0.contains("for  with") || $0.contains("for with") })
     }
 }
+
+@Suite("Client-side checks name the SDK of the device that calls")
+struct SDKRefusalWordingTests {
+    static let devices: [(device: Device, sdk: String)] = [(.iPhone, "iOS"), (.pixel, "Android"), (.desktop, "JavaScript")]
+
+    @Test("a sign-in link asked for with handleCodeInApp false is refused in the words of the calling device's SDK, and no other", arguments: [0, 1, 2])
+    func signInNotInApp(_ index: Int) throws {
+        let (device, sdk) = Self.devices[index]
+        var settings = Fixture.webWidgetSettings
+        settings.url = "https://www.example.com/"
+        var session = Session.embedded(project: try ProjectConfigLoader.loadDefault(), app: AppState(device: device, settings: settings))
+        _ = session.reduce(.signInLinkRequested(email: "bob@example.com"))
+        let line = try #require(session.narration.first { $0.contains("refused by") }, "\(session.narration)")
+        #expect(line.hasPrefix("sendOobCode EMAIL_SIGNIN refused by the \(sdk) SDK before sending: auth/argument-error (handleCodeInApp)"), "\(line)")
+        #expect(line.contains("the \(sdk) SDK "), "\(line)")
+        let banner = try #require(session.app.banner?.message)
+        for other in Self.devices.map(\.sdk) where other != sdk {
+            #expect(!line.contains("\(other) SDK"), "\(line)")
+            #expect(!banner.contains("\(other) SDK"), "\(banner)")
+        }
+    }
+
+    @Test("every check's message names no SDK but the caller's", arguments: [ClientPlatform.iOS, .android, .web])
+    func everyMessage(_ platform: ClientPlatform) {
+        let settings = ActionCodeSettings(handleCodeInApp: false, iOSBundleID: "", androidPackageName: "", dynamicLinkDomain: "", linkDomain: "")
+        let messages = [OobRequestType.emailSignIn, .passwordReset].flatMap { settings.validate(for: platform, requestType: $0).map(\.message) }
+        #expect(!messages.isEmpty)
+        for message in messages {
+            for other in [ClientPlatform.iOS, .android, .web] where other != platform {
+                #expect(!message.contains("\(other.sdkName) SDK"), "\(message)")
+            }
+        }
+    }
+}

@@ -61,7 +61,7 @@ struct PasswordResetReducerTests {
     /// The narration of `storeWithResetSent`, as the old reducer wrote it.
     func resetSentNarration(handleCodeInApp: Bool) -> [String] {
         [
-            "open /articles/42: /articles/42 is for members: sign in first (pending destination /articles/42)",
+            "open /articles/42: members only: sign in first (pending destination /articles/42)",
             "signInWithPassword for bob@example.com",
             "accounts:signInWithPassword → INVALID_PASSWORD (wrong password)",
             "forgot password: the app will send a reset email whose continue URL points back to /articles/42",
@@ -191,7 +191,7 @@ struct PasswordResetReducerTests {
             "web widget: resetPassword with newPassword",
             "web widget: resetPassword with newPassword → PASSWORD_RESET code consumed for bob@example.com; older sessions revoked; Continue shown",
         ] + Fixture.narration(of: continueRoute) + [
-            "app opened with continue URL https://www.example.com/articles/42: /articles/42 is for members: sign in first (pending destination /articles/42)",
+            "app opened with continue URL https://www.example.com/articles/42: members only: sign in first (pending destination /articles/42)",
         ])
     }
 

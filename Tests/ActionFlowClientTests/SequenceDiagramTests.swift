@@ -73,7 +73,7 @@ struct JournalTally {
     func webWidgetReset() async throws {
         let session = try await shippedSession("password-reset-web-widget")
         let diagram = SequenceDiagram(session)
-        #expect(diagram.lifelines.map(\.participant) == [.user, .app, .auth, .mailbox, .webWidget, .store, .browser])
+        #expect(diagram.lifelines.map(\.participant) == [.user, .app, .auth, .mailbox, .webWidget])
         #expect(diagram.lifelines[1].label == "App on iOS 18")
         #expect(diagram.lifelines[2].label == "Firebase Auth (demo-actionflow)")
 
@@ -132,6 +132,19 @@ struct JournalTally {
         #expect(scanned.messages.contains { $0.from == .scanner && $0.to == .auth })
         let plain = SequenceDiagram(try await shippedSession("password-reset-in-app"))
         #expect(!plain.lifelines.contains { $0.participant == .scanner })
+    }
+
+    @Test("every shipped scenario's and story's diagram declares only the participants that send or receive an arrow or carry a note",
+          arguments: ScenarioLibrary.shippedFiles() + ScenarioLibrary.storyFiles())
+    func onlyActingParticipants(_ file: URL) async throws {
+        let transcript = await ScenarioLibrary.runEmbedded(try ScenarioParser.load(contentsOf: file), baseProject: try ProjectConfigLoader.loadDefault())
+        let diagram = SequenceDiagram(try #require(transcript.finalSession))
+        var acting: Set<SequenceDiagram.Participant> = []
+        for message in diagram.messages { acting.formUnion([message.from, message.to]) }
+        for note in diagram.notes { acting.formUnion(note.over) }
+        #expect(Set(diagram.lifelines.map(\.participant)) == acting, "\(file.lastPathComponent)")
+        let declared = diagram.mermaid.split(separator: "\n").filter { $0.hasPrefix("    participant ") }
+        #expect(declared.count == acting.count, "\(file.lastPathComponent): \(declared)")
     }
 
     @Test("a store visit and the app it installs", arguments: ["android-app-missing-install", "android-app-too-old"])

@@ -58,7 +58,7 @@ struct TwoDeviceTests {
 
         var single = Session.embedded(project: try ProjectConfigLoader.loadDefault(), app: AppState(device: .iPhone, settings: settings))
         _ = single.reduce(.openRoute("/account"))
-        #expect(single.narration == ["open /account: /account is for members: sign in first (pending destination /account)"])
+        #expect(single.narration == ["open /account: members only: sign in first (pending destination /account)"])
         #expect(single.journal.allSatisfy { $0.device == nil })
     }
 
@@ -256,14 +256,14 @@ struct TwoDeviceExportTests {
     func diagram() async throws {
         let session = try await crossDeviceReset()
         let diagram = SequenceDiagram(session)
-        #expect(diagram.lifelines.map(\.participant) == [.user, .app, .app2, .auth, .mailbox, .webWidget, .store, .browser])
+        #expect(diagram.lifelines.map(\.participant) == [.user, .app, .app2, .auth, .mailbox, .webWidget, .browser])
         #expect(diagram.lifelines[1].label == "App on the iPhone (iOS 18)")
-        #expect(diagram.lifelines[2].label == "Web app on the laptop (Laptop browser)")
+        #expect(diagram.lifelines[2].label == "Web app on the laptop (Web browser)")
         let sends = diagram.messages.filter { $0.to == .auth && $0.text.hasPrefix("accounts:sendOobCode") }
         #expect(sends.map(\.from) == [.app])
         #expect(diagram.messages.contains { $0.from == .browser && $0.to == .app2 && $0.text == "open the web app at /account" })
         #expect(diagram.messages.contains { $0.from == .user && $0.to == .app && $0.text == "sign in as bob@example.com" })
-        #expect(diagram.mermaid.contains("participant App2 as Web app on the laptop (Laptop browser)"))
+        #expect(diagram.mermaid.contains("participant App2 as Web app on the laptop (Web browser)"))
         #expect(diagram.mermaid.contains("    alt on the laptop, the link opens in: web widget\n"))
         #expect(diagram.notes.contains { $0.lines == ["On the iPhone: forgot password: the app will send a reset email whose continue URL points back to /account"] })
     }
@@ -272,7 +272,7 @@ struct TwoDeviceExportTests {
     func report() async throws {
         let markdown = ReviewReport(title: "cross-device", session: try await crossDeviceReset()).markdown
         #expect(markdown.contains("- On the iPhone:\n    - Device: iOS 18, showing the app\n    - Screen: `/account`\n    - Signed in: `bob@example.com`"))
-        #expect(markdown.contains("- On the laptop:\n    - Device: Laptop browser, showing the app\n    - Screen: `signIn`\n    - Signed in: no"))
+        #expect(markdown.contains("- On the laptop:\n    - Device: Web browser, showing the app\n    - Screen: `signIn`\n    - Signed in: no"))
         #expect(markdown.contains("1. On the laptop, opens in: **web widget**"))
     }
 }

@@ -69,7 +69,7 @@ struct TerminalEndToEndTests {
         let tmux = try TmuxSession(width: 160, height: 48, arguments: ["--devices", "iphone,laptop"])
         tmux.waitFor("Free exploration")
         try tmux.press("6")
-        tmux.waitFor("▶ iPhone · iOS 18", "laptop · Laptop browser", "d → laptop")
+        tmux.waitFor("▶ iPhone · iOS 18", "laptop · Web browser", "d → laptop")
         // On the iPhone: Account, signed out: sign in first; type the email, then Forgot password.
         try tmux.press("Down", "Down", "Down", "Down", "Enter")
         tmux.waitFor("to continue to /account")
@@ -81,7 +81,7 @@ struct TerminalEndToEndTests {
         tmux.waitFor("emailSent", "On the iPhone: sendOobCode PASSWORD_RESET")
         // On the laptop: the same mailbox, the link opens the web widget.
         try tmux.pressShortcut("d")
-        tmux.waitFor("▶ laptop · Laptop browser", "on the laptop", "d → iPhone")
+        tmux.waitFor("▶ laptop · Web browser", "on the laptop", "d → iPhone")
         try tmux.tapLatestLink(subject: "Reset your password", then: ["web widget · /__/auth/action", "for bob@example.com", "On the laptop: web widget: valid PASSWORD_RESET code"])
         try tmux.press("Enter")
         try tmux.type("correct-horse-battery")

@@ -35,7 +35,7 @@ import Testing
     @Test func androidAtOrAboveMinimumVersionOpensTheApp() {
         let route = LinkRouter.route(tapped: link, on: device(.android, version: 10), project: project, requested: settings)
         #expect(route.destination == .app(url: actionURL))
-        #expect(route.steps.last == "Android 14: app link verified for demo-actionflow.firebaseapp.com, app v10 meets the minimum version 10 (amv): the app opens")
+        #expect(route.steps.last == "Android 14: app link verified for demo-actionflow.firebaseapp.com, app v10 meets the minimum version 10: the app opens")
     }
 
     @Test func androidTooOldGoesToThePlayStoreToUpgrade() {
@@ -147,7 +147,7 @@ import Testing
     @Test func signInWithoutURLOrInApp() {
         let errors = ActionCodeSettings().validate(for: .iOS, requestType: .emailSignIn)
         #expect(errors.map(\.code) == ["auth/missing-continue-uri", "auth/argument-error"])
-        #expect(errors[1].message.contains("iOS SDK"))
+        #expect(errors[1].message.contains("the app stops with a fatal error"))
     }
 
     @Test func missingURLDependsOnThePlatform() {

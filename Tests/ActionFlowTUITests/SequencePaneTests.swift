@@ -19,8 +19,8 @@ struct SequencePaneTests {
     func arrowsMatchTheDiagram() async throws {
         let world = try await World.start()
         let session = await world.resetLinkTapped()
-        let diagram = SequenceDiagram(session)
-        let lanes = SequencePane.lanes(diagram).map(\.participant)
+        let diagram = SequencePane.diagram(session)
+        let lanes = diagram.lifelines.map(\.participant)
         let grid = LaneGrid(participants: lanes, spacing: SequencePane.spacing)
         let drawn = rows(session, width: 120).filter { $0.contains("▶") || $0.contains("◀") }
         #expect(drawn.count == diagram.messages.count)
@@ -39,10 +39,10 @@ struct SequencePaneTests {
     func lanesFollowTheFlow() async throws {
         let world = try await World.start()
         let start = await world.send(.openRoute("/articles/42"))
-        let names = SequencePane.lanes(SequenceDiagram(start)).map(\.participant)
+        let names = SequencePane.diagram(start).lifelines.map(\.participant)
         #expect(names == [.user, .app, .auth])
         let tapped = await world.resetLinkTapped()
-        #expect(SequencePane.lanes(SequenceDiagram(tapped)).map(\.participant) == [.user, .app, .auth, .mailbox])
+        #expect(SequencePane.diagram(tapped).lifelines.map(\.participant) == [.user, .app, .auth, .mailbox])
     }
 
     @Test("An empty session says the diagram grows as the flow goes")

@@ -45,7 +45,7 @@ struct TwoDeviceFrameTests {
         let text = render(session, ui, large).text
         let rows = text.split(separator: "\n").map(String.init)
         #expect(rows[1].contains("iPhone · iOS 18 · app v11"))
-        #expect(rows[1].contains("▶ laptop · Laptop browser"))
+        #expect(rows[1].contains("▶ laptop · Web browser"))
         #expect(rows[1].range(of: "iPhone")!.lowerBound < rows[1].range(of: "laptop")!.lowerBound)
         #expect(text.contains("Sign in"), "the iPhone still waits on its sign-in screen")
         #expect(text.contains("Reset your password"), "the laptop shows the web widget")
@@ -80,7 +80,7 @@ struct TwoDeviceFrameTests {
             if case .send(let event) = command { _ = session.reduce(event) }
         }
         #expect(session.devices[1].app.device.mailScanner && !session.devices[0].app.device.mailScanner)
-        #expect(session.narration.last?.hasPrefix("On the laptop: device: Laptop browser") == true)
+        #expect(session.narration.last?.hasPrefix("On the laptop: device: Web browser") == true)
     }
 
     @Test("a click on the other device gives it the focus; taps then happen there")

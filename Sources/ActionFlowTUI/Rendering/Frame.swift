@@ -318,40 +318,67 @@ public enum TextWrap {
     }
 
     /// Splits text into lines of at most `width` columns without looking for spaces (for URLs,
-    /// tokens and JSON).
+    /// tokens and JSON). A line ends after the last `/`, `?`, `&`, `=`, `#`, `,`, `;` or `%XX`
+    /// escape that fits when that keeps at least half of it; else at the last place that is
+    /// neither between two digits nor inside a `%XX` escape; only a line with no such place is
+    /// cut where it is full.
     public static func hardLines(_ text: String, width: Int) -> [String] {
         guard width > 0 else { return [] }
-        // One pass: a long link or JSON body is not copied again for every line it fills.
-        var result: [String] = []
         if DisplayWidth.singleColumnCount(text) != nil {
-            // A character a scalar, a column each: runs of `width` scalars.
-            var line = ""
+            // A character a scalar, a column each.
+            let scalars = Array(text.unicodeScalars)
+            return lineRanges(count: scalars.count, width: width, columns: { _ in 1 },
+                              ascii: { scalars[$0].isASCII ? UInt8(scalars[$0].value) : nil })
+                .map { String(String.UnicodeScalarView(scalars[$0])) }
+        }
+        let characters = Array(text.screenSafe)
+        let widths = characters.map(DisplayWidth.of)
+        return lineRanges(count: characters.count, width: width, columns: { widths[$0] }, ascii: { characters[$0].asciiValue })
+            .map { String(characters[$0]) }
+    }
+
+    /// The lines of `hardLines` as ranges of the text's units (scalars or characters).
+    private static func lineRanges(count: Int, width: Int, columns: (Int) -> Int, ascii: (Int) -> UInt8?) -> [Range<Int>] {
+        var lines: [Range<Int>] = []
+        var start = 0
+        while start < count {
+            // As many units as fit, and at least one (a unit wider than a line gets it alone).
+            var end = start
             var used = 0
-            for scalar in text.unicodeScalars {
-                if used == width {
-                    result.append(line)
-                    line = ""
-                    used = 0
+            while end < count, end == start || used + columns(end) <= width {
+                used += columns(end)
+                end += 1
+            }
+            if end < count { end = lineBreak(after: start, full: end, ascii: { $0 >= 0 && $0 < count ? ascii($0) : nil }) }
+            lines.append(start..<end)
+            start = end
+        }
+        return lines.isEmpty ? [0..<0] : lines
+    }
+
+    private static let breakAfter: Set<UInt8> = Set("/?&=#,;".utf8)
+
+    /// Where a line that starts at `start` and is full at `full` ends (see `hardLines`).
+    private static func lineBreak(after start: Int, full: Int, ascii: (Int) -> UInt8?) -> Int {
+        func isDigit(_ index: Int) -> Bool { ascii(index).map { $0 >= 0x30 && $0 <= 0x39 } ?? false }
+        func isHex(_ index: Int) -> Bool { ascii(index).map { Character(Unicode.Scalar($0)).isHexDigit } ?? false }
+        func escapeStarts(_ index: Int) -> Bool { index >= 0 && ascii(index) == UInt8(ascii: "%") && isHex(index + 1) && isHex(index + 2) }
+        // A break before `index`: the line ends with the unit at index - 1.
+        func splitsNothing(_ index: Int) -> Bool {
+            !(isDigit(index - 1) && isDigit(index)) && !escapeStarts(index - 1) && !escapeStarts(index - 2)
+        }
+        var fallback: Int? = nil
+        var index = full
+        while index > start {
+            if splitsNothing(index) {
+                let afterSeparator = ascii(index - 1).map { breakAfter.contains($0) && ascii(index) != $0 } ?? false
+                if afterSeparator || escapeStarts(index - 3), (index - start) * 2 >= full - start {
+                    return index
                 }
-                line.unicodeScalars.append(scalar)
-                used += 1
+                if fallback == nil { fallback = index }
             }
-            result.append(line)
-            return result
+            index -= 1
         }
-        var line = ""
-        var used = 0
-        for character in text.screenSafe {
-            let columns = DisplayWidth.of(character)
-            if used + columns > width, !line.isEmpty {
-                result.append(line)
-                line = ""
-                used = 0
-            }
-            line.append(character)
-            used += columns
-        }
-        result.append(line)
-        return result
+        return fallback ?? full
     }
 }

@@ -488,9 +488,7 @@ enum InspectorContent {
                 blocks.append(.pair("  to", message.to, .text, nameWidth: 8))
                 blocks.append(.pair("  type", message.requestType.rawValue, .muted, nameWidth: 8))
                 blocks.append(.pair("  lang", message.locale, .muted, nameWidth: 8))
-                for line in UntrustedText.sanitizeLines(message.body) {
-                    blocks.append(.paragraph("  " + line, .text))
-                }
+                blocks += PhoneContent.mailBody(message, indent: 2)
                 blocks.append(.control(.button("inbox.tap.\(message.id)", "Tap the link", [.send(.linkTapped(messageID: message.id))])))
             }
         }

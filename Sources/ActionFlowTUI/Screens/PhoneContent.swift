@@ -32,6 +32,25 @@ enum PhoneContent {
         return "✗ \(code.rawValue): \(message)"
     }
 
+    /// An email's body as the mail app and the Mailbox pane show it: the link where the email
+    /// has it (before the signature), drawn as a link; at the end for a body without it.
+    static func mailBody(_ message: MailMessage, indent: Int) -> [Block] {
+        let link = UntrustedText.sanitize(message.link)
+        let margin = String(repeating: " ", count: indent)
+        var blocks: [Block] = []
+        var linkShown = false
+        for line in UntrustedText.sanitizeLines(message.body) {
+            if line == link {
+                blocks.append(.verbatim(message.link, .link, indent: indent))
+                linkShown = true
+            } else {
+                blocks.append(.paragraph(margin + line, .text))
+            }
+        }
+        if !linkShown { blocks.append(.verbatim(message.link, .link, indent: indent)) }
+        return blocks
+    }
+
     /// "Android 14 · app v11 installed", "iOS 18 · app not installed", "Desktop browser".
     static func deviceLabel(_ device: Device) -> String {
         guard device.platform != .desktop else { return UntrustedText.sanitize(device.osName) }
@@ -57,8 +76,8 @@ enum PhoneContent {
     }
 
     /// A text field whose value stays in the interface until its form's button sends it.
-    private static func field(_ field: DraftField, _ label: String, _ session: Session, placeholder: String, secret: Bool = false, fallback: String = "") -> Control {
-        Control(id: field.rawValue, label: label, kind: .text(value: draft(session, field, fallback: fallback), placeholder: placeholder, secret: secret),
+    private static func field(_ field: DraftField, _ session: Session, placeholder: String, secret: Bool = false, fallback: String = "") -> Control {
+        Control(id: field.rawValue, label: field.label, kind: .text(value: draft(session, field, fallback: fallback), placeholder: placeholder, secret: secret),
                 field: .draft(field.rawValue))
     }
 
@@ -138,9 +157,9 @@ enum PhoneContent {
             blocks.append(.heading("Sign in"))
             blocks.append(.paragraph(session.app.pendingDestination?.path.map { "to continue to \($0)" } ?? "Members sign in here.", .muted))
             blocks.append(.blank)
-            let emailField = field(.signInEmail, "Email", session, placeholder: "you@example.com")
+            let emailField = field(.signInEmail, session, placeholder: "you@example.com")
             blocks.append(.control(emailField))
-            blocks.append(.control(field(.signInPassword, "Password", session, placeholder: "password", secret: true)))
+            blocks.append(.control(field(.signInPassword, session, placeholder: "password", secret: true)))
             let typedEmail = draft(session, .signInEmail)
             let typedPassword = draft(session, .signInPassword)
             blocks.append(.control(.button("signIn.submit", "Sign in", [.send(.signInSubmitted(email: typedEmail, password: typedPassword))])))
@@ -151,7 +170,7 @@ enum PhoneContent {
             blocks.append(.heading("Forgot password"))
             blocks.append(.paragraph("We email a link that brings you back to \(session.app.pendingDestination?.path ?? "this app").", .muted))
             blocks.append(.blank)
-            blocks.append(.control(field(.forgotEmail, "Email", session, placeholder: "you@example.com")))
+            blocks.append(.control(field(.forgotEmail, session, placeholder: "you@example.com")))
             blocks.append(.control(.button("forgot.send", "Send reset email", [.send(.passwordResetRequested(email: draft(session, .forgotEmail)))])))
             blocks.append(.control(back()))
         case .verifyEmail:
@@ -165,13 +184,13 @@ enum PhoneContent {
             blocks.append(.heading("Choose a new password"))
             blocks.append(.paragraph("for \(UntrustedText.sanitize(forEmail))", .muted))
             blocks.append(.blank)
-            blocks.append(.control(field(.newPassword, "New password", session, placeholder: "6+ characters", secret: true)))
+            blocks.append(.control(field(.newPassword, session, placeholder: "6+ characters", secret: true)))
             blocks.append(.control(.button("newPassword.save", "Save password", [.send(.newPasswordSubmitted(draft(session, .newPassword)))])))
         case .confirmEmailForSignIn:
             blocks.append(.heading("Confirm your email"))
             blocks.append(.paragraph("This device does not remember which address asked for the link.", .muted))
             blocks.append(.blank)
-            blocks.append(.control(field(.confirmEmail, "Email", session, placeholder: "you@example.com")))
+            blocks.append(.control(field(.confirmEmail, session, placeholder: "you@example.com")))
             blocks.append(.control(.button("confirm.submit", "Sign in", [.send(.signInEmailConfirmed(draft(session, .confirmEmail)))])))
         }
         return PhonePage(key: "app.\(screen.name)", bar: bar, blocks: blocks)
@@ -186,10 +205,7 @@ enum PhoneContent {
             blocks.append(.control(.button("mail.tap", "Tap the link", [.send(.linkTapped(messageID: message.id))])))
             blocks.append(.control(.button("mail.inbox", "Back to inbox", [.send(.mailboxOpened)])))
             blocks.append(.rule)
-            for line in UntrustedText.sanitizeLines(message.body) where line != message.link {
-                blocks.append(.paragraph(line, .text))
-            }
-            blocks.append(.verbatim(message.link, .link, indent: 0))
+            blocks += mailBody(message, indent: 0)
             return PhonePage(key: "mail.\(openID)", bar: "Mail · \(message.to)", blocks: blocks)
         }
         blocks.append(.heading("Inbox"))
@@ -222,7 +238,7 @@ enum PhoneContent {
         case .resetForm(let email, let problem):
             blocks.append(.paragraph("for \(UntrustedText.sanitize(email))", .muted))
             if let problem { blocks.append(.paragraph(problem, .error)) }
-            blocks.append(.control(field(.widgetPassword, "New password", session, placeholder: "6+ characters", secret: true)))
+            blocks.append(.control(field(.widgetPassword, session, placeholder: "6+ characters", secret: true)))
             blocks.append(.control(.button("widget.save", "Save", [.send(.newPasswordSubmitted(draft(session, .widgetPassword)))])))
         case .saving:
             blocks.append(.paragraph("Saving…", .warning))

@@ -11,24 +11,16 @@ enum SequencePane {
     /// The label column a pane keeps at least, before lifelines are drawn closer together.
     static let minimumLabelWidth = 30
 
-    /// The participants drawn: those the diagram uses, in the diagram's order. The user, the app
-    /// and Firebase Auth are always there; a store or a browser only once the flow reaches one.
-    static func lanes(_ diagram: SequenceDiagram) -> [SequenceDiagram.Lifeline] {
-        var used: Set<SequenceDiagram.Participant> = [.user, .app, .auth]
-        for item in diagram.items {
-            switch item {
-            case .message(let message): used.formUnion([message.from, message.to])
-            case .note(let note): used.formUnion(note.over)
-            case .routeBegins, .routeEnds: break
-            }
-        }
-        return diagram.lifelines.filter { used.contains($0.participant) }
+    /// The diagram the pane draws: the user, the app and Firebase Auth are always there; a store
+    /// or a browser only once the flow reaches one.
+    static func diagram(_ session: Session) -> SequenceDiagram {
+        SequenceDiagram(session, alwaysShown: [.user, .app, .auth])
     }
 
     /// The pane in two parts: the participants' names (kept in view) and the diagram (scrolls).
     static func blocks(_ session: Session, width: Int) -> (header: [Block], body: [Block]) {
-        let diagram = SequenceDiagram(session)
-        let lanes = lanes(diagram)
+        let diagram = diagram(session)
+        let lanes = diagram.lifelines
         let spacing = width - ((lanes.count - 1) * spacing + 2) >= minimumLabelWidth ? spacing : tightSpacing
         let grid = LaneGrid(participants: lanes.map(\.participant), spacing: spacing)
         let labelWidth = max(1, width - grid.width - 1)

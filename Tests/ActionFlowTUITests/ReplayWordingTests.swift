@@ -1,0 +1,28 @@
+import ActionFlowBackend
+import ActionFlowClient
+import ActionFlowModel
+@testable import ActionFlowTUI
+import Testing
+
+@Suite("A replay names each event in plain words")
+struct ReplayWordingTests {
+    @Test("an event where the user typed reads 'type into Email' in the status line, not the field's identifier", arguments: [small, (120, 36)])
+    func typedField(_ size: (Int, Int)) async throws {
+        let session = Session.embedded(project: try ProjectConfigLoader.loadDefault(), app: AppState(device: .iPhone, settings: ActionCodeSettings(handleCodeInApp: true, iOSBundleID: "com.example.ios")))
+        var driver = SessionDriver(session: session, remote: nil)
+        await driver.send(.openRoute("/articles/42"))
+        await driver.send(.draftEdited(field: DraftField.signInEmail.rawValue, text: "bob@example.com"))
+        await driver.send(.forgotPasswordTapped)
+        var replay = Replay(SessionRecording(driver))
+        var ui = UIState(colorMode: .full256)
+        ui.mode = .main
+        // Before the event, the status line names what comes next; after it, the message that a
+        // step forward or back shows names what just happened.
+        replay.seek(to: 1)
+        let text = MainView.render(session: replay.shownSession(title: "typed"), ui: ui, transport: replay.transportLabel, width: size.0, height: size.1).text
+        #expect(text.contains("next (n): type into Email"), "\(text)")
+        #expect(!text.contains("signIn.email") && !text.contains("draft "), "\(text)")
+        replay.seek(to: 2)
+        #expect(replay.shownSession(title: "typed").presenter?.lastResult == "event 2: type into Email")
+    }
+}
