@@ -448,7 +448,9 @@ public struct SimulatedProject: Sendable, Equatable, Codable {
             if let idToken = request.idToken {
                 user = try tokenAccount(idToken).account
             } else if admin, let adminEmail = request.email {
-                guard let found = account(email: try validEmail(adminEmail)) else { throw Self.emailNotFound }
+                // USER_NOT_FOUND, not a reset's EMAIL_NOT_FOUND: firebase-admin-python
+                // `_auth_client.py:456,477` (PR #550) and the emulator (`operations.ts:927,945`).
+                guard let found = account(email: try validEmail(adminEmail)) else { throw AuthFailure.server(.userNotFound, detail: nil) }
                 user = found
             } else {
                 throw AuthFailure.server(.missingIDToken, detail: nil)

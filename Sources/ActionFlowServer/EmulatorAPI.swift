@@ -122,6 +122,11 @@ public struct APIResponse: Sendable {
         return envelope(ErrorEnvelope(error: body), status: status)
     }
 
+    /// A client call without `?key=` or `X-Goog-Api-Key`, as production and the emulator refuse it.
+    static var missingAPIKey: APIResponse {
+        apiError(status: 403, message: "The request is missing a valid API key.", reason: "forbidden", domain: "global", statusName: "PERMISSION_DENIED")
+    }
+
     /// The emulator's answer to a path it does not serve. Made per answer: a `Data` kept in a
     /// global hides its storage from the leak checker, which then reports it at exit.
     static var notFound: APIResponse { apiError(status: 404, message: "Not Found", reason: "notFound", domain: nil, statusName: "NOT_FOUND") }
@@ -275,9 +280,9 @@ public struct EmulatorAPI: Sendable {
         case failure(APIResponse)
     }
 
-    /// Who is calling, or the emulator's refusal: a bad bearer token is 401; no credential at
-    /// all is 403 in `emulator` behaviour (the emulator wants an API key), and a client in
-    /// `production` behaviour (which never asked for one).
+    /// Who is calling, or the refusal: a bad bearer token is 401; no credential at all is 403
+    /// PERMISSION_DENIED in both behaviours, production's answer, which the emulator copies
+    /// (firebase-tools `server.ts:317-321`). Any non-empty key is accepted.
     private func caller(_ request: APIRequest, keyRequired: Bool = true) -> CallerCheck {
         switch request.bearer {
         case .admin:
@@ -289,9 +294,7 @@ public struct EmulatorAPI: Sendable {
                 reason: "authError", domain: "global", statusName: "UNAUTHENTICATED"
             ))
         case .none:
-            if behaviour == .emulator && keyRequired && request.apiKey == nil {
-                return .failure(.apiError(status: 403, message: "The request is missing a valid API key.", reason: "forbidden", domain: "global", statusName: "PERMISSION_DENIED"))
-            }
+            if keyRequired && request.apiKey == nil { return .failure(.missingAPIKey) }
             return .success(.client)
         }
     }
@@ -408,16 +411,26 @@ public struct EmulatorAPI: Sendable {
     /// no JSON object, a client's query, the target, the project's sign-in settings, then the
     /// body's fields. A body in normal form that `JSONDecoder` reads has no field to refuse,
     /// so it is parsed once for both the routing and the request.
+    /// `emulator` behaviour checks the body against the emulator's schema first (`EmulatorSchema`):
+    /// a body that may hold a null skips the fast path, where `JSONDecoder` would read it as absent.
     private func prepare<Wire: Decodable>(_ route: Route) throws(AuthFailure) -> (Wire, Target) {
-        let normal = RESTMapping.decodeNormal(route.body, as: Wire.self)
+        let (object, target) = try prepareObject(route, as: Wire.self)
+        if let normal = object.normal { return (normal.wire, target) }
+        return (try RESTMapping.decode(object.fields), target)
+    }
+
+    /// `prepare` up to decoding: the body in normal form (decoded) or as a normalised object.
+    private func prepareObject<Wire: Decodable>(_ route: Route, as _: Wire.Type) throws(AuthFailure) -> ((normal: (wire: Wire, routing: RESTMapping.RoutingFields)?, fields: [String: Any]), Target) {
+        let schemaChecked = behaviour == .emulator
+        let normal = schemaChecked && route.body.mayHoldNull ? nil : RESTMapping.decodeNormal(route.body, as: Wire.self)
         let object = normal == nil ? try route.body.object() : [:]
         if route.operation == "accounts:query" && route.caller != .admin {
             throw .server(.insufficientPermission, detail: nil)
         }
+        if schemaChecked, normal == nil, let violation = EmulatorSchema.violation(in: object, as: Wire.self) { throw violation }
         let target = try self.target(route, routing: normal?.routing ?? RESTMapping.RoutingFields(object))
         try target.transport.withProject { (project) throws(AuthFailure) in try project.checkAvailable(route.operation) }
-        if let normal { return (normal.wire, target) }
-        return (try RESTMapping.decode(object), target)
+        return ((normal, object), target)
     }
 
     private func perform(_ route: Route) throws(AuthFailure) -> APIResponse {
@@ -432,7 +445,10 @@ public struct EmulatorAPI: Sendable {
             let (decoded, target): (SignInWithPasswordRequest, Target) = try prepare(route)
             return .json(try onProject(target.transport, for: request) { (project) throws(AuthFailure) in try project.signInWithPassword(decoded) })
         case "accounts:sendOobCode":
-            let (decoded, target): (SendOobCodeRequest, Target) = try prepare(route)
+            let (body, target) = try prepareObject(route, as: SendOobCodeRequest.self)
+            if emulator { try refuseUnimplementedRequestType(body.fields, on: target, route) }
+            let decoded: SendOobCodeRequest
+            if let normal = body.normal { decoded = normal.wire } else { decoded = try RESTMapping.decode(body.fields) }
             if decoded.returnOobLink == true && caller != .admin && !emulator {
                 throw .server(.insufficientPermission, detail: nil)
             }
@@ -477,6 +493,22 @@ public struct EmulatorAPI: Sendable {
         }
     }
 
+    /// The request types the emulator's schema allows but its `sendOobCode` lacks (OLD_EMAIL_AGREE,
+    /// NEW_EMAIL_ACCEPT, or 2 and 3): 501 naming the type, after the checks that come before its
+    /// switch (firebase-tools `operations.ts:880-893`, then `:952-953`). The types this tool
+    /// models reach the project, which answers the same for those the emulator lacks.
+    private func refuseUnimplementedRequestType(_ fields: [String: Any], on target: Target, _ route: Route) throws(AuthFailure) {
+        guard let name = fields["requestType"] as? String, EmulatorSchema.requestTypes.contains(name),
+              OobRequestType(rawValue: name) == nil else { return }
+        // The rest of the body, read as a request of a type this tool has.
+        var fields = fields
+        fields["requestType"] = OobRequestType.passwordReset.rawValue
+        let decoded: SendOobCodeRequest = try RESTMapping.decode(fields)
+        try onProject(target.transport, for: route.request) { (project) throws(AuthFailure) in
+            try project.emulatorRefuseRequestType(name, decoded, caller: route.caller)
+        }
+    }
+
     /// Runs `work` on a project that has first been told the time and this server's address.
     func onProject<Result>(_ transport: EmbeddedTransport, for request: APIRequest, _ work: (inout SimulatedProject) throws(AuthFailure) -> Result) throws(AuthFailure) -> Result {
         let origin = linkOrigin(request)
@@ -512,6 +544,9 @@ public struct EmulatorAPI: Sendable {
         case .server(.notImplemented, let detail):
             let message = detail ?? "Not implemented"
             return .apiError(status: 501, message: message, reason: "unimplemented", domain: nil, statusName: "NOT_IMPLEMENTED")
+        case .server(.schemaViolation, let detail):
+            let message = "Invalid JSON payload received. \(detail ?? "")"
+            return .apiError(status: 400, message: message, reason: "invalid", domain: "global", statusName: "INVALID_ARGUMENT")
         case .server(let code, let detail):
             let status: Int
             var statusName: String?
@@ -532,9 +567,7 @@ public struct EmulatorAPI: Sendable {
 
     /// `POST /securetoken.googleapis.com/v1/token`, form or JSON, API key required.
     private func secureToken(_ request: APIRequest) async -> APIResponse {
-        if request.apiKey == nil && !request.isAdmin && behaviour == .emulator {
-            return .apiError(status: 403, message: "The request is missing a valid API key.", reason: "forbidden", domain: "global", statusName: "PERMISSION_DENIED")
-        }
+        if request.apiKey == nil && !request.isAdmin { return .missingAPIKey }
         do throws(AuthFailure) {
             let decoded: GrantTokenRequest = try RESTMapping.decode(try RESTMapping.body(from: request))
             // As the emulator routes it: the API key's (default) project, the refresh token's tenant.

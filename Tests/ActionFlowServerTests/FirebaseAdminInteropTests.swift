@@ -101,6 +101,7 @@ struct FirebaseAdminInteropTests {
         #expect(report.lookupByEmailUid == report.uid)
         #expect(report.refusals["unauthorizedContinueUrl"]?.contains("UNAUTHORIZED_DOMAIN") == true)
         #expect(report.refusals["invalidLinkDomain"]?.hasPrefix("InvalidHostingLinkDomainError") == true, "the SDK recognises serve's code: \(report.refusals)")
+        #expect(report.refusals["unknownUser"] == "UserNotFoundError", "as production answers: \(report.refusals)")
 
         // The reset link: handled in the app, so a Hosting link on the requested domain around the action URL.
         let reset = try LinkInspector.inspect(report.resetLink, authorizedDomains: fixture.configuration.authorizedDomains)

@@ -78,7 +78,8 @@ struct FlowFaultTests {
             }
             var request = request
             let body = try await request.collectBody(upTo: 65_536)
-            let answer = try await fixture.http(request.method.rawValue, request.uri.path, body: String(buffer: body))
+            // Path and query: serve wants the API key the client sent.
+            let answer = try await fixture.http(request.method.rawValue, request.uri.description, body: String(buffer: body))
             return MisbehavingServer.reply(status: .init(code: answer.status), answer.body)
         }
         defer { Task { await proxy.stop() } }

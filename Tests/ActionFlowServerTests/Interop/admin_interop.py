@@ -54,6 +54,12 @@ def main() -> None:
             refusals[name] = "accepted"
         except firebase_admin.exceptions.FirebaseError as error:
             refusals[name] = f"{type(error).__name__}: {error}"
+    # Production answers USER_NOT_FOUND for a verification link to an unknown address (PR #550).
+    try:
+        auth.generate_email_verification_link("nobody@example.com")
+        refusals["unknownUser"] = "accepted"
+    except firebase_admin.exceptions.FirebaseError as error:
+        refusals["unknownUser"] = type(error).__name__
 
     print(json.dumps({
         "uid": created.uid,
