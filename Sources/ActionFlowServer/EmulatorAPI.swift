@@ -127,6 +127,23 @@ public struct APIResponse: Sendable {
         apiError(status: 403, message: "The request is missing a valid API key.", reason: "forbidden", domain: "global", statusName: "PERMISSION_DENIED")
     }
 
+    /// A bearer token that is not an admin's (`server.ts:216-227`).
+    static var invalidCredentials: APIResponse {
+        apiError(status: 401, message: "Request had invalid authentication credentials. Expected OAuth 2 access token, login cookie or other valid authentication credential. See https://developers.google.com/identity/sign-in/web/devconsole-project.", reason: "authError", domain: "global", statusName: "UNAUTHENTICATED")
+    }
+
+    /// An admin-only route called without a bearer token (`server.ts:322-334`).
+    static var missingCredentials: APIResponse {
+        apiError(status: 401, message: "Request is missing required authentication credential. Expected OAuth 2 access token, login cookie or other valid authentication credential. See https://developers.google.com/identity/sign-in/web/devconsole-project.", reason: "required", domain: "global", statusName: "UNAUTHENTICATED")
+    }
+
+    /// An operation the emulator has and this server does not simulate: the emulator's 501 shape,
+    /// naming the operation and where to find it.
+    static func notSimulated(_ operationId: String, what: String) -> APIResponse {
+        let message = "\(operationId) (\(what)) is not simulated by actionflow serve, which serves email actions: run firebase-tools' Auth Emulator for it."
+        return apiError(status: 501, message: message, reason: "unimplemented", domain: nil, statusName: "NOT_IMPLEMENTED")
+    }
+
     /// The emulator's answer to a path it does not serve. Made per answer: a `Data` kept in a
     /// global hides its storage from the leak checker, which then reports it at exit.
     static var notFound: APIResponse { apiError(status: 404, message: "Not Found", reason: "notFound", domain: nil, statusName: "NOT_FOUND") }
@@ -194,10 +211,6 @@ public struct EmulatorAPI: Sendable {
 
     public var project: ServedProject { served.value }
 
-    public static let v1Prefix = "/identitytoolkit.googleapis.com/v1/"
-    public static let v2Prefix = "/identitytoolkit.googleapis.com/v2/"
-    public static let v3Prefixes = ["/www.googleapis.com/identitytoolkit/v3/relyingparty/", "/identitytoolkit/v3/relyingparty/"]
-    public static let tokenPath = "/securetoken.googleapis.com/v1/token"
     /// `serve`'s HTML list of sent emails (`GET /` is the emulator's status JSON).
     public static let mailboxPath = "/mailbox"
 
@@ -232,45 +245,103 @@ public struct EmulatorAPI: Sendable {
         return response
     }
 
+    /// Matches the request against `ServedRoute.all`, checks its caller as the route's security
+    /// says, then answers. The web action handler's path comes from the project's configuration.
     private func route(_ request: APIRequest) async -> APIResponse {
         if request.body.count > maxBodyBytes {
             return .failure(status: 413, code: AuthErrorCode("PAYLOAD_TOO_LARGE"), detail: "the request body exceeds \(maxBodyBytes) bytes")
         }
         let path = request.path
-        if path == served.actionHandlerPath && path != "/emulator/action" {
+        if let pagePath = actionHandlerPagePath, path == pagePath {
             let transport = projects.defaultProject
             try? onProject(transport, for: request) { _ in }
             return await ActionHandlerPage(transport: transport).respond(to: request)
         }
-        if path == "/emulator/action" {
-            guard request.method == "GET" else { return .notFound }
-            return await EmulatorActionEndpoint(api: self).respond(to: request)
+        guard let (route, parameters) = ServedRoute.match(method: request.method, path: path) else { return .notFound }
+        let pathProject = parameters["targetProjectId"]
+        let pathTenant = parameters["tenantId"]
+        let caller: AuthCaller
+        switch route.security {
+        case .open: caller = request.isAdmin ? .admin : .client
+        case .apiKeyOrAdmin:
+            switch self.caller(request) {
+            case .success(let who): caller = who
+            case .failure(let refusal): return refusal
+            }
+        case .admin:
+            switch request.bearer {
+            case .admin: caller = .admin
+            case .invalid: return .invalidCredentials
+            case .none: return .missingCredentials
+            }
         }
-        if path == "/" && request.method == "GET" {
+        switch route.handler {
+        case .status:
             return .jsonObject([
                 "authEmulator": ["ready": true, "docs": "https://firebase.google.com/docs/emulator-suite", "apiSpec": "/emulator/openapi.json"],
                 "actionflow": ["behaviour": behaviour.rawValue, "project": project.projectId, "mailbox": Self.mailboxPath],
             ])
-        }
-        if path == Self.mailboxPath && request.method == "GET" {
+        case .openAPI:
+            return .jsonObject(OpenAPIDocument.make(origin: linkOrigin(request), actionHandlerPath: actionHandlerPagePath))
+        case .emulatorAction:
+            return await EmulatorActionEndpoint(api: self).respond(to: request)
+        case .mailboxPage:
             return await MailboxPage(transport: projects.defaultProject, project: project).respond()
-        }
-        if path == Self.tokenPath && request.method == "POST" {
+        case .actionHandlerPage:
+            return .notFound
+        case .secureToken:
             return await secureToken(request)
+        case .operation(let operation):
+            return await run(operation, request, pathProject: pathProject, pathTenant: pathTenant, caller: caller)
+        case .projectConfig:
+            return projectConfig(request)
+        case .recaptchaParams:
+            // operations.ts:752-768: clearly fake, of a real token's length and alphabet.
+            return .jsonObject([
+                "kind": "identitytoolkit#GetRecaptchaParamResponse",
+                "recaptchaStoken": "This-is-a-fake-token__Dont-send-this-to-the-Recaptcha-service__The-Auth-Emulator-does-not-support-Recaptcha",
+                "recaptchaSiteKey": "Fake-key__Do-not-send-this-to-Recaptcha_",
+            ])
+        case .legacySignOut:
+            return .apiError(status: 501, message: "signOutUser is not implemented in the Auth Emulator.", reason: "unimplemented", domain: nil, statusName: "NOT_IMPLEMENTED")
+        case .legacyAccountTransfer(let v1Name):
+            return legacyAccountTransfer(request, v1Name: v1Name)
+        case .notSimulated(let what):
+            return .notSimulated(route.answersAs, what: what)
+        case .emulatorStub:
+            // The emulator's stub for the operations of its spec it lacks (server.ts:490-492).
+            return .apiError(status: 501, message: "\(route.answersAs) is not implemented in the Auth Emulator.", reason: "unimplemented", domain: nil, statusName: "NOT_IMPLEMENTED")
+        case .adminConfig, .tenants, .tenant:
+            return await identityToolkitV2(route.handler, projectId: pathProject ?? projects.defaultProjectId, tenantId: pathTenant, request)
+        case .emulatorResource(let name):
+            return await emulatorAPI(name, projectId: pathProject ?? projects.defaultProjectId, tenantId: pathTenant, request)
         }
-        if path.hasPrefix(Self.v1Prefix) {
-            return await identityToolkit(String(path.dropFirst(Self.v1Prefix.count)), request)
+    }
+
+    /// The web action handler pages' path, unless it is the emulator's own `/emulator/action`.
+    private var actionHandlerPagePath: String? {
+        let path = served.actionHandlerPath
+        return path == "/emulator/action" ? nil : path
+    }
+
+    /// `GET /v1/projects` (the legacy `getProjectConfig`): the project of the API key, which is
+    /// the default one (`server.ts:371-375`). `emulator`: `localhost` only, a placeholder the SDKs
+    /// do not check (`operations.ts:736-750`); `production`: the project's authorized domains.
+    private func projectConfig(_ request: APIRequest) -> APIResponse {
+        let domains = behaviour == .emulator ? ["localhost"] : projects.defaultProject.snapshot.configuration.authorizedDomains
+        return .jsonObject(["projectId": SimulatedProject.projectNumber, "authorizedDomains": domains])
+    }
+
+    /// The legacy `downloadAccount` and `uploadAccount`: refused as production refuses them
+    /// without `targetProjectId` (`server.ts:449-455`), else the v1 batch operation they name,
+    /// which this server does not simulate.
+    private func legacyAccountTransfer(_ request: APIRequest, v1Name: String) -> APIResponse {
+        let body = (try? RESTMapping.object(from: request)) ?? [:]
+        guard let target = body["targetProjectId"], !"\(target)".isEmpty else {
+            return .failure(status: 400, code: .insufficientPermission, detail: nil)
         }
-        if path.hasPrefix(Self.v2Prefix) {
-            return await identityToolkitV2(String(path.dropFirst(Self.v2Prefix.count)), request)
-        }
-        if let prefix = Self.v3Prefixes.first(where: { path.hasPrefix($0) }) {
-            return await relyingParty(String(path.dropFirst(prefix.count)), request)
-        }
-        if path.hasPrefix("/emulator/v1/projects/") {
-            return await emulatorAPI(String(path.dropFirst("/emulator/v1/projects/".count)), request)
-        }
-        return .notFound
+        if case .failure(let refusal) = caller(request) { return refusal }
+        return .notSimulated("identitytoolkit.projects.\(v1Name.replacingOccurrences(of: ":", with: "."))", what: "account import and export")
     }
 
     // MARK: Credentials
@@ -283,19 +354,11 @@ public struct EmulatorAPI: Sendable {
     /// Who is calling, or the refusal: a bad bearer token is 401; no credential at all is 403
     /// PERMISSION_DENIED in both behaviours, production's answer, which the emulator copies
     /// (firebase-tools `server.ts:317-321`). Any non-empty key is accepted.
-    private func caller(_ request: APIRequest, keyRequired: Bool = true) -> CallerCheck {
+    private func caller(_ request: APIRequest) -> CallerCheck {
         switch request.bearer {
-        case .admin:
-            return .success(.admin)
-        case .invalid:
-            return .failure(.apiError(
-                status: 401,
-                message: "Request had invalid authentication credentials. Expected OAuth 2 access token, login cookie or other valid authentication credential. See https://developers.google.com/identity/sign-in/web/devconsole-project.",
-                reason: "authError", domain: "global", statusName: "UNAUTHENTICATED"
-            ))
-        case .none:
-            if keyRequired && request.apiKey == nil { return .failure(.missingAPIKey) }
-            return .success(.client)
+        case .admin: .success(.admin)
+        case .invalid: .failure(.invalidCredentials)
+        case .none: request.apiKey == nil ? .failure(.missingAPIKey) : .success(.client)
         }
     }
 
@@ -333,62 +396,7 @@ public struct EmulatorAPI: Sendable {
         return Target(transport: transport, caller: caller)
     }
 
-    /// `accounts:OP` (client or admin), `projects/P/accounts[:OP]` and
-    /// `projects/P/tenants/T/accounts[:OP]` (admin), `projects/P:queryAccounts`.
-    private func identityToolkit(_ rest: String, _ request: APIRequest) async -> APIResponse {
-        guard request.method == "POST" else { return .notFound }
-        var pathProject: String?
-        var pathTenant: String?
-        var operation = rest
-        if rest.hasPrefix("projects/") {
-            var remainder = rest.dropFirst("projects/".count)
-            if let colon = remainder.firstIndex(of: ":"), !remainder[..<colon].contains("/") {
-                // projects/P:queryAccounts
-                pathProject = String(remainder[..<colon])
-                operation = remainder[colon...] == ":queryAccounts" ? "accounts:query" : "unknown"
-            } else {
-                let parts = remainder.split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false)
-                guard parts.count == 2, !parts[0].isEmpty else { return .notFound }
-                pathProject = String(parts[0])
-                remainder = parts[1]
-                if remainder.hasPrefix("tenants/") {
-                    let tenantParts = remainder.dropFirst("tenants/".count).split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false)
-                    guard tenantParts.count == 2, !tenantParts[0].isEmpty else { return .notFound }
-                    pathTenant = String(tenantParts[0])
-                    remainder = tenantParts[1]
-                }
-                operation = remainder == "accounts" ? "accounts:signUp" : String(remainder)
-            }
-        }
-        return await run(operation, request, pathProject: pathProject, pathTenant: pathTenant)
-    }
-
-    /// The legacy v3 names the SDKs still call, rewritten to v1 as the emulator does.
-    private func relyingParty(_ name: String, _ request: APIRequest) async -> APIResponse {
-        guard request.method == "POST" else { return .notFound }
-        let renamed: [String: String] = [
-            "createAuthUri": "accounts:createAuthUri", "deleteAccount": "accounts:delete",
-            "emailLinkSignin": "accounts:signInWithEmailLink", "getAccountInfo": "accounts:lookup",
-            "getOobConfirmationCode": "accounts:sendOobCode", "resetPassword": "accounts:resetPassword",
-            "setAccountInfo": "accounts:update", "signupNewUser": "accounts:signUp",
-            "verifyPassword": "accounts:signInWithPassword",
-        ]
-        guard let operation = renamed[name] else { return .notFound }
-        return await run(operation, request, pathProject: nil, pathTenant: nil)
-    }
-
-    private static let operations: Set<String> = [
-        "accounts:signUp", "accounts:signInWithPassword", "accounts:sendOobCode", "accounts:resetPassword", "accounts:update",
-        "accounts:lookup", "accounts:signInWithEmailLink", "accounts:createAuthUri", "accounts:delete", "accounts:query",
-    ]
-
-    private func run(_ operation: String, _ request: APIRequest, pathProject: String?, pathTenant: String?) async -> APIResponse {
-        guard Self.operations.contains(operation) else { return .notFound }
-        let caller: AuthCaller
-        switch self.caller(request) {
-        case .success(let who): caller = who
-        case .failure(let refusal): return refusal
-        }
+    private func run(_ operation: String, _ request: APIRequest, pathProject: String?, pathTenant: String?, caller: AuthCaller) async -> APIResponse {
         do throws(AuthFailure) {
             let body = try RESTMapping.body(from: request)
             return try perform(Route(operation: operation, request: request, body: body, pathProject: pathProject, pathTenant: pathTenant, caller: caller))
@@ -583,27 +591,14 @@ public struct EmulatorAPI: Sendable {
 
     // MARK: v2 tenants and config
 
-    /// `projects/P/tenants[/T]` and `projects/P/config` (admin).
-    private func identityToolkitV2(_ rest: String, _ request: APIRequest) async -> APIResponse {
-        let parts = rest.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
-        guard parts.count >= 3, parts[0] == "projects", !parts[1].isEmpty else { return .notFound }
-        switch self.caller(request) {
-        case .success(.admin): break
-        case .success(.client):
-            return .apiError(
-                status: 401,
-                message: "Request is missing required authentication credential. Expected OAuth 2 access token, login cookie or other valid authentication credential. See https://developers.google.com/identity/sign-in/web/devconsole-project.",
-                reason: "required", domain: "global", statusName: "UNAUTHENTICATED"
-            )
-        case .failure(let refusal): return refusal
-        }
-        let projectId = parts[1]
+    /// `projects/P/tenants[/T]` and `projects/P/config`, for an admin (`route` checked that).
+    private func identityToolkitV2(_ handler: RouteHandler, projectId: String, tenantId: String?, _ request: APIRequest) async -> APIResponse {
         do throws(AuthFailure) {
             let body = try RESTMapping.object(from: request)
-            switch (request.method, Array(parts[2...])) {
-            case ("GET", ["config"]):
+            switch (request.method, handler) {
+            case ("GET", .adminConfig):
                 return .jsonObject(Self.adminConfig(projects.project(projectId).snapshot.options))
-            case ("PATCH", ["config"]):
+            case ("PATCH", .adminConfig):
                 let mask = request.query["updateMask"].map { $0.split(separator: ",").map { $0.trimmingWhitespace() } }
                 let signIn = body["signIn"] as? [String: Any]
                 let privacy = body["emailPrivacyConfig"] as? [String: Any]
@@ -612,24 +607,24 @@ public struct EmulatorAPI: Sendable {
                 let improved = masked("emailPrivacyConfig.enableImprovedEmailPrivacy") ? ((privacy?["enableImprovedEmailPrivacy"] as? Bool) ?? (mask == nil ? false : nil)) : nil
                 let options = projects.updateOptions(of: projectId, allowDuplicateEmails: duplicates, enableImprovedEmailPrivacy: improved)
                 return .jsonObject(Self.adminConfig(options))
-            case ("POST", ["tenants"]):
+            case ("POST", .tenants):
                 let settings = Self.tenantSettings(body, tenantId: projects.newTenantId(), base: TenantSettings(tenantId: "", allowPasswordSignup: false, disableAuth: false, enableAnonymousUser: false, enableEmailLinkSignin: false))
                 projects.createTenant(settings, of: projectId, replacing: true)
                 return .jsonObject(Self.tenantJSON(settings, projectId: projectId))
-            case ("GET", ["tenants"]):
+            case ("GET", .tenants):
                 return .jsonObject(["tenants": projects.tenants(of: projectId).map { Self.tenantJSON($0, projectId: projectId) }])
-            case ("GET", let path) where path.count == 2 && path[0] == "tenants":
-                guard let tenant = projects.existingTenant(path[1], of: projectId)?.snapshot.tenant else { throw .server(AuthErrorCode("TENANT_NOT_FOUND"), detail: nil) }
+            case ("GET", .tenant):
+                guard let tenantId, let tenant = projects.existingTenant(tenantId, of: projectId)?.snapshot.tenant else { throw .server(AuthErrorCode("TENANT_NOT_FOUND"), detail: nil) }
                 return .jsonObject(Self.tenantJSON(tenant, projectId: projectId))
-            case ("PATCH", let path) where path.count == 2 && path[0] == "tenants":
-                guard let transport = projects.existingTenant(path[1], of: projectId), let current = transport.snapshot.tenant else {
+            case ("PATCH", .tenant):
+                guard let tenantId, let transport = projects.existingTenant(tenantId, of: projectId), let current = transport.snapshot.tenant else {
                     throw .server(AuthErrorCode("TENANT_NOT_FOUND"), detail: nil)
                 }
                 let updated = Self.tenantSettings(body, tenantId: current.tenantId, base: current)
                 try transport.withProject { (project) throws(AuthFailure) in project.updateTenant(updated) }
                 return .jsonObject(Self.tenantJSON(updated, projectId: projectId))
-            case ("DELETE", let path) where path.count == 2 && path[0] == "tenants":
-                guard projects.deleteTenant(path[1], of: projectId) else { throw .server(AuthErrorCode("TENANT_NOT_FOUND"), detail: nil) }
+            case ("DELETE", .tenant):
+                guard let tenantId, projects.deleteTenant(tenantId, of: projectId) else { throw .server(AuthErrorCode("TENANT_NOT_FOUND"), detail: nil) }
                 return .jsonObject([:])
             default:
                 return .notFound
@@ -667,25 +662,20 @@ public struct EmulatorAPI: Sendable {
 
     // MARK: The emulator's own API and serve's extensions
 
-    /// `P/oobCodes`, `P/accounts`, `P/config`, `P/tenants/T/oobCodes`, `P/tenants/T/accounts`,
-    /// and serve's `P/clock`, `P/mailbox`, `P/reset`, `PUT P/config`.
-    private func emulatorAPI(_ rest: String, _ request: APIRequest) async -> APIResponse {
-        var parts = rest.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
-        guard parts.count >= 2, !parts[0].isEmpty else { return .notFound }
-        let projectId = parts.removeFirst()
-        var transport = projects.project(projectId)
-        if parts.count == 3 && parts[0] == "tenants" && !parts[1].isEmpty {
-            transport = projects.tenant(parts[1], of: projectId)
-            parts.removeFirst(2)
-        }
-        guard parts.count == 1 else { return .notFound }
+    /// The emulator's own API (`oobCodes`, `verificationCodes`, `accounts`, `config`) and serve's
+    /// (`clock`, `mailbox`, `reset`, `PUT config`), for a project or one of its tenants.
+    private func emulatorAPI(_ name: String, projectId: String, tenantId: String?, _ request: APIRequest) async -> APIResponse {
+        let transport = tenantId.map { projects.tenant($0, of: projectId) } ?? projects.project(projectId)
         do throws(AuthFailure) {
-            switch (request.method, parts[0]) {
+            switch (request.method, name) {
             case ("GET", "oobCodes"):
                 let project = try onProject(transport, for: request) { (project) throws(AuthFailure) in project }
                 // Each code's message by id, looked up once: a busy project has thousands.
                 let messages = Dictionary(project.mailbox.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
                 return .json(EmulatorOobCodeList(oobCodes: project.pendingCodes.map { Self.entry($0, message: $0.mailID.flatMap { messages[$0] }) }))
+            case ("GET", "verificationCodes"):
+                // No phone codes: phone sign-in is not simulated (operations.ts:2030-2036).
+                return .jsonObject(["verificationCodes": [Any]()])
             case ("DELETE", "oobCodes"):
                 try transport.withProject { (project) throws(AuthFailure) in project.deleteAllCodes() }
                 return .jsonObject([:])
