@@ -120,6 +120,9 @@ extension SimulatedProject {
         }
         guard !account.disabled else { throw AuthFailure.server(.userDisabled, detail: nil) }
         guard account.password != nil, account.password == request.password else { throw AuthFailure.server(failure, detail: nil) }
+        if let pending = pendingSecondFactor(account, kind: "identitytoolkit#VerifyPasswordResponse", email: email, provider: "password", registered: true) {
+            return pending
+        }
         account.lastLoginAt = clock.now
         accounts[account.localId] = account
         let tokens = issueTokens(account, provider: "password")
@@ -401,6 +404,11 @@ extension SimulatedProject {
         account.emailVerified = true
         account.emailLinkSignin = true
         account.anonymous = nil
+        // operations.ts:1545-1549: the user is written, then a second factor is asked for.
+        if let pending = pendingSecondFactor(account, kind: "identitytoolkit#EmailLinkSigninResponse", email: email, provider: "password", isNewUser: isNewUser) {
+            insert(account)
+            return pending
+        }
         account.lastLoginAt = clock.now
         insert(account)
         let tokens = issueTokens(account, provider: "password")

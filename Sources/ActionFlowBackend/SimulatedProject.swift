@@ -74,6 +74,8 @@ public struct SimulatedProject: Sendable, Equatable, Codable {
         /// `validSince` in seconds on the ID tokens' clock (see `tokenTimes`), compared with a
         /// token's `iat`; nil means `validSince` itself.
         var tokenValidSince: Int?
+        /// Second factors, in enrollment order (an empty list once all are withdrawn).
+        var mfaInfo: [MfaEnrollment]?
     }
 
     struct Session: Sendable, Hashable, Codable {
@@ -106,6 +108,8 @@ public struct SimulatedProject: Sendable, Equatable, Codable {
     /// `http://HOST:PORT` of the server, for the emulator's links.
     var linkOrigin: String?
     var refreshTokens: [String: RefreshRecord]?
+    /// SMS codes "sent" for second factors and not yet used (`verificationCodes`).
+    var phoneVerifications: [PhoneVerificationCode]?
 
     public init(configuration: ProjectConfiguration, behaviour: ServeBehaviour = .production, tenant: TenantSettings? = nil) {
         self.configuration = configuration
@@ -317,6 +321,9 @@ public struct SimulatedProject: Sendable, Equatable, Codable {
         guard account.password != nil, account.password == request.password else {
             throw protected ? AuthFailure.server(.invalidLoginCredentials, detail: nil)
                 : AuthFailure.server(.invalidPassword, detail: "The password is invalid or the user does not have a password.")
+        }
+        if let pending = pendingSecondFactor(account, kind: "identitytoolkit#VerifyPasswordResponse", email: account.email, provider: "password", registered: true) {
+            return pending
         }
         account.lastLoginAt = clock.now
         accounts[account.localId] = account
@@ -675,9 +682,13 @@ public struct SimulatedProject: Sendable, Equatable, Codable {
         account.emailVerified = true
         account.emailLinkSignin = true
         account.anonymous = nil
+        consume(code)
+        if let pending = pendingSecondFactor(account, kind: "identitytoolkit#EmailLinkSigninResponse", email: account.email, provider: "password", isNewUser: isNewUser) {
+            insert(account)
+            return pending
+        }
         account.lastLoginAt = clock.now
         insert(account)
-        consume(code)
         return signInResponse(account, kind: "identitytoolkit#EmailLinkSigninResponse", provider: "password", isNewUser: isNewUser)
     }
 
@@ -1006,6 +1017,7 @@ public struct SimulatedProject: Sendable, Equatable, Codable {
         record.tenantId = tenant?.tenantId
         record.lastRefreshAt = account.lastRefreshAt?.iso8601Stamp
         record.initialEmail = account.initialEmail
+        record.mfaInfo = account.mfaInfo.map { $0.map { Self.record($0, obfuscating: false) } }
         return record
     }
 

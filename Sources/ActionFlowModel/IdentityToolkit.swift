@@ -49,6 +49,10 @@ public struct SignInResponse: Sendable, Hashable, Codable {
     public var expiresIn: String?
     public var registered: Bool?
     public var isNewUser: Bool?
+    /// For an account with a second factor: no tokens yet, but this to finish with
+    /// `mfaSignIn:start` and `:finalize`, and the factors (their numbers obfuscated).
+    public var mfaPendingCredential: String?
+    public var mfaInfo: [MfaEnrollmentRecord]?
     public init(kind: String? = nil, localId: String, email: String?, displayName: String? = nil, idToken: String?, refreshToken: String?, expiresIn: String?, registered: Bool? = nil, isNewUser: Bool? = nil) {
         self.kind = kind
         self.localId = localId
@@ -266,6 +270,8 @@ public struct UserRecord: Sendable, Hashable, Codable {
     public var lastRefreshAt: String?
     /// The first address, before any change (what RECOVER_EMAIL restores).
     public var initialEmail: String?
+    /// Enrolled second factors.
+    public var mfaInfo: [MfaEnrollmentRecord]?
     public init(localId: String, email: String?, emailVerified: Bool?, displayName: String? = nil, disabled: Bool? = nil, createdAt: String? = nil, lastLoginAt: String? = nil, passwordUpdatedAt: Double? = nil, validSince: String? = nil) {
         self.localId = localId
         self.email = email

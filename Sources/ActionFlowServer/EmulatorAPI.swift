@@ -450,8 +450,7 @@ public struct EmulatorAPI: Sendable {
             let (decoded, target): (SignUpRequest, Target) = try prepare(route)
             return .json(try onProject(target.transport, for: request) { (project) throws(AuthFailure) in try project.signUp(decoded, caller: caller) })
         case "accounts:signInWithPassword":
-            let (decoded, target): (SignInWithPasswordRequest, Target) = try prepare(route)
-            return .json(try onProject(target.transport, for: request) { (project) throws(AuthFailure) in try project.signInWithPassword(decoded) })
+            return try answer(route) { (project, decoded: SignInWithPasswordRequest) throws(AuthFailure) in try project.signInWithPassword(decoded) }
         case "accounts:sendOobCode":
             let (body, target) = try prepareObject(route, as: SendOobCodeRequest.self)
             if emulator { try refuseUnimplementedRequestType(body.fields, on: target, route) }
@@ -470,8 +469,7 @@ public struct EmulatorAPI: Sendable {
             }
             return .json(response)
         case "accounts:resetPassword":
-            let (decoded, target): (ResetPasswordRequest, Target) = try prepare(route)
-            return .json(try onProject(target.transport, for: request) { (project) throws(AuthFailure) in try project.resetPassword(decoded) })
+            return try answer(route) { (project, decoded: ResetPasswordRequest) throws(AuthFailure) in try project.resetPassword(decoded) }
         case "accounts:update":
             let (decoded, target): (UpdateAccountRequest, Target) = try prepare(route)
             if !emulator && decoded.localId != nil && caller != .admin {
@@ -485,17 +483,24 @@ public struct EmulatorAPI: Sendable {
             }
             return .json(try onProject(target.transport, for: request) { (project) throws(AuthFailure) in try project.lookup(decoded, caller: caller) })
         case "accounts:signInWithEmailLink":
-            let (decoded, target): (SignInWithEmailLinkRequest, Target) = try prepare(route)
-            return .json(try onProject(target.transport, for: request) { (project) throws(AuthFailure) in try project.signInWithEmailLink(decoded) })
+            return try answer(route) { (project, decoded: SignInWithEmailLinkRequest) throws(AuthFailure) in try project.signInWithEmailLink(decoded) }
         case "accounts:createAuthUri":
-            let (decoded, target): (CreateAuthUriRequest, Target) = try prepare(route)
-            return .json(try onProject(target.transport, for: request) { (project) throws(AuthFailure) in try project.createAuthUri(decoded) })
+            return try answer(route) { (project, decoded: CreateAuthUriRequest) throws(AuthFailure) in try project.createAuthUri(decoded) }
         case "accounts:delete":
             let (decoded, target): (DeleteAccountRequest, Target) = try prepare(route)
             return .json(try onProject(target.transport, for: request) { (project) throws(AuthFailure) in try project.deleteAccount(decoded, caller: caller) })
+        case "accounts/mfaEnrollment:start":
+            return try answer(route) { (project, decoded: StartMfaEnrollmentRequest) throws(AuthFailure) in try project.startMfaEnrollment(decoded) }
+        case "accounts/mfaEnrollment:finalize":
+            return try answer(route) { (project, decoded: FinalizeMfaEnrollmentRequest) throws(AuthFailure) in try project.finalizeMfaEnrollment(decoded) }
+        case "accounts/mfaEnrollment:withdraw":
+            return try answer(route) { (project, decoded: WithdrawMfaRequest) throws(AuthFailure) in try project.withdrawMfa(decoded) }
+        case "accounts/mfaSignIn:start":
+            return try answer(route) { (project, decoded: StartMfaSignInRequest) throws(AuthFailure) in try project.startMfaSignIn(decoded) }
+        case "accounts/mfaSignIn:finalize":
+            return try answer(route) { (project, decoded: FinalizeMfaSignInRequest) throws(AuthFailure) in try project.finalizeMfaSignIn(decoded) }
         case "accounts:query":
-            let (decoded, target): (QueryAccountsRequest, Target) = try prepare(route)
-            return .json(try onProject(target.transport, for: request) { (project) throws(AuthFailure) in try project.queryAccounts(decoded) })
+            return try answer(route) { (project, decoded: QueryAccountsRequest) throws(AuthFailure) in try project.queryAccounts(decoded) }
         default:
             return .notFound
         }
@@ -515,6 +520,12 @@ public struct EmulatorAPI: Sendable {
         try onProject(target.transport, for: route.request) { (project) throws(AuthFailure) in
             try project.emulatorRefuseRequestType(name, decoded, caller: route.caller)
         }
+    }
+
+    /// The common case: the body decoded and routed, `work` run on its project, its answer as JSON.
+    private func answer<Wire: Decodable, Answer: Encodable>(_ route: Route, _ work: (inout SimulatedProject, Wire) throws(AuthFailure) -> Answer) throws(AuthFailure) -> APIResponse {
+        let (decoded, target): (Wire, Target) = try prepare(route)
+        return .json(try onProject(target.transport, for: route.request) { (project) throws(AuthFailure) in try work(&project, decoded) })
     }
 
     /// Runs `work` on a project that has first been told the time and this server's address.
@@ -674,8 +685,8 @@ public struct EmulatorAPI: Sendable {
                 let messages = Dictionary(project.mailbox.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
                 return .json(EmulatorOobCodeList(oobCodes: project.pendingCodes.map { Self.entry($0, message: $0.mailID.flatMap { messages[$0] }) }))
             case ("GET", "verificationCodes"):
-                // No phone codes: phone sign-in is not simulated (operations.ts:2030-2036).
-                return .jsonObject(["verificationCodes": [Any]()])
+                // The SMS codes of second factors, oldest first (operations.ts:2030-2036).
+                return .json(["verificationCodes": transport.snapshot.verificationCodes])
             case ("DELETE", "oobCodes"):
                 try transport.withProject { (project) throws(AuthFailure) in project.deleteAllCodes() }
                 return .jsonObject([:])

@@ -179,9 +179,14 @@ struct ServedRoute: Sendable {
             ServedRoute("GET", "\(v2)/passwordPolicy", "identitytoolkit.getPasswordPolicy", "501, as the emulator answers.", .apiKeyOrAdmin, .emulatorStub),
             ServedRoute("GET", "\(v2)/recaptchaConfig", "identitytoolkit.getRecaptchaConfig", "501, as the emulator answers.", .apiKeyOrAdmin, .emulatorStub),
         ]
-        for step in ["mfaEnrollment:start", "mfaEnrollment:finalize", "mfaEnrollment:withdraw", "mfaSignIn:start", "mfaSignIn:finalize"] {
+        let secondFactor: [(String, String)] = [
+            ("mfaEnrollment:start", "Send an SMS code to enroll a second factor (listed at verificationCodes)."),
+            ("mfaEnrollment:finalize", "Enroll the second factor with its code."), ("mfaEnrollment:withdraw", "Remove a second factor."),
+            ("mfaSignIn:start", "Send an SMS code for a second factor, after a first."), ("mfaSignIn:finalize", "Finish the sign-in with the code."),
+        ]
+        for (step, summary) in secondFactor {
             let id = "identitytoolkit.accounts." + step.replacingOccurrences(of: ":", with: ".")
-            routes.append(ServedRoute("POST", "\(v2)/accounts/\(step)", id, "Multi-factor authentication: not simulated.", .apiKeyOrAdmin, .notSimulated(what: "multi-factor authentication")))
+            routes.append(ServedRoute("POST", "\(v2)/accounts/\(step)", id, summary, .apiKeyOrAdmin, .operation("accounts/\(step)")))
         }
         routes += [
             ServedRoute("GET", "\(v2)/projects/{targetProjectId}/config", "identitytoolkit.projects.getConfig", "The project's configuration (admin).", .admin, .adminConfig),
@@ -200,7 +205,7 @@ struct ServedRoute: Sendable {
                 ServedRoute("DELETE", "\(scope)/accounts", "emulator.\(id).accounts.delete", "Delete every account" + suffix + ".", .open, .emulatorResource("accounts")),
                 ServedRoute("GET", "\(scope)/config", "emulator.\(id).config.get", "The emulator's switches" + suffix + ".", .open, .emulatorResource("config")),
                 ServedRoute("GET", "\(scope)/oobCodes", "emulator.\(id).oobCodes.list", "Pending email action codes" + suffix + ".", .open, .emulatorResource("oobCodes")),
-                ServedRoute("GET", "\(scope)/verificationCodes", "emulator.\(id).verificationCodes.list", "Phone verification codes" + suffix + " (none: phone sign-in is not simulated).", .open, .emulatorResource("verificationCodes")),
+                ServedRoute("GET", "\(scope)/verificationCodes", "emulator.\(id).verificationCodes.list", "SMS codes for second factors" + suffix + ".", .open, .emulatorResource("verificationCodes")),
                 ServedRoute("DELETE", "\(scope)/oobCodes", "actionflow.\(id).oobCodes.delete", "Drop every pending code" + suffix + ".", .open, .emulatorResource("oobCodes"), isExtension: true),
                 ServedRoute("GET", "\(scope)/mailbox", "actionflow.\(id).mailbox.list", "Every email sent" + suffix + ", in the oobCodes shape.", .open, .emulatorResource("mailbox"), isExtension: true),
             ]
