@@ -52,6 +52,11 @@ extension SimulatedProject {
         while taken.contains(enrollmentId) { enrollmentId = generator.alphanumericString(count: 28) }
         user.mfaInfo = (user.mfaInfo ?? []) + [MfaEnrollment(mfaEnrollmentId: enrollmentId, displayName: request.displayName, phoneNumber: phoneNumber, enrolledAt: clock.now)]
         accounts[user.localId] = user
+        // Production mails a link that removes the factor again; the emulator does not
+        // (`operations.ts:2141`, "TODO: Generate OOB code for reverting enrollment").
+        if !isEmulator, let email = user.email {
+            issueNotice(.revertSecondFactorAddition, mode: "revertSecondFactorAddition", account: user, email: email, newEmail: nil, language: configuration.defaultLocale, mfaEnrollmentId: enrollmentId)
+        }
         let tokens = issueTokens(user, provider: provider, secondFactor: enrollmentId)
         return MfaTokensResponse(idToken: tokens.idToken, refreshToken: tokens.refreshToken)
     }

@@ -24,6 +24,8 @@ public struct IssuedOobCode: Sendable, Hashable, Codable {
     public var consumedAt: Date?
     /// The mailbox message that carried it; nil when returned to an admin caller instead.
     public var mailID: String?
+    /// REVERT_SECOND_FACTOR_ADDITION: the enrollment it removes.
+    public var mfaEnrollmentId: String?
 }
 
 /// The simulated Firebase project: accounts, sessions, codes, mailbox and clock, with the
@@ -559,11 +561,18 @@ public struct SimulatedProject: Sendable, Equatable, Codable {
             revokeSessions(&account)
             accounts[account.localId] = account
         }
-        return ResetPasswordResponse(
+        var response = ResetPasswordResponse(
             email: code.requestType == .emailSignIn ? nil : code.email,
             newEmail: code.requestType == .recoverEmail ? nil : code.newEmail,
             requestType: code.requestType
         )
+        // The factor a revert removes (the JS SDK's checkActionCode requires it:
+        // firebase-js-sdk `packages/auth/src/core/strategies/email_and_password.ts:207-208`).
+        if code.requestType == .revertSecondFactorAddition, let id = code.mfaEnrollmentId,
+           let enrollment = code.localId.flatMap({ accounts[$0] })?.mfaInfo?.first(where: { $0.mfaEnrollmentId == id }) {
+            response.mfaInfo = Self.record(enrollment, obfuscating: true)
+        }
+        return response
     }
 
     public mutating func update(_ request: UpdateAccountRequest) throws(AuthFailure) -> UpdateAccountResponse {
@@ -785,7 +794,7 @@ public struct SimulatedProject: Sendable, Equatable, Codable {
 
     private mutating func applyCode(_ oobCode: String) throws(AuthFailure) -> UpdateAccountResponse {
         let code = try usableCode(oobCode)
-        guard [.verifyEmail, .verifyAndChangeEmail, .recoverEmail].contains(code.requestType) else {
+        guard [.verifyEmail, .verifyAndChangeEmail, .recoverEmail, .revertSecondFactorAddition].contains(code.requestType) else {
             throw AuthFailure.server(.invalidOobCode, detail: "a \(code.requestType.rawValue) code cannot be applied")
         }
         var account = try codeAccount(code)
@@ -808,6 +817,10 @@ public struct SimulatedProject: Sendable, Equatable, Codable {
                 throw AuthFailure.server(.emailExists, detail: nil)
             }
             changeEmail(&account, to: code.email)
+            consume(code)
+        case .revertSecondFactorAddition:
+            account.mfaInfo = account.mfaInfo?.filter { $0.mfaEnrollmentId != code.mfaEnrollmentId }
+            accounts[account.localId] = account
             consume(code)
         default:
             account.emailVerified = true
@@ -838,19 +851,26 @@ public struct SimulatedProject: Sendable, Equatable, Codable {
 
     /// A RECOVER_EMAIL code for `oldEmail`, mailed there. Its `newEmail` is the address being undone.
     mutating func issueRecoverEmail(account: Account, oldEmail: String, language: String) {
+        issueNotice(.recoverEmail, mode: "recoverEmail", account: account, email: oldEmail, newEmail: account.email, language: language)
+    }
+
+    /// An email the project sends on its own after a change, with a link that undoes it
+    /// (RECOVER_EMAIL, REVERT_SECOND_FACTOR_ADDITION).
+    mutating func issueNotice(_ type: OobRequestType, mode: String, account: Account, email: String, newEmail: String?, language: String, mfaEnrollmentId: String? = nil) {
         let oobCode = generator.urlSafeString(count: 54)
-        var request = SendOobCodeRequest(requestType: .recoverEmail, email: oldEmail)
+        var request = SendOobCodeRequest(requestType: type, email: email)
         request.tenantId = tenant?.tenantId
         let link = isEmulator
-            ? emulatorLink(mode: "recoverEmail", oobCode: oobCode, continueUrl: nil)
+            ? emulatorLink(mode: mode, oobCode: oobCode, continueUrl: nil)
             : ActionLinkBuilder.emailLink(for: request, oobCode: oobCode, lang: language, project: configuration, linkDomain: configuration.defaultHostingDomain)
         var issued = IssuedOobCode(
-            oobCode: oobCode, requestType: .recoverEmail, email: oldEmail, newEmail: account.email, localId: account.localId,
+            oobCode: oobCode, requestType: type, email: email, newEmail: newEmail, localId: account.localId,
             settings: ActionCodeSettings(), clientType: nil, tenantId: tenant?.tenantId, language: language, link: link,
-            issuedAt: clock.now, expiresAt: clock.now.addingTimeInterval(configuration.codeLifetimes.lifetime(for: .recoverEmail)),
+            issuedAt: clock.now, expiresAt: clock.now.addingTimeInterval(configuration.codeLifetimes.lifetime(for: type)),
             consumedAt: nil, mailID: nil
         )
-        issued.mailID = deliver(.recoverEmail, to: oldEmail, email: oldEmail, newEmail: account.email, link: link, language: language, oobCode: oobCode)
+        issued.mfaEnrollmentId = mfaEnrollmentId
+        issued.mailID = deliver(type, to: email, email: email, newEmail: newEmail, link: link, language: language, oobCode: oobCode)
         store(issued)
     }
 

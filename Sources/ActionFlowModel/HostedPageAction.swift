@@ -16,9 +16,10 @@ public enum HostedPageAction: Sendable, Equatable {
     public init(_ operation: ActionCodeOperation) {
         switch operation {
         case .passwordReset: self = .checkResetCode
-        case .verifyEmail, .verifyAndChangeEmail, .recoverEmail: self = .applyCode
+        // A revert removes the second factor on load, as the hosted widget applies it.
+        case .verifyEmail, .verifyAndChangeEmail, .recoverEmail, .revertSecondFactorAddition: self = .applyCode
         case .emailLink: self = .askEmailThenSignIn
-        case .revertSecondFactorAddition, .unknown: self = .unsupported
+        case .unknown: self = .unsupported
         }
     }
 }

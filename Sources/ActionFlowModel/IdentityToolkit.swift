@@ -167,6 +167,8 @@ public struct ResetPasswordResponse: Sendable, Hashable, Codable {
     public var email: String?
     public var newEmail: String?
     public var requestType: OobRequestType?
+    /// REVERT_SECOND_FACTOR_ADDITION: the factor the code removes.
+    public var mfaInfo: MfaEnrollmentRecord?
     public init(kind: String? = "identitytoolkit#ResetPasswordResponse", email: String?, newEmail: String? = nil, requestType: OobRequestType?) {
         self.kind = kind
         self.email = email

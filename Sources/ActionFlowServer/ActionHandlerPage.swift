@@ -76,9 +76,15 @@ struct ActionHandlerPage {
     private func applyCode(code: String, mode: String, continueURL: String?) async -> APIResponse {
         do throws(AuthFailure) {
             let applied = try await transport.update(UpdateAccountRequest(oobCode: code))
-            let title = mode == "recoverEmail" ? "Your sign-in email has been restored" : "Your email has been verified"
             let email = applied.email.map { "<p>\(HTML.escape($0))</p>" } ?? ""
-            return page(status: 200, title: title, body: email + "<p>You can now sign in with your new account.</p>" + continueButton(continueURL))
+            switch mode {
+            case "revertSecondFactorAddition":
+                return page(status: 200, title: "The second sign-in step was removed", body: email + "<p>If you did not add it, change your password now.</p>" + continueButton(continueURL))
+            case "recoverEmail":
+                return page(status: 200, title: "Your sign-in email has been restored", body: email + "<p>You can now sign in with your new account.</p>" + continueButton(continueURL))
+            default:
+                return page(status: 200, title: "Your email has been verified", body: email + "<p>You can now sign in with your new account.</p>" + continueButton(continueURL))
+            }
         } catch {
             return failurePage(error, retry: "Try verifying your email again")
         }

@@ -1,3 +1,4 @@
+import ActionFlowModel
 import Foundation
 import Testing
 
@@ -191,5 +192,69 @@ struct MfaSpecPortTests {
 
         let after = try await api.getAccountInfoByIdToken(enrolled.idToken)
         #expect((after["mfaInfo"] as? [Any])?.isEmpty == true)
+    }
+}
+
+/// REVERT_SECOND_FACTOR_ADDITION, which production mails when a factor is enrolled (the
+/// emulator issues none): over `serve --as production`'s API, end to end.
+@Suite("serve --as production: a second factor's enrollment mails a link that removes it")
+struct RevertSecondFactorTests {
+    @Test("enroll by SMS, get the REVERT_SECOND_FACTOR_ADDITION mail, check its code (email, requestType, the factor), apply it: the factor is gone and sign-in needs one factor again; the code is then used")
+    func revertAfterEnrollment() async throws {
+        let serve = try await ServeFixture.start(as: .production)
+        defer { Task { await serve.stop() } }
+        let key = "?key=\(serve.configuration.apiKey)"
+        func post(_ path: String, _ body: [String: Any]) async throws -> EmulatorSpec.Answer {
+            let answer = try await serve.http("POST", path + key, body: String(decoding: try JSONSerialization.data(withJSONObject: body), as: UTF8.self))
+            return EmulatorSpec.Answer(status: answer.status, body: answer.body, headers: answer.headers)
+        }
+        let v1 = EmulatorSpec.v1, v2 = MfaSpecPortTests.v2
+        let signIn = try await post("\(v1)/accounts:signInWithPassword", ["email": "alice@example.com", "password": "alice-password-1", "returnSecureToken": true])
+        let idToken = try #require(signIn.string("idToken"))
+        let start = try await post("\(v2)/accounts/mfaEnrollment:start", ["idToken": idToken, "phoneEnrollmentInfo": ["phoneNumber": MfaSpecPortTests.phoneNumber]])
+        let sessionInfo = try #require((start["phoneSessionInfo"] as? [String: Any])?["sessionInfo"] as? String)
+        let codes = try await serve.http("GET", "/emulator/v1/projects/\(serve.configuration.projectId)/verificationCodes")
+        let code = try #require(((try JSONSerialization.jsonObject(with: Data(codes.body.utf8)) as? [String: Any])?["verificationCodes"] as? [[String: Any]])?.first?["code"] as? String)
+        let enrolled = try await post("\(v2)/accounts/mfaEnrollment:finalize", ["idToken": idToken, "displayName": "Work phone", "phoneVerificationInfo": ["code": code, "sessionInfo": sessionInfo]])
+        #expect(enrolled.status == 200, "\(enrolled)")
+
+        let mail = try #require(try await serve.rest.mailbox().last)
+        #expect(mail.requestType == .revertSecondFactorAddition)
+        #expect(mail.to == "alice@example.com")
+        #expect(mail.link.contains("revertSecondFactorAddition"))
+        let oobCode = try #require(mail.oobCode)
+
+        let checked = try await post("\(v1)/accounts:resetPassword", ["oobCode": oobCode])
+        #expect(checked.string("requestType") == "REVERT_SECOND_FACTOR_ADDITION")
+        #expect(checked.string("email") == "alice@example.com")
+        let factor = try #require(checked["mfaInfo"] as? [String: Any])
+        #expect(factor["displayName"] as? String == "Work phone")
+        #expect(factor["phoneInfo"] as? String == MfaSpecPortTests.phoneNumberObfuscated)
+
+        // Two factors now: a first factor alone gets a pending credential.
+        let pending = try await post("\(v1)/accounts:signInWithPassword", ["email": "alice@example.com", "password": "alice-password-1"])
+        #expect(pending.string("mfaPendingCredential") != nil)
+        #expect(pending["idToken"] == nil)
+
+        // The link opens serve's web action handler, which applies the code on load.
+        let query = try #require(URLComponents(string: try LinkInspector.inspect(mail.link, authorizedDomains: serve.configuration.authorizedDomains).actionURL)?.percentEncodedQuery)
+        let page = try await serve.http("GET", "/__/auth/action?\(query)")
+        #expect(page.status == 200)
+        #expect(page.body.contains("The second sign-in step was removed"))
+        let after = try await post("\(v1)/accounts:signInWithPassword", ["email": "alice@example.com", "password": "alice-password-1", "returnSecureToken": true])
+        #expect(after.string("idToken") != nil, "one factor again: \(after)")
+        let lookup = try await post("\(v1)/accounts:lookup", ["idToken": after.string("idToken") ?? ""])
+        #expect(((lookup["users"] as? [[String: Any]])?.first?["mfaInfo"] as? [Any])?.isEmpty == true)
+        let again = try await post("\(v1)/accounts:update", ["oobCode": oobCode])
+        #expect(again.errorMessage?.hasPrefix("INVALID_OOB_CODE") == true)
+    }
+
+    @Test("--as emulator issues no REVERT_SECOND_FACTOR_ADDITION code, as the emulator (operations.ts:2141)")
+    func emulatorIssuesNone() async throws {
+        let api = try await EmulatorSpec.start()
+        defer { Task { await api.stop() } }
+        let user = try await api.signInWithEmailLink(email: "foo@example.com")
+        _ = try await MfaSpecPortTests.enrollPhoneMfa(api, idToken: user.idToken, phoneNumber: MfaSpecPortTests.phoneNumber)
+        #expect(try await api.inspectOobs().allSatisfy { $0["requestType"] as? String != "REVERT_SECOND_FACTOR_ADDITION" })
     }
 }
