@@ -37,8 +37,11 @@ public final class RESTTransport: AuthTransport {
     public static func connect(configuration: RESTTransportConfiguration) async -> RESTTransport {
         let probe = RESTTransport(configuration: configuration)
         guard configuration.isEmulator else { return probe }
-        let servesClock = (try? await probe.fetchClock()) != nil
-        let server = (try? await probe.fetchStatus()).map(EmulatorServerKind.init) ?? .unknown
+        // Both at once: a server that does not answer costs one timeout, not two.
+        async let clock = try? probe.fetchClock()
+        async let status = try? probe.fetchStatus()
+        let servesClock = await clock != nil
+        let server = await status.map(EmulatorServerKind.init) ?? .unknown
         return RESTTransport(configuration: configuration, servesClock: servesClock, server: server)
     }
 
