@@ -72,6 +72,7 @@ extension SimulatedProject {
         }
         let password = Self.nonEmpty(request.password)
         if let password { try checkStrength(password) }
+        let factors = try request.mfaInfo.map { (given) throws(AuthFailure) in try newEnrollments(given) }
         var account: Account
         if let idToken = Self.nonEmpty(request.idToken) {
             account = try tokenAccount(idToken).account
@@ -94,6 +95,7 @@ extension SimulatedProject {
             stampValidSince(&account)
             account.anonymous = nil
         }
+        if let factors { account.mfaInfo = factors }
         account.lastLoginAt = clock.now
         insert(account)
         guard let provider else {

@@ -47,9 +47,7 @@ extension SimulatedProject {
         }
         let phoneNumber = try useCode(verification)
         try refuseEnrolled(phoneNumber, of: user)
-        let taken = Set((user.mfaInfo ?? []).map(\.mfaEnrollmentId))
-        var enrollmentId = generator.alphanumericString(count: 28)
-        while taken.contains(enrollmentId) { enrollmentId = generator.alphanumericString(count: 28) }
+        let enrollmentId = newEnrollmentId(avoiding: user.mfaInfo ?? [])
         user.mfaInfo = (user.mfaInfo ?? []) + [MfaEnrollment(mfaEnrollmentId: enrollmentId, displayName: request.displayName, phoneNumber: phoneNumber, enrolledAt: clock.now)]
         accounts[user.localId] = user
         // Production mails a link that removes the factor again; the emulator does not
@@ -152,7 +150,28 @@ extension SimulatedProject {
         return String(kept.reversed())
     }
 
+    /// `signUp`'s `mfaInfo`: each number checked, repeats dropped, new ids drawn
+    /// (`getMfaEnrollmentsFromRequest`, `operations.ts:2725-2754`).
+    mutating func newEnrollments(_ given: [MfaEnrollmentInput]) throws(AuthFailure) -> [MfaEnrollment] {
+        var enrollments: [MfaEnrollment] = []
+        for factor in given {
+            guard let phoneNumber = factor.phoneInfo, phoneNumber.hasPrefix("+") else {
+                throw AuthFailure.server(AuthErrorCode("INVALID_MFA_PHONE_NUMBER"), detail: "Invalid format.")
+            }
+            guard !enrollments.contains(where: { $0.phoneNumber == phoneNumber }) else { continue }
+            enrollments.append(MfaEnrollment(mfaEnrollmentId: newEnrollmentId(avoiding: enrollments), displayName: factor.displayName, phoneNumber: phoneNumber, enrolledAt: clock.now))
+        }
+        return enrollments
+    }
+
     // MARK: Pieces
+
+    /// 28 characters, as the emulator's `newRandomId(28, existingIds)`.
+    private mutating func newEnrollmentId(avoiding existing: [MfaEnrollment]) -> String {
+        var id = generator.alphanumericString(count: 28)
+        while existing.contains(where: { $0.mfaEnrollmentId == id }) { id = generator.alphanumericString(count: 28) }
+        return id
+    }
 
     /// The signed-in user of `idToken`, if its first factor may have a second.
     private func secondFactorCandidate(_ idToken: String?) throws(AuthFailure) -> (Account, String) {

@@ -108,3 +108,15 @@ public struct PhoneVerificationCode: Sendable, Hashable, Codable {
         self.sessionInfo = sessionInfo
     }
 }
+
+/// A second factor given with `signUp`'s `mfaInfo`: a number, and optionally a name and id.
+public struct MfaEnrollmentInput: Sendable, Hashable, Codable {
+    public var phoneInfo: String?
+    public var displayName: String?
+    public var mfaEnrollmentId: String?
+    public init(phoneInfo: String?, displayName: String? = nil, mfaEnrollmentId: String? = nil) {
+        self.phoneInfo = phoneInfo
+        self.displayName = displayName
+        self.mfaEnrollmentId = mfaEnrollmentId
+    }
+}

@@ -29,6 +29,8 @@ public struct SignUpRequest: Sendable, Hashable, Codable {
     public var disabled: Bool?
     public var tenantId: String?
     public var targetProjectId: String?
+    /// Second factors the new account starts with (`emulator` behaviour).
+    public var mfaInfo: [MfaEnrollmentInput]?
     public init(email: String?, password: String?, displayName: String? = nil, emailVerified: Bool? = nil, returnSecureToken: Bool? = true) {
         self.email = email
         self.password = password

@@ -172,22 +172,6 @@ struct MfaSpecPortTests {
         #expect(afterMfa["lastRefreshAt"] as? String != beforeSignIn["lastRefreshAt"] as? String)
     }
 
-    @Test("should return pending credential if user has MFA (emailLink.spec.ts; the factor enrolled through the API, not signUp's mfaInfo)")
-    func emailLinkPendingCredential() async throws {
-        let api = try await EmulatorSpec.start()
-        defer { Task { await api.stop() } }
-        let email = "alice@example.com"
-        let first = try await api.signInWithEmailLink(email: email)
-        let enrolled = try await Self.enrollPhoneMfa(api, idToken: first.idToken, phoneNumber: Self.phoneNumber)
-        let oob = try await api.createEmailSignInOob(email: email)
-        let res = try await api.post("\(EmulatorSpec.v1)/accounts:signInWithEmailLink", ["email": email, "oobCode": oob.oobCode, "idToken": enrolled.idToken])
-        #expect(res.status == 200, "\(res)")
-        #expect(res["idToken"] == nil)
-        #expect(res["refreshToken"] == nil)
-        #expect(res.string("mfaPendingCredential") != nil)
-        #expect((res["mfaInfo"] as? [Any])?.count == 1)
-    }
-
     @Test("should allow withdrawing MFA for a user")
     func withdraw() async throws {
         let api = try await EmulatorSpec.start()
