@@ -339,6 +339,21 @@ public struct SimulatedProject: Sendable, Equatable, Codable {
         try lookup(request, caller: .client)
     }
 
+    /// `accounts:batchGet`, as the emulator answers it (`operations.ts:562-600`): accounts in
+    /// `localId` order after `pageToken`, `maxResults` of them (20 when absent or 0, at most
+    /// 1000, all for -1), and the last one's id as the next page token whenever the page is full.
+    public func downloadAccounts(maxResults: Int?, after pageToken: String?) throws(AuthFailure) -> DownloadAccountResponse {
+        try checkAuthEnabled()
+        let limit = min(maxResults.flatMap { $0 == 0 ? nil : $0 } ?? 20, 1000)
+        var page = accounts.values.filter { account in pageToken.map { account.localId > $0 } ?? true }.sorted { $0.localId < $1.localId }
+        var nextPageToken: String?
+        if limit >= 0, page.count >= limit {
+            page = Array(page.prefix(limit))
+            nextPageToken = page.last?.localId
+        }
+        return DownloadAccountResponse(users: page.map(userRecord), nextPageToken: nextPageToken)
+    }
+
     public func lookup(_ request: LookupRequest, caller: AuthCaller) throws(AuthFailure) -> LookupResponse {
         try checkAuthEnabled()
         if isEmulator && caller == .admin {

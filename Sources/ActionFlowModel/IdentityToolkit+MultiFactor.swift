@@ -120,3 +120,15 @@ public struct MfaEnrollmentInput: Sendable, Hashable, Codable {
         self.mfaEnrollmentId = mfaEnrollmentId
     }
 }
+
+/// `GET projects/P/accounts:batchGet` (firebase-admin's `list_users`, the legacy `downloadAccount`).
+public struct DownloadAccountResponse: Sendable, Hashable, Codable {
+    public var kind: String?
+    public var users: [UserRecord]
+    public var nextPageToken: String?
+    public init(users: [UserRecord], nextPageToken: String?) {
+        kind = "identitytoolkit#DownloadAccountResponse"
+        self.users = users
+        self.nextPageToken = nextPageToken
+    }
+}

@@ -305,7 +305,7 @@ public struct EmulatorAPI: Sendable {
         case .legacySignOut:
             return .apiError(status: 501, message: "signOutUser is not implemented in the Auth Emulator.", reason: "unimplemented", domain: nil, statusName: "NOT_IMPLEMENTED")
         case .legacyAccountTransfer(let v1Name):
-            return legacyAccountTransfer(request, v1Name: v1Name)
+            return await legacyAccountTransfer(request, v1Name: v1Name)
         case .notSimulated(let what):
             return .notSimulated(route.answersAs, what: what)
         case .emulatorStub:
@@ -335,13 +335,29 @@ public struct EmulatorAPI: Sendable {
     /// The legacy `downloadAccount` and `uploadAccount`: refused as production refuses them
     /// without `targetProjectId` (`server.ts:449-455`), else the v1 batch operation they name,
     /// which this server does not simulate.
-    private func legacyAccountTransfer(_ request: APIRequest, v1Name: String) -> APIResponse {
-        let body = (try? RESTMapping.object(from: request)) ?? [:]
-        guard let target = body["targetProjectId"], !"\(target)".isEmpty else {
+    private func legacyAccountTransfer(_ request: APIRequest, v1Name: String) async -> APIResponse {
+        var body = (try? RESTMapping.object(from: request)) ?? [:]
+        guard let target = body.removeValue(forKey: "targetProjectId").map({ "\($0)" }), !target.isEmpty else {
             return .failure(status: 400, code: .insufficientPermission, detail: nil)
         }
-        if case .failure(let refusal) = caller(request) { return refusal }
-        return .notSimulated("identitytoolkit.projects.\(v1Name.replacingOccurrences(of: ":", with: "."))", what: "account import and export")
+        let caller: AuthCaller
+        switch self.caller(request) {
+        case .success(let who): caller = who
+        case .failure(let refusal): return refusal
+        }
+        guard v1Name == "accounts:batchGet" else {
+            return .notSimulated("identitytoolkit.projects.\(v1Name.replacingOccurrences(of: ":", with: "."))", what: "account import")
+        }
+        // server.ts:460-469: the body's fields become the query of a GET.
+        var rewritten = request
+        rewritten.method = "GET"
+        rewritten.body = Data()
+        var items = URLComponents(string: "?" + (request.rawQuery ?? ""))?.queryItems ?? []
+        items += body.map { URLQueryItem(name: $0.key, value: "\($0.value)") }
+        var components = URLComponents()
+        components.queryItems = items
+        rewritten.rawQuery = components.percentEncodedQuery
+        return await run(v1Name, rewritten, pathProject: target, pathTenant: nil, caller: caller)
     }
 
     // MARK: Credentials
@@ -501,6 +517,17 @@ public struct EmulatorAPI: Sendable {
             return try answer(route) { (project, decoded: FinalizeMfaSignInRequest) throws(AuthFailure) in try project.finalizeMfaSignIn(decoded) }
         case "accounts:query":
             return try answer(route) { (project, decoded: QueryAccountsRequest) throws(AuthFailure) in try project.queryAccounts(decoded) }
+        case "accounts:batchGet":
+            // A GET: the page is in the query (the legacy downloadAccount puts its body there).
+            var (_, target) = try prepareObject(route, as: RESTMapping.RoutingFields.self)
+            let query = request.query
+            if route.pathTenant == nil, let tenantId = query["tenantId"], !tenantId.isEmpty {
+                target.transport = projects.tenant(tenantId, of: route.pathProject ?? projects.defaultProjectId)
+            }
+            let maxResults = query["maxResults"].flatMap { Double($0) }.map { Int($0.rounded(.down)) }
+            return .json(try onProject(target.transport, for: request) { (project) throws(AuthFailure) in
+                try project.downloadAccounts(maxResults: maxResults, after: query["nextPageToken"].flatMap { $0.isEmpty ? nil : $0 })
+            })
         default:
             return .notFound
         }

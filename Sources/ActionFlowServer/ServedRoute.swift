@@ -167,8 +167,8 @@ struct ServedRoute: Sendable {
             for (name, summary) in [("delete", "Delete an account."), ("lookup", "Accounts by id, address or phone number."), ("query", "List or count accounts."), ("sendOobCode", "Return (or send) an email action link."), ("update", "Change an account.")] {
                 routes.append(ServedRoute("POST", "\(scope)/accounts:\(name)", "identitytoolkit.\(idPart).accounts.\(name)", summary + " (admin)", .apiKeyOrAdmin, .operation("accounts:\(name)")))
             }
-            routes += ["batchCreate", "batchDelete"].map { ServedRoute("POST", "\(scope)/accounts:\($0)", "identitytoolkit.\(idPart).accounts.\($0)", "Account import and export: not simulated.", .apiKeyOrAdmin, .notSimulated(what: "account import and export")) }
-            routes.append(ServedRoute("GET", "\(scope)/accounts:batchGet", "identitytoolkit.\(idPart).accounts.batchGet", "Account import and export: not simulated.", .apiKeyOrAdmin, .notSimulated(what: "account import and export")))
+            routes += ["batchCreate", "batchDelete"].map { ServedRoute("POST", "\(scope)/accounts:\($0)", "identitytoolkit.\(idPart).accounts.\($0)", "Account import and deletion in bulk: not simulated.", .apiKeyOrAdmin, .notSimulated(what: "account import and bulk deletion")) }
+            routes.append(ServedRoute("GET", "\(scope)/accounts:batchGet", "identitytoolkit.\(idPart).accounts.batchGet", "Every account, a page at a time (maxResults, nextPageToken).", .apiKeyOrAdmin, .operation("accounts:batchGet")))
             routes.append(ServedRoute("POST", "\(scope):createSessionCookie", "identitytoolkit.\(idPart).createSessionCookie", "Session cookies: not simulated.", .apiKeyOrAdmin, .notSimulated(what: "session cookies")))
         }
         routes += [
@@ -246,7 +246,7 @@ struct ServedRoute: Sendable {
             }
             routes += [
                 ServedRoute("POST", "\(prefix)/signOutUser", "\(id).signOutUser", "501, as the emulator answers.", .open, .legacySignOut),
-                ServedRoute("POST", "\(prefix)/downloadAccount", "\(id).downloadAccount", "Needs targetProjectId; account export is not simulated.", .open, .legacyAccountTransfer(v1Name: "accounts:batchGet")),
+                ServedRoute("POST", "\(prefix)/downloadAccount", "\(id).downloadAccount", "Needs targetProjectId; then accounts:batchGet with the body's maxResults and nextPageToken.", .open, .legacyAccountTransfer(v1Name: "accounts:batchGet")),
                 ServedRoute("POST", "\(prefix)/uploadAccount", "\(id).uploadAccount", "Needs targetProjectId; account import is not simulated.", .open, .legacyAccountTransfer(v1Name: "accounts:batchCreate")),
             ]
         }

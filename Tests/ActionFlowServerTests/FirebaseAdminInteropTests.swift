@@ -78,6 +78,7 @@ struct FirebaseAdminInteropTests {
         var uid: String
         var lookupByUid: Lookup
         var lookupByEmailUid: String
+        var listed: [String]
         var resetLink: String
         var verifyLink: String
         var refusals: [String: String]
@@ -99,6 +100,10 @@ struct FirebaseAdminInteropTests {
         #expect(report.lookupByUid.displayName == "Interop User")
         #expect(report.lookupByUid.emailVerified == false)
         #expect(report.lookupByEmailUid == report.uid)
+        // The preset users and the new one, each once, across pages of two.
+        #expect(report.listed.count == fixture.configuration.users.count + 1)
+        #expect(Set(report.listed).count == report.listed.count)
+        #expect(report.listed.contains(report.uid))
         #expect(report.refusals["unauthorizedContinueUrl"]?.contains("UNAUTHORIZED_DOMAIN") == true)
         #expect(report.refusals["invalidLinkDomain"]?.hasPrefix("InvalidHostingLinkDomainError") == true, "the SDK recognises serve's code: \(report.refusals)")
         #expect(report.refusals["unknownUser"] == "UserNotFoundError", "as production answers: \(report.refusals)")
@@ -148,6 +153,7 @@ struct FirebaseAdminInteropTests {
         var revoked: String
         var refusals: [String: String]
         var lookupByEmailUid: String
+        var listed: [String]
         var deleted: String
     }
 
@@ -172,6 +178,7 @@ struct FirebaseAdminInteropTests {
         #expect(report.revoked == "RevokedIdTokenError")
         #expect(report.refusals["unknownUser"] == "UserNotFoundError")
         #expect(report.lookupByEmailUid == report.uid)
+        #expect(report.listed == [report.uid], "list_users over accounts:batchGet")
         #expect(report.deleted == "UserNotFoundError")
     }
 }

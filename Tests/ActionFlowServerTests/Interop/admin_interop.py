@@ -42,6 +42,8 @@ def main() -> None:
 
     by_uid = auth.get_user(created.uid)
     by_email = auth.get_user_by_email(email)
+    # list_users pages through accounts:batchGet, two at a time here.
+    listed = [user.uid for user in auth.list_users(max_results=2).iterate_all()]
 
     # Refusals, as the SDK classifies serve's error envelopes.
     refusals = {}
@@ -65,6 +67,7 @@ def main() -> None:
         "uid": created.uid,
         "lookupByUid": {"email": by_uid.email, "displayName": by_uid.display_name, "emailVerified": by_uid.email_verified},
         "lookupByEmailUid": by_email.uid,
+        "listed": listed,
         "resetLink": reset_link,
         "verifyLink": verify_link,
         "refusals": refusals,
