@@ -95,6 +95,9 @@ public enum MailTemplates {
             .recoverEmail: Template(
                 subject: "Your sign-in email was changed for %APP_NAME%",
                 body: "Hello,\n\nYour sign-in email for %APP_NAME% was changed to %NEW_EMAIL%.\n\nIf you didn't ask to change your email, follow this link to reset your sign-in email.\n\n%LINK%\n\nThanks,\n\nYour %APP_NAME% team"),
+            .revertSecondFactorAddition: Template(
+                subject: "A second sign-in step was added to your %APP_NAME% account",
+                body: "Hello,\n\nA phone number now confirms each sign-in to %APP_NAME% as %EMAIL%.\n\nIf you didn't add it, follow this link to remove it, then change your password.\n\n%LINK%\n\nThanks,\n\nYour %APP_NAME% team"),
         ],
         "fr": [
             .passwordReset: Template(

@@ -55,6 +55,7 @@ extension SimulatedProject {
         }
         let password = Self.nonEmpty(request.password)
         if let password { try checkStrength(password) }
+        let factors = try request.mfaInfo.map { (given) throws(AuthFailure) in try newEnrollments(given) }
         var account: Account
         if let idToken = Self.nonEmpty(request.idToken) {
             account = try tokenAccount(idToken).account
@@ -77,6 +78,7 @@ extension SimulatedProject {
             stampValidSince(&account)
             account.anonymous = nil
         }
+        if let factors { account.mfaInfo = factors }
         account.lastLoginAt = clock.now
         insert(account)
         guard let provider else {
@@ -103,6 +105,9 @@ extension SimulatedProject {
         }
         guard !account.disabled else { throw AuthFailure.server(.userDisabled, detail: nil) }
         guard account.password != nil, account.password == request.password else { throw AuthFailure.server(failure, detail: nil) }
+        if let pending = pendingSecondFactor(account, kind: "identitytoolkit#VerifyPasswordResponse", email: email, provider: "password", registered: true) {
+            return pending
+        }
         account.lastLoginAt = clock.now
         accounts[account.localId] = account
         let tokens = issueTokens(account, provider: "password")
@@ -114,6 +119,26 @@ extension SimulatedProject {
 
     // MARK: sendOobCode
 
+    /// The emulator's checks before it looks at the request type (firebase-tools
+    /// `operations.ts:880-893`); the continue URL, if any.
+    private func emulatorSendOobCodePreamble(_ request: SendOobCodeRequest, caller: AuthCaller) throws(AuthFailure) -> String? {
+        try checkAuthEnabled()
+        if request.returnOobLink == true, caller != .admin { throw AuthFailure.server(.insufficientPermission, detail: nil) }
+        let continueUrl = Self.nonEmpty(request.continueUrl)
+        if let continueUrl, !Self.isAbsoluteURI(continueUrl) {
+            throw AuthFailure.server(.invalidContinueURI, detail: "((expected an absolute URI with valid scheme and host))")
+        }
+        return continueUrl
+    }
+
+    /// A request type the emulator's schema allows but its `sendOobCode` lacks (OLD_EMAIL_AGREE,
+    /// NEW_EMAIL_ACCEPT): its 501 naming the type, after the same first checks
+    /// (`operations.ts:952-953`). `request` is the rest of the body.
+    public func emulatorRefuseRequestType(_ name: String, _ request: SendOobCodeRequest, caller: AuthCaller) throws(AuthFailure) {
+        _ = try emulatorSendOobCodePreamble(request, caller: caller)
+        throw AuthFailure.server(.notImplemented, detail: name)
+    }
+
     /// The emulator's order: INSUFFICIENT_PERMISSION (`returnOobLink` from a client),
     /// INVALID_CONTINUE_URI, then per request type: EMAIL_SIGNIN needs `email`; PASSWORD_RESET
     /// needs `email` of an account (EMAIL_NOT_FOUND, or a silent success with improved email
@@ -121,13 +146,8 @@ extension SimulatedProject {
     /// `email` for admins with `returnOobLink` (USER_NOT_FOUND); VERIFY_AND_CHANGE_EMAIL needs
     /// `newEmail` first and refuses one in use (EMAIL_EXISTS). Other types: 501.
     mutating func emulatorSendOobCode(_ request: SendOobCodeRequest, locale: String?, caller: AuthCaller) throws(AuthFailure) -> SendOobCodeResponse {
-        try checkAuthEnabled()
+        let continueUrl = try emulatorSendOobCodePreamble(request, caller: caller)
         let admin = request.returnOobLink == true
-        if admin, caller != .admin { throw AuthFailure.server(.insufficientPermission, detail: nil) }
-        let continueUrl = Self.nonEmpty(request.continueUrl)
-        if let continueUrl, !Self.isAbsoluteURI(continueUrl) {
-            throw AuthFailure.server(.invalidContinueURI, detail: "((expected an absolute URI with valid scheme and host))")
-        }
         let idToken = Self.nonEmpty(request.idToken)
         var email: String
         var newEmail: String?
@@ -369,6 +389,11 @@ extension SimulatedProject {
         account.emailVerified = true
         account.emailLinkSignin = true
         account.anonymous = nil
+        // operations.ts:1545-1549: the user is written, then a second factor is asked for.
+        if let pending = pendingSecondFactor(account, kind: "identitytoolkit#EmailLinkSigninResponse", email: email, provider: "password", isNewUser: isNewUser) {
+            insert(account)
+            return pending
+        }
         account.lastLoginAt = clock.now
         insert(account)
         let tokens = issueTokens(account, provider: "password")

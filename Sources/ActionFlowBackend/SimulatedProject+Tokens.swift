@@ -17,12 +17,13 @@ extension SimulatedProject {
         return (issuedAt, expiresAt)
     }
 
-    /// New ID and refresh tokens for `account` (already stored), signed in with `provider`.
-    mutating func issueTokens(_ account: Account, provider: String) -> (idToken: String, refreshToken: String, expiresIn: String) {
+    /// New ID and refresh tokens for `account` (already stored), signed in with `provider`, and
+    /// with the second factor of that id when there was one.
+    mutating func issueTokens(_ account: Account, provider: String, secondFactor: String? = nil) -> (idToken: String, refreshToken: String, expiresIn: String) {
         var account = account
         account.lastRefreshAt = clock.now
         if accounts[account.localId] != nil { accounts[account.localId] = account }
-        let idToken = issueIDToken(account, provider: provider)
+        let idToken = issueIDToken(account, provider: provider, secondFactor: secondFactor)
         // Drawn in both behaviours, so that ids and codes follow the same sequence as before.
         let random = generator.urlSafeString(count: 64)
         let refreshToken: String
@@ -41,7 +42,7 @@ extension SimulatedProject {
 
     /// An unsigned JWT with the emulator's claims, remembered as a session (so revocation works
     /// within one clock second).
-    private mutating func issueIDToken(_ account: Account, provider: String) -> String {
+    private mutating func issueIDToken(_ account: Account, provider: String, secondFactor: String?) -> String {
         // Beyond the emulator's claims, a session id: two sign-ins in one second get different
         // tokens, so revoking one session never revives or kills another.
         let sessionId = generator.alphanumericString(count: 10)
@@ -51,6 +52,11 @@ extension SimulatedProject {
         if let email = account.email { identities["email"] = [email] }
         var firebase: [String: Any] = ["identities": identities, "sign_in_provider": provider]
         if let tenant { firebase["tenant"] = tenant.tenantId }
+        if let secondFactor {
+            // operations.ts:2606-2607: SMS is the only second factor.
+            firebase["sign_in_second_factor"] = "phone"
+            firebase["second_factor_identifier"] = secondFactor
+        }
         var claims: [String: Any] = [
             "iss": "https://securetoken.google.com/\(configuration.projectId)",
             "aud": configuration.projectId,

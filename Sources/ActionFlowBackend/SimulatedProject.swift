@@ -24,6 +24,8 @@ public struct IssuedOobCode: Sendable, Hashable, Codable {
     public var consumedAt: Date?
     /// The mailbox message that carried it; nil when returned to an admin caller instead.
     public var mailID: String?
+    /// REVERT_SECOND_FACTOR_ADDITION: the enrollment it removes.
+    public var mfaEnrollmentId: String?
 }
 
 /// The simulated Firebase project: accounts, sessions, codes, mailbox and clock, with the
@@ -74,6 +76,8 @@ public struct SimulatedProject: Sendable, Equatable, Codable {
         /// `validSince` in seconds on the ID tokens' clock (see `tokenTimes`), compared with a
         /// token's `iat`; nil means `validSince` itself.
         var tokenValidSince: Int?
+        /// Second factors, in enrollment order (an empty list once all are withdrawn).
+        var mfaInfo: [MfaEnrollment]?
     }
 
     struct Session: Sendable, Hashable, Codable {
@@ -106,6 +110,8 @@ public struct SimulatedProject: Sendable, Equatable, Codable {
     /// `http://HOST:PORT` of the server, for the emulator's links.
     var linkOrigin: String?
     var refreshTokens: [String: RefreshRecord]?
+    /// SMS codes "sent" for second factors and not yet used (`verificationCodes`).
+    var phoneVerifications: [PhoneVerificationCode]?
 
     public init(configuration: ProjectConfiguration, behaviour: ServeBehaviour = .production, tenant: TenantSettings? = nil) {
         self.configuration = configuration
@@ -318,6 +324,9 @@ public struct SimulatedProject: Sendable, Equatable, Codable {
             throw protected ? AuthFailure.server(.invalidLoginCredentials, detail: nil)
                 : AuthFailure.server(.invalidPassword, detail: "The password is invalid or the user does not have a password.")
         }
+        if let pending = pendingSecondFactor(account, kind: "identitytoolkit#VerifyPasswordResponse", email: account.email, provider: "password", registered: true) {
+            return pending
+        }
         account.lastLoginAt = clock.now
         accounts[account.localId] = account
         return signInResponse(account, kind: "identitytoolkit#VerifyPasswordResponse", provider: "password", registered: true)
@@ -328,6 +337,21 @@ public struct SimulatedProject: Sendable, Equatable, Codable {
     /// By `idToken` (clients) or by `email` / `localId` (admin callers: the embedded project trusts them).
     public func lookup(_ request: LookupRequest) throws(AuthFailure) -> LookupResponse {
         try lookup(request, caller: .client)
+    }
+
+    /// `accounts:batchGet`, as the emulator answers it (`operations.ts:562-600`): accounts in
+    /// `localId` order after `pageToken`, `maxResults` of them (20 when absent or 0, at most
+    /// 1000, all for -1), and the last one's id as the next page token whenever the page is full.
+    public func downloadAccounts(maxResults: Int?, after pageToken: String?) throws(AuthFailure) -> DownloadAccountResponse {
+        try checkAuthEnabled()
+        let limit = min(maxResults.flatMap { $0 == 0 ? nil : $0 } ?? 20, 1000)
+        var page = accounts.values.filter { account in pageToken.map { account.localId > $0 } ?? true }.sorted { $0.localId < $1.localId }
+        var nextPageToken: String?
+        if limit >= 0, page.count >= limit {
+            page = Array(page.prefix(limit))
+            nextPageToken = page.last?.localId
+        }
+        return DownloadAccountResponse(users: page.map(userRecord), nextPageToken: nextPageToken)
     }
 
     public func lookup(_ request: LookupRequest, caller: AuthCaller) throws(AuthFailure) -> LookupResponse {
@@ -448,7 +472,9 @@ public struct SimulatedProject: Sendable, Equatable, Codable {
             if let idToken = request.idToken {
                 user = try tokenAccount(idToken).account
             } else if admin, let adminEmail = request.email {
-                guard let found = account(email: try validEmail(adminEmail)) else { throw Self.emailNotFound }
+                // USER_NOT_FOUND, not a reset's EMAIL_NOT_FOUND: firebase-admin-python
+                // `_auth_client.py:456,477` (PR #550) and the emulator (`operations.ts:927,945`).
+                guard let found = account(email: try validEmail(adminEmail)) else { throw AuthFailure.server(.userNotFound, detail: nil) }
                 user = found
             } else {
                 throw AuthFailure.server(.missingIDToken, detail: nil)
@@ -550,11 +576,18 @@ public struct SimulatedProject: Sendable, Equatable, Codable {
             revokeSessions(&account)
             accounts[account.localId] = account
         }
-        return ResetPasswordResponse(
+        var response = ResetPasswordResponse(
             email: code.requestType == .emailSignIn ? nil : code.email,
             newEmail: code.requestType == .recoverEmail ? nil : code.newEmail,
             requestType: code.requestType
         )
+        // The factor a revert removes (the JS SDK's checkActionCode requires it:
+        // firebase-js-sdk `packages/auth/src/core/strategies/email_and_password.ts:207-208`).
+        if code.requestType == .revertSecondFactorAddition, let id = code.mfaEnrollmentId,
+           let enrollment = code.localId.flatMap({ accounts[$0] })?.mfaInfo?.first(where: { $0.mfaEnrollmentId == id }) {
+            response.mfaInfo = Self.record(enrollment, obfuscating: true)
+        }
+        return response
     }
 
     public mutating func update(_ request: UpdateAccountRequest) throws(AuthFailure) -> UpdateAccountResponse {
@@ -673,9 +706,13 @@ public struct SimulatedProject: Sendable, Equatable, Codable {
         account.emailVerified = true
         account.emailLinkSignin = true
         account.anonymous = nil
+        consume(code)
+        if let pending = pendingSecondFactor(account, kind: "identitytoolkit#EmailLinkSigninResponse", email: account.email, provider: "password", isNewUser: isNewUser) {
+            insert(account)
+            return pending
+        }
         account.lastLoginAt = clock.now
         insert(account)
-        consume(code)
         return signInResponse(account, kind: "identitytoolkit#EmailLinkSigninResponse", provider: "password", isNewUser: isNewUser)
     }
 
@@ -772,7 +809,7 @@ public struct SimulatedProject: Sendable, Equatable, Codable {
 
     private mutating func applyCode(_ oobCode: String) throws(AuthFailure) -> UpdateAccountResponse {
         let code = try usableCode(oobCode)
-        guard [.verifyEmail, .verifyAndChangeEmail, .recoverEmail].contains(code.requestType) else {
+        guard [.verifyEmail, .verifyAndChangeEmail, .recoverEmail, .revertSecondFactorAddition].contains(code.requestType) else {
             throw AuthFailure.server(.invalidOobCode, detail: "a \(code.requestType.rawValue) code cannot be applied")
         }
         var account = try codeAccount(code)
@@ -795,6 +832,10 @@ public struct SimulatedProject: Sendable, Equatable, Codable {
                 throw AuthFailure.server(.emailExists, detail: nil)
             }
             changeEmail(&account, to: code.email)
+            consume(code)
+        case .revertSecondFactorAddition:
+            account.mfaInfo = account.mfaInfo?.filter { $0.mfaEnrollmentId != code.mfaEnrollmentId }
+            accounts[account.localId] = account
             consume(code)
         default:
             account.emailVerified = true
@@ -825,19 +866,26 @@ public struct SimulatedProject: Sendable, Equatable, Codable {
 
     /// A RECOVER_EMAIL code for `oldEmail`, mailed there. Its `newEmail` is the address being undone.
     mutating func issueRecoverEmail(account: Account, oldEmail: String, language: String) {
+        issueNotice(.recoverEmail, mode: "recoverEmail", account: account, email: oldEmail, newEmail: account.email, language: language)
+    }
+
+    /// An email the project sends on its own after a change, with a link that undoes it
+    /// (RECOVER_EMAIL, REVERT_SECOND_FACTOR_ADDITION).
+    mutating func issueNotice(_ type: OobRequestType, mode: String, account: Account, email: String, newEmail: String?, language: String, mfaEnrollmentId: String? = nil) {
         let oobCode = generator.urlSafeString(count: 54)
-        var request = SendOobCodeRequest(requestType: .recoverEmail, email: oldEmail)
+        var request = SendOobCodeRequest(requestType: type, email: email)
         request.tenantId = tenant?.tenantId
         let link = isEmulator
-            ? emulatorLink(mode: "recoverEmail", oobCode: oobCode, continueUrl: nil)
+            ? emulatorLink(mode: mode, oobCode: oobCode, continueUrl: nil)
             : ActionLinkBuilder.emailLink(for: request, oobCode: oobCode, lang: language, project: configuration, linkDomain: configuration.defaultHostingDomain)
         var issued = IssuedOobCode(
-            oobCode: oobCode, requestType: .recoverEmail, email: oldEmail, newEmail: account.email, localId: account.localId,
+            oobCode: oobCode, requestType: type, email: email, newEmail: newEmail, localId: account.localId,
             settings: ActionCodeSettings(), clientType: nil, tenantId: tenant?.tenantId, language: language, link: link,
-            issuedAt: clock.now, expiresAt: clock.now.addingTimeInterval(configuration.codeLifetimes.lifetime(for: .recoverEmail)),
+            issuedAt: clock.now, expiresAt: clock.now.addingTimeInterval(configuration.codeLifetimes.lifetime(for: type)),
             consumedAt: nil, mailID: nil
         )
-        issued.mailID = deliver(.recoverEmail, to: oldEmail, email: oldEmail, newEmail: account.email, link: link, language: language, oobCode: oobCode)
+        issued.mfaEnrollmentId = mfaEnrollmentId
+        issued.mailID = deliver(type, to: email, email: email, newEmail: newEmail, link: link, language: language, oobCode: oobCode)
         store(issued)
     }
 
@@ -1004,6 +1052,7 @@ public struct SimulatedProject: Sendable, Equatable, Codable {
         record.tenantId = tenant?.tenantId
         record.lastRefreshAt = account.lastRefreshAt?.iso8601Stamp
         record.initialEmail = account.initialEmail
+        record.mfaInfo = account.mfaInfo.map { $0.map { Self.record($0, obfuscating: false) } }
         return record
     }
 

@@ -18,9 +18,10 @@ public enum HostedPageAction: Sendable, Equatable {
     public init(_ operation: ActionCodeOperation) {
         switch operation {
         case .passwordReset: self = .checkResetCode
-        case .verifyEmail, .verifyAndChangeEmail, .recoverEmail: self = .applyCode
+        // A revert removes the second factor on load, as the hosted widget applies it.
+        case .verifyEmail, .verifyAndChangeEmail, .recoverEmail, .revertSecondFactorAddition: self = .applyCode
         case .emailLink: self = .forwardToContinueURL
-        case .revertSecondFactorAddition, .unknown: self = .unsupported
+        case .unknown: self = .unsupported
         }
     }
 }
@@ -231,6 +232,8 @@ public struct HostedActionHandler: Sendable, Hashable, Codable {
             Outcome(title: "Your sign-in email has been restored", detail: "You can sign in with it again.", email: email)
         case .verifyAndChangeEmail:
             Outcome(title: "Your email has been changed and verified", detail: "You can now sign in with your new email.", email: email)
+        case .revertSecondFactorAddition:
+            Outcome(title: "The second sign-in step was removed", detail: "If you did not add it, change your password now.", email: email)
         default:
             Outcome(title: "Your email has been verified", detail: "You can now sign in with your new account.", email: email)
         }

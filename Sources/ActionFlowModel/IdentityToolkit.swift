@@ -29,6 +29,8 @@ public struct SignUpRequest: Sendable, Hashable, Codable {
     public var disabled: Bool?
     public var tenantId: String?
     public var targetProjectId: String?
+    /// Second factors the new account starts with (`emulator` behaviour).
+    public var mfaInfo: [MfaEnrollmentInput]?
     public init(email: String?, password: String?, displayName: String? = nil, emailVerified: Bool? = nil, returnSecureToken: Bool? = true) {
         self.email = email
         self.password = password
@@ -49,6 +51,10 @@ public struct SignInResponse: Sendable, Hashable, Codable {
     public var expiresIn: String?
     public var registered: Bool?
     public var isNewUser: Bool?
+    /// For an account with a second factor: no tokens yet, but this to finish with
+    /// `mfaSignIn:start` and `:finalize`, and the factors (their numbers obfuscated).
+    public var mfaPendingCredential: String?
+    public var mfaInfo: [MfaEnrollmentRecord]?
     public init(kind: String? = nil, localId: String, email: String?, displayName: String? = nil, idToken: String?, refreshToken: String?, expiresIn: String?, registered: Bool? = nil, isNewUser: Bool? = nil) {
         self.kind = kind
         self.localId = localId
@@ -163,6 +169,8 @@ public struct ResetPasswordResponse: Sendable, Hashable, Codable {
     public var email: String?
     public var newEmail: String?
     public var requestType: OobRequestType?
+    /// REVERT_SECOND_FACTOR_ADDITION: the factor the code removes.
+    public var mfaInfo: MfaEnrollmentRecord?
     public init(kind: String? = "identitytoolkit#ResetPasswordResponse", email: String?, newEmail: String? = nil, requestType: OobRequestType?) {
         self.kind = kind
         self.email = email
@@ -266,6 +274,8 @@ public struct UserRecord: Sendable, Hashable, Codable {
     public var lastRefreshAt: String?
     /// The first address, before any change (what RECOVER_EMAIL restores).
     public var initialEmail: String?
+    /// Enrolled second factors.
+    public var mfaInfo: [MfaEnrollmentRecord]?
     public init(localId: String, email: String?, emailVerified: Bool?, displayName: String? = nil, disabled: Bool? = nil, createdAt: String? = nil, lastLoginAt: String? = nil, passwordUpdatedAt: Double? = nil, validSince: String? = nil) {
         self.localId = localId
         self.email = email

@@ -156,7 +156,8 @@ struct EmulatorResponder: HTTPResponder {
 
     static func response(_ response: APIResponse) -> Response {
         var fields = HTTPFields()
-        fields[.contentType] = response.contentType
+        // A preflight has no body and, as the emulator's, no `Content-Type`.
+        if !response.contentType.isEmpty { fields[.contentType] = response.contentType }
         for (name, value) in response.headers {
             if let field = HTTPField.Name(name) { fields[field] = value }
         }

@@ -30,6 +30,13 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
         self.limits = limits
     }
 
+    /// Nearest the socket, after NIO's encoder: where a 204's encoded head gets its length back.
+    private let preflightLength = PreflightContentLength()
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        try? context.pipeline.syncOperations.addHandler(preflightLength, position: .first)
+    }
+
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         switch unwrapInboundIn(data) {
         case .head:
@@ -56,6 +63,7 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
         switch unwrapOutboundIn(data) {
         case .head(let head):
             if head.status.code == 413 && readingBody { refusingBody = true }
+            if head.status.code == 204 { preflightLength.noContentHeadsComing += 1 }
             context.write(data, promise: promise)
         case .body:
             context.write(data, promise: promise)
@@ -113,5 +121,37 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
         }
         refusal.headers["Connection"] = "close"
         return refusal
+    }
+}
+
+/// Gives every 204 (this server's CORS preflight answers) `Content-Length: 0`, as the emulator's
+/// `cors` middleware sends it because Safari otherwise waits for a body (expressjs/cors
+/// `lib/index.js:176-179`). NIO's encoder drops the header from a 204, as RFC 9110 asks, so it
+/// is put back into the encoded head, which NIO writes as one buffer.
+final class PreflightContentLength: ChannelOutboundHandler, RemovableChannelHandler {
+    typealias OutboundIn = IOData
+    typealias OutboundOut = IOData
+
+    /// 204 heads written above and not yet seen here encoded (a 204 has no body, so its head is
+    /// the next buffer). Touched on the channel's event loop only.
+    var noContentHeadsComing = 0
+
+    private static let noContent = Array("HTTP/1.1 204 ".utf8)
+    private static let field = Array("Content-Length: 0\r\n".utf8)
+
+    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        guard noContentHeadsComing > 0, case .byteBuffer(let head) = unwrapOutboundIn(data),
+              head.readableBytesView.starts(with: Self.noContent),
+              let lineEnd = head.readableBytesView.firstRange(of: [13, 10]) else {
+            context.write(data, promise: promise)
+            return
+        }
+        noContentHeadsComing -= 1
+        let bytes = head.readableBytesView
+        var framed = context.channel.allocator.buffer(capacity: head.readableBytes + Self.field.count)
+        framed.writeBytes(bytes[..<lineEnd.upperBound])
+        framed.writeBytes(Self.field)
+        framed.writeBytes(bytes[lineEnd.upperBound...])
+        context.write(wrapOutboundOut(.byteBuffer(framed)), promise: promise)
     }
 }

@@ -119,8 +119,39 @@ struct EmulatorActionEndpoint {
         .jsonObject(["authEmulator": fields], status: status)
     }
 
-    /// Express's `res.redirect(303, url)`.
+    /// Express's `res.redirect(303, url)` (express 4.21.2 `lib/response.js:946-985`): the address
+    /// goes through `encodeURL`, then into both `Location` and the plain-text body.
     static func redirect(_ location: String) -> APIResponse {
-        APIResponse(status: 303, contentType: "text/plain; charset=utf-8", headers: ["Location": location], body: Data("See Other. Redirecting to \(location)".utf8))
+        let address = encodeURL(location)
+        return APIResponse(status: 303, contentType: "text/plain; charset=utf-8", headers: ["Location": address], body: Data("See Other. Redirecting to \(address)".utf8))
+    }
+
+    /// What Express's `res.location` does to an address (encodeurl 2.0.0 `index.js:22,56-60`):
+    /// every byte outside `!`, `#`-`;`, `=`, `?`-`_`, `a`-`z`, `|`, `~` percent-encoded as
+    /// UTF-8, escapes already there kept, and a `%` that starts none encoded as `%25`.
+    static func encodeURL(_ url: String) -> String {
+        let bytes = Array(url.utf8)
+        func isHex(_ index: Int) -> Bool { index < bytes.count && bytes[index].isHexDigit }
+        var encoded = ""
+        encoded.reserveCapacity(bytes.count)
+        for (index, byte) in bytes.enumerated() {
+            switch byte {
+            case UInt8(ascii: "%") where isHex(index + 1) && isHex(index + 2):
+                encoded.append("%")
+            case UInt8(ascii: "%"):
+                encoded += "%25"
+            case 0x21, 0x23...0x3B, 0x3D, 0x3F...0x5F, 0x61...0x7A, 0x7C, 0x7E:
+                encoded.append(Character(Unicode.Scalar(byte)))
+            default:
+                encoded += String(format: "%%%02X", byte)
+            }
+        }
+        return encoded
+    }
+}
+
+private extension UInt8 {
+    var isHexDigit: Bool {
+        (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(self) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(self) || (UInt8(ascii: "A")...UInt8(ascii: "F")).contains(self)
     }
 }

@@ -98,6 +98,12 @@ enum RESTMapping {
         init(parsed: [String: Any]) { self.parsed = parsed }
         init(normalJSON: Data) { self.normalJSON = normalJSON }
 
+        /// Whether the bytes may hold a JSON null (`null` anywhere, a string's text included).
+        var mayHoldNull: Bool {
+            if let parsed { return parsed.values.contains { $0 is NSNull } }
+            return normalJSON?.firstRange(of: Data("null".utf8)) != nil
+        }
+
         /// Normalised, for `decode`'s general path and the routes that read fields themselves.
         func object() throws(AuthFailure) -> [String: Any] {
             if let parsed { return parsed }

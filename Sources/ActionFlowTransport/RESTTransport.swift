@@ -18,10 +18,14 @@ public final class RESTTransport: AuthTransport {
     /// The server is `actionflow serve`: it has the clock, mailbox and reset extensions.
     let servesExtensions: Bool
 
+    /// What answers at an emulator address, as its `GET /` says; `.unknown` until asked.
+    public let server: EmulatorServerKind
+
     /// `servesClock`: the server offers `serve`'s clock endpoint (see `connect`), and with it
     /// serve's other extensions.
-    public init(configuration: RESTTransportConfiguration, servesClock: Bool = false) {
+    public init(configuration: RESTTransportConfiguration, servesClock: Bool = false, server: EmulatorServerKind = .unknown) {
         self.configuration = configuration
+        self.server = server
         servesExtensions = configuration.isEmulator && servesClock
         let emulator = configuration.isEmulator
         capabilities = TransportCapabilities(listsMailbox: emulator, controlsClock: emulator && servesClock, resetsWorld: emulator)
@@ -33,14 +37,22 @@ public final class RESTTransport: AuthTransport {
     public static func connect(configuration: RESTTransportConfiguration) async -> RESTTransport {
         let probe = RESTTransport(configuration: configuration)
         guard configuration.isEmulator else { return probe }
-        let servesClock = (try? await probe.fetchClock()) != nil
-        return RESTTransport(configuration: configuration, servesClock: servesClock)
+        // Both at once: a server that does not answer costs one timeout, not two.
+        async let clock = try? probe.fetchClock()
+        async let status = try? probe.fetchStatus()
+        let servesClock = await clock != nil
+        let server = await status.map(EmulatorServerKind.init) ?? .unknown
+        return RESTTransport(configuration: configuration, servesClock: servesClock, server: server)
     }
 
+    /// For the status line: the address and what answers there, when known.
     public var summary: String {
         switch configuration.target {
-        case .emulator: "rest \(configuration.origin) (emulator, project \(configuration.projectId))"
-        case .production: "rest identitytoolkit.googleapis.com (project \(configuration.projectId))"
+        case .emulator:
+            let what = server.label.map { "\($0), " } ?? ""
+            return "rest \(configuration.origin) (\(what)project \(configuration.projectId))"
+        case .production:
+            return "rest identitytoolkit.googleapis.com (project \(configuration.projectId))"
         }
     }
 
@@ -162,6 +174,11 @@ public final class RESTTransport: AuthTransport {
     private func fetchClock() async throws(AuthFailure) -> EmulatorClockState {
         let base = try emulatorBase(orExplain: "a production project runs on real time")
         return try await send(method: "GET", url: "\(base)/clock", body: nil, label: "clock")
+    }
+
+    /// `GET /`: the emulator's status, and `serve`'s own object beside it.
+    private func fetchStatus() async throws(AuthFailure) -> EmulatorStatus {
+        try await send(method: "GET", url: "\(configuration.origin)/", body: nil, label: "status")
     }
 
     private func emulatorBase(orExplain explanation: String) throws(AuthFailure) -> String {
@@ -309,5 +326,43 @@ struct EmulatorMailText {
         let lang = URLComponents(string: link)?.queryItems?.first(where: { $0.name == "lang" })?.value
         locale = lang.flatMap(MailTemplates.language(for:)) ?? "en"
         (subject, body) = MailTemplates.compose(requestType, language: locale, appName: projectId, email: email, newEmail: nil, link: link)
+    }
+}
+
+/// The emulator's `GET /` answer (firebase-tools `src/emulator/auth/server.ts:149-157`), and
+/// the `actionflow` object `serve` adds naming its behaviour.
+struct EmulatorStatus: Decodable {
+    struct AuthEmulator: Decodable { var ready: Bool? }
+    struct Actionflow: Decodable { var behaviour: String? }
+    var authEmulator: AuthEmulator?
+    var actionflow: Actionflow?
+}
+
+/// What answers at an emulator address.
+public enum EmulatorServerKind: Sendable, Hashable {
+    /// `actionflow serve`, in the behaviour it names (`production`, `emulator`).
+    case actionflowServe(behaviour: String)
+    /// firebase-tools' Auth Emulator, or another server answering as it does.
+    case authEmulator
+    /// Not reached, or not telling.
+    case unknown
+
+    init(_ status: EmulatorStatus) {
+        if let behaviour = status.actionflow?.behaviour {
+            self = .actionflowServe(behaviour: UntrustedText.sanitize(String(behaviour.prefix(20))))
+        } else if status.authEmulator != nil {
+            self = .authEmulator
+        } else {
+            self = .unknown
+        }
+    }
+
+    /// How the status line names it; nil when nothing is known.
+    public var label: String? {
+        switch self {
+        case .actionflowServe(let behaviour): "actionflow serve --as \(behaviour)"
+        case .authEmulator: "Auth Emulator"
+        case .unknown: nil
+        }
     }
 }

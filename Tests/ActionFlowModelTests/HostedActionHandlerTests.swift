@@ -99,8 +99,19 @@ struct HostedActionHandlerTests {
         let (noCode, load) = HostedActionHandler.open(actionURL: Self.link("verifyEmail", code: nil))
         #expect(load == nil)
         #expect(noCode.step == .failed(.noCode(mode: "verifyEmail")))
-        #expect(HostedActionHandler.open(actionURL: Self.link("revertSecondFactorAddition")).0.step == .failed(.unsupportedMode("revertSecondFactorAddition")))
+        #expect(HostedActionHandler.open(actionURL: Self.link("signInWithPhone")).0.step == .failed(.unsupportedMode("signInWithPhone")))
         #expect(HostedActionHandler.open(actionURL: Self.link("dance")).0.step == .failed(.unsupportedMode("dance")))
+    }
+
+    @Test("a revert of a second factor applies its code on load, and says what it removed")
+    func revertSecondFactor() {
+        let (page, load) = HostedActionHandler.open(actionURL: Self.link("revertSecondFactorAddition"))
+        #expect(page.step == .loading)
+        guard case .applyCode(let request)? = load else {
+            Issue.record("no code applied on load: \(String(describing: load))")
+            return
+        }
+        #expect(request.oobCode != nil)
     }
 
     @Test("an answer the page no longer waits for changes nothing")

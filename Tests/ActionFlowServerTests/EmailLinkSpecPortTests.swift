@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// firebase-tools `src/emulator/auth/emailLink.spec.ts` ("Auth Emulator: email link sign-in"),
-/// the cases that need neither blocking functions, phone sign-in nor MFA, against
+/// the cases that need neither blocking functions nor phone sign-in, against
 /// `serve --as emulator` on loopback.
 @Suite("Auth Emulator spec port: email link sign-in (emailLink.spec.ts)")
 struct EmailLinkSpecPortTests {
@@ -136,5 +136,37 @@ struct EmailLinkSpecPortTests {
         let localId = try #require(res.string("localId"))
         let user = try await api.getAccountInfoByLocalId(localId, tenantId: tenantId)
         #expect(user["tenantId"] as? String == tenantId)
+    }
+    /// helpers.ts `TEST_MFA_INFO`.
+    static var testMfaInfo: [String: Any] { ["displayName": "Cell Phone", "phoneInfo": "+15555550100"] }
+
+    @Test("should return pending credential if user has MFA")
+    func pendingCredentialWithMfa() async throws {
+        let api = try await EmulatorSpec.start()
+        defer { Task { await api.stop() } }
+        let user = try await api.registerUser(email: "alice@example.com", password: "notasecret", mfaInfo: [Self.testMfaInfo])
+        let oob = try await api.createEmailSignInOob(email: user.email)
+        let res = try await api.post(Self.signIn, ["email": user.email, "oobCode": oob.oobCode, "idToken": user.idToken])
+        #expect(res.status == 200, "\(res)")
+        #expect(res["idToken"] == nil)
+        #expect(res["refreshToken"] == nil)
+        #expect(res.string("mfaPendingCredential") != nil)
+        #expect((res["mfaInfo"] as? [Any])?.count == 1)
+    }
+
+    @Test("should return pending credential if user has MFA and enabled on tenant projects")
+    func pendingCredentialWithMfaOnTenant() async throws {
+        let api = try await EmulatorSpec.start()
+        defer { Task { await api.stop() } }
+        let tenant = try await api.registerTenant(api.projectId, ["disableAuth": false, "enableEmailLinkSignin": true, "allowPasswordSignup": true, "mfaConfig": ["state": "ENABLED"]])
+        let tenantId = try #require(tenant["tenantId"] as? String)
+        let user = try await api.registerUser(email: "alice@example.com", password: "notasecret", tenantId: tenantId, mfaInfo: [Self.testMfaInfo])
+        let oob = try await api.createEmailSignInOob(email: user.email, tenantId: tenantId)
+        let res = try await api.post(Self.signIn, ["email": user.email, "oobCode": oob.oobCode, "idToken": user.idToken, "tenantId": tenantId])
+        #expect(res.status == 200, "\(res)")
+        #expect(res["idToken"] == nil)
+        #expect(res["refreshToken"] == nil)
+        #expect(res.string("mfaPendingCredential") != nil)
+        #expect((res["mfaInfo"] as? [Any])?.count == 1)
     }
 }

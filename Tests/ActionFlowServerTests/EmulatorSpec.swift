@@ -85,10 +85,11 @@ struct EmulatorSpec {
         var email: String
     }
 
-    func registerUser(email: String, password: String, displayName: String? = nil, tenantId: String? = nil) async throws -> User {
+    func registerUser(email: String, password: String, displayName: String? = nil, tenantId: String? = nil, mfaInfo: [[String: Any]]? = nil) async throws -> User {
         var body: [String: Any] = ["email": email, "password": password]
         if let displayName { body["displayName"] = displayName }
         if let tenantId { body["tenantId"] = tenantId }
+        if let mfaInfo { body["mfaInfo"] = mfaInfo }
         let res = try await post("\(Self.v1)/accounts:signUp", body)
         try #require(res.status == 200, "\(res)")
         return User(idToken: res.string("idToken") ?? "", localId: res.string("localId") ?? "", refreshToken: res.string("refreshToken") ?? "", email: res.string("email") ?? "")

@@ -40,7 +40,9 @@ struct EmulatorSurfaceTests {
         let fixture = try await ServeFixture.start()
         defer { Task { await fixture.stop() } }
         let body = #"{"requestType":"PASSWORD_RESET","email":"alice@example.com","returnOobLink":true}"#
-        let scoped = try await fixture.http("POST", "\(Self.v1)/projects/demo-actionflow/accounts:sendOobCode", body: body)
+        let keyless = try await fixture.http("POST", "\(Self.v1)/projects/demo-actionflow/accounts:sendOobCode", body: body)
+        #expect(keyless.status == 403, "no credential at all: production's missing API key")
+        let scoped = try await fixture.http("POST", "\(Self.v1)/projects/demo-actionflow/accounts:sendOobCode?key=k", body: body)
         #expect(scoped.status == 401)
         #expect(ServeFixture.errorMessage(scoped.body)?.hasPrefix("UNAUTHENTICATED") == true)
         let client = try await fixture.http("POST", "\(Self.v1)/accounts:sendOobCode?key=k", body: body)

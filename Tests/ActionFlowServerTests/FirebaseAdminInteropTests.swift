@@ -78,6 +78,7 @@ struct FirebaseAdminInteropTests {
         var uid: String
         var lookupByUid: Lookup
         var lookupByEmailUid: String
+        var listed: [String]
         var resetLink: String
         var verifyLink: String
         var refusals: [String: String]
@@ -99,8 +100,13 @@ struct FirebaseAdminInteropTests {
         #expect(report.lookupByUid.displayName == "Interop User")
         #expect(report.lookupByUid.emailVerified == false)
         #expect(report.lookupByEmailUid == report.uid)
+        // The preset users and the new one, each once, across pages of two.
+        #expect(report.listed.count == fixture.configuration.users.count + 1)
+        #expect(Set(report.listed).count == report.listed.count)
+        #expect(report.listed.contains(report.uid))
         #expect(report.refusals["unauthorizedContinueUrl"]?.contains("UNAUTHORIZED_DOMAIN") == true)
         #expect(report.refusals["invalidLinkDomain"]?.hasPrefix("InvalidHostingLinkDomainError") == true, "the SDK recognises serve's code: \(report.refusals)")
+        #expect(report.refusals["unknownUser"] == "UserNotFoundError", "as production answers: \(report.refusals)")
 
         // The reset link: handled in the app, so a Hosting link on the requested domain around the action URL.
         let reset = try LinkInspector.inspect(report.resetLink, authorizedDomains: fixture.configuration.authorizedDomains)
@@ -147,6 +153,7 @@ struct FirebaseAdminInteropTests {
         var revoked: String
         var refusals: [String: String]
         var lookupByEmailUid: String
+        var listed: [String]
         var deleted: String
     }
 
@@ -171,6 +178,7 @@ struct FirebaseAdminInteropTests {
         #expect(report.revoked == "RevokedIdTokenError")
         #expect(report.refusals["unknownUser"] == "UserNotFoundError")
         #expect(report.lookupByEmailUid == report.uid)
+        #expect(report.listed == [report.uid], "list_users over accounts:batchGet")
         #expect(report.deleted == "UserNotFoundError")
     }
 }

@@ -40,7 +40,7 @@ struct FlowFaultTests {
         defer { withExtendedLifetime(refusing) {} }
         // The stalling server needs a timeout well below its 30 s, yet long enough for a loaded
         // machine to deliver the request first; the others answer at once.
-        let timeout: TimeInterval = fault == .stalls ? 2 : 10
+        let timeout: TimeInterval = fault == .stalls ? 5 : 10
         let transport = refusing?.transport(timeout: timeout) ?? server.transport(timeout: timeout)
 
         var driver = try Self.driver(transport)
@@ -78,7 +78,8 @@ struct FlowFaultTests {
             }
             var request = request
             let body = try await request.collectBody(upTo: 65_536)
-            let answer = try await fixture.http(request.method.rawValue, request.uri.path, body: String(buffer: body))
+            // Path and query: serve wants the API key the client sent.
+            let answer = try await fixture.http(request.method.rawValue, request.uri.description, body: String(buffer: body))
             return MisbehavingServer.reply(status: .init(code: answer.status), answer.body)
         }
         defer { Task { await proxy.stop() } }

@@ -246,7 +246,26 @@ struct RESTParityTests {
         let fixture = try await ServeFixture.start()
         defer { Task { await fixture.stop() } }
         #expect(fixture.rest.capabilities == TransportCapabilities(listsMailbox: true, controlsClock: true, resetsWorld: true))
-        #expect(fixture.rest.summary == "rest \(fixture.origin) (emulator, project demo-actionflow)")
+        #expect(fixture.rest.summary == "rest \(fixture.origin) (actionflow serve --as production, project demo-actionflow)")
         #expect(try await fixture.rest.now() == fixture.configuration.clockStart)
+    }
+
+    @Test("the summary names the server's behaviour, as its GET / reports it")
+    func summaryNamesTheBehaviour() async throws {
+        let fixture = try await ServeFixture.start(as: .emulator)
+        defer { Task { await fixture.stop() } }
+        #expect(fixture.rest.summary == "rest \(fixture.origin) (actionflow serve --as emulator, project demo-actionflow)")
+    }
+
+    @Test("a server answering GET / as the Auth Emulator alone is named so")
+    func summaryOfAPlainEmulator() async throws {
+        let server = try await MisbehavingServer.start { _ in
+            MisbehavingServer.reply(status: .ok, #"{"authEmulator":{"ready":true,"docs":"https://firebase.google.com/docs/emulator-suite","apiSpec":"/emulator/openapi.json"}}"#)
+        }
+        defer { Task { await server.stop() } }
+        let transport = await RESTTransport.connect(configuration: RESTTransportConfiguration(
+            target: .emulator(host: "127.0.0.1", port: server.port), apiKey: "fake-api-key", projectId: "demo-actionflow", timeout: 5
+        ))
+        #expect(transport.summary == "rest http://127.0.0.1:\(server.port) (Auth Emulator, project demo-actionflow)")
     }
 }

@@ -51,6 +51,8 @@ def main() -> None:
         refusals["unknownUser"] = type(error).__name__
 
     by_email = auth.get_user_by_email(email.upper())
+    # list_users pages through accounts:batchGet, two at a time here.
+    listed = [user.uid for user in auth.list_users(max_results=2).iterate_all()]
     auth.delete_user(created.uid)
     try:
         auth.get_user(created.uid)
@@ -66,6 +68,7 @@ def main() -> None:
         "revoked": revoked,
         "refusals": refusals,
         "lookupByEmailUid": by_email.uid,
+        "listed": listed,
         "deleted": deleted,
     }))
 

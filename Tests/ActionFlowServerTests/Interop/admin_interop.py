@@ -42,6 +42,8 @@ def main() -> None:
 
     by_uid = auth.get_user(created.uid)
     by_email = auth.get_user_by_email(email)
+    # list_users pages through accounts:batchGet, two at a time here.
+    listed = [user.uid for user in auth.list_users(max_results=2).iterate_all()]
 
     # Refusals, as the SDK classifies serve's error envelopes.
     refusals = {}
@@ -54,11 +56,18 @@ def main() -> None:
             refusals[name] = "accepted"
         except firebase_admin.exceptions.FirebaseError as error:
             refusals[name] = f"{type(error).__name__}: {error}"
+    # Production answers USER_NOT_FOUND for a verification link to an unknown address (PR #550).
+    try:
+        auth.generate_email_verification_link("nobody@example.com")
+        refusals["unknownUser"] = "accepted"
+    except firebase_admin.exceptions.FirebaseError as error:
+        refusals["unknownUser"] = type(error).__name__
 
     print(json.dumps({
         "uid": created.uid,
         "lookupByUid": {"email": by_uid.email, "displayName": by_uid.display_name, "emailVerified": by_uid.email_verified},
         "lookupByEmailUid": by_email.uid,
+        "listed": listed,
         "resetLink": reset_link,
         "verifyLink": verify_link,
         "refusals": refusals,

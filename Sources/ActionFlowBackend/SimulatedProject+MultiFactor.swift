@@ -1,0 +1,226 @@
+import ActionFlowModel
+import Foundation
+
+/// A second factor enrolled on an account: an SMS number, as the emulator stores it.
+struct MfaEnrollment: Sendable, Hashable, Codable {
+    var mfaEnrollmentId: String
+    var displayName: String?
+    var phoneNumber: String
+    var enrolledAt: Date
+}
+
+// Multi-factor enrollment and sign-in by SMS, as firebase-tools' Auth Emulator does them
+// (`operations.ts:2038-2290`, `mfaPending` and the pending credential `:3044-3120`), in both
+// behaviours. No SMS is sent: each code is listed at `GET .../verificationCodes`. The emulator's
+// projects have SMS multi-factor enabled, and so do serve's.
+extension SimulatedProject {
+    /// First factors a second factor cannot follow (`operations.ts:151-156`).
+    static let mfaIneligibleProviders: Set<String> = ["anonymous", "phone", "custom", "gc.apple.com"]
+
+    /// The codes "sent" and not yet used, oldest first.
+    public var verificationCodes: [PhoneVerificationCode] { phoneVerifications ?? [] }
+
+    /// `accounts/mfaEnrollment:start`: a code for `phoneEnrollmentInfo.phoneNumber`, for the
+    /// signed-in user, whose address must be verified.
+    public mutating func startMfaEnrollment(_ request: StartMfaEnrollmentRequest) throws(AuthFailure) -> StartMfaEnrollmentResponse {
+        try checkAuthEnabled()
+        let (user, _) = try secondFactorCandidate(request.idToken)
+        guard user.emailVerified else {
+            throw AuthFailure.server(AuthErrorCode("UNVERIFIED_EMAIL"), detail: "Need to verify email first before enrolling second factors.")
+        }
+        guard let info = request.phoneEnrollmentInfo else { throw AuthFailure.server(.invalidArgument, detail: "((Missing phoneEnrollmentInfo.))") }
+        // Production, and the emulator, answer INVALID_PHONE_NUMBER for a missing number too.
+        guard let phoneNumber = info.phoneNumber, phoneNumber.hasPrefix("+") else {
+            throw AuthFailure.server(AuthErrorCode("INVALID_PHONE_NUMBER"), detail: "Invalid format.")
+        }
+        try refuseEnrolled(phoneNumber, of: user)
+        return StartMfaEnrollmentResponse(phoneSessionInfo: PhoneSessionInfo(sessionInfo: sendCode(to: phoneNumber).sessionInfo))
+    }
+
+    /// `accounts/mfaEnrollment:finalize`: the code checked, the factor enrolled, new tokens that
+    /// name it.
+    public mutating func finalizeMfaEnrollment(_ request: FinalizeMfaEnrollmentRequest) throws(AuthFailure) -> MfaTokensResponse {
+        try checkAuthEnabled()
+        var (user, provider) = try secondFactorCandidate(request.idToken)
+        guard let verification = request.phoneVerificationInfo else {
+            throw AuthFailure.server(.invalidArgument, detail: "((Missing phoneVerificationInfo.))")
+        }
+        let phoneNumber = try useCode(verification)
+        try refuseEnrolled(phoneNumber, of: user)
+        let enrollmentId = newEnrollmentId(avoiding: user.mfaInfo ?? [])
+        user.mfaInfo = (user.mfaInfo ?? []) + [MfaEnrollment(mfaEnrollmentId: enrollmentId, displayName: request.displayName, phoneNumber: phoneNumber, enrolledAt: clock.now)]
+        accounts[user.localId] = user
+        // Production mails a link that removes the factor again; the emulator does not
+        // (`operations.ts:2141`, "TODO: Generate OOB code for reverting enrollment").
+        if !isEmulator, let email = user.email {
+            issueNotice(.revertSecondFactorAddition, mode: "revertSecondFactorAddition", account: user, email: email, newEmail: nil, language: configuration.defaultLocale, mfaEnrollmentId: enrollmentId)
+        }
+        let tokens = issueTokens(user, provider: provider, secondFactor: enrollmentId)
+        return MfaTokensResponse(idToken: tokens.idToken, refreshToken: tokens.refreshToken)
+    }
+
+    /// `accounts/mfaEnrollment:withdraw`: the factor removed, new tokens without one.
+    public mutating func withdrawMfa(_ request: WithdrawMfaRequest) throws(AuthFailure) -> MfaTokensResponse {
+        try checkAuthEnabled()
+        guard let idToken = Self.nonEmpty(request.idToken) else { throw AuthFailure.server(.missingIDToken, detail: nil) }
+        var (user, provider) = try tokenAccount(idToken)
+        let notFound = AuthFailure.server(AuthErrorCode("MFA_ENROLLMENT_NOT_FOUND"), detail: nil)
+        guard let factors = user.mfaInfo else { throw notFound }
+        let remaining = factors.filter { $0.mfaEnrollmentId != request.mfaEnrollmentId }
+        guard remaining.count < factors.count else { throw notFound }
+        user.mfaInfo = remaining
+        accounts[user.localId] = user
+        let tokens = issueTokens(user, provider: provider)
+        return MfaTokensResponse(idToken: tokens.idToken, refreshToken: tokens.refreshToken)
+    }
+
+    /// `accounts/mfaSignIn:start`: a code for the factor named, after a first factor.
+    public mutating func startMfaSignIn(_ request: StartMfaSignInRequest) throws(AuthFailure) -> StartMfaSignInResponse {
+        try checkAuthEnabled()
+        guard let pending = Self.nonEmpty(request.mfaPendingCredential) else {
+            throw AuthFailure.server(AuthErrorCode("MISSING_MFA_PENDING_CREDENTIAL"), detail: "Request does not have MFA pending credential.")
+        }
+        guard let enrollmentId = Self.nonEmpty(request.mfaEnrollmentId) else {
+            throw AuthFailure.server(AuthErrorCode("MISSING_MFA_ENROLLMENT_ID"), detail: "No second factor identifier is provided.")
+        }
+        let (user, _) = try pendingCredentialAccount(pending)
+        guard let enrollment = user.mfaInfo?.first(where: { $0.mfaEnrollmentId == enrollmentId }) else {
+            throw AuthFailure.server(AuthErrorCode("MFA_ENROLLMENT_NOT_FOUND"), detail: nil)
+        }
+        return StartMfaSignInResponse(phoneResponseInfo: PhoneSessionInfo(sessionInfo: sendCode(to: enrollment.phoneNumber).sessionInfo))
+    }
+
+    /// `accounts/mfaSignIn:finalize`: the code checked, the sign-in finished with tokens that name
+    /// the factor. The iOS SDK sends the obfuscated number, which the emulator also accepts.
+    public mutating func finalizeMfaSignIn(_ request: FinalizeMfaSignInRequest) throws(AuthFailure) -> MfaTokensResponse {
+        try checkAuthEnabled()
+        // MISSING_CREDENTIAL here, where :start says MISSING_MFA_PENDING_CREDENTIAL: production's
+        // inconsistency, which the emulator copies.
+        guard let pending = Self.nonEmpty(request.mfaPendingCredential) else {
+            throw AuthFailure.server(AuthErrorCode("MISSING_CREDENTIAL"), detail: "Please set MFA Pending Credential.")
+        }
+        guard let verification = request.phoneVerificationInfo else {
+            throw AuthFailure.server(.invalidArgument, detail: "MFA provider not supported!")
+        }
+        let phoneNumber = try useCode(verification)
+        var (user, provider) = try pendingCredentialAccount(pending)
+        let enrollment = user.mfaInfo?.first { $0.phoneNumber == phoneNumber || Self.obfuscated($0.phoneNumber) == phoneNumber }
+        user.lastLoginAt = clock.now
+        accounts[user.localId] = user
+        guard let enrollment else { throw AuthFailure.server(AuthErrorCode("MFA_ENROLLMENT_NOT_FOUND"), detail: nil) }
+        guard !user.disabled else { throw AuthFailure.server(.userDisabled, detail: nil) }
+        let tokens = issueTokens(user, provider: provider, secondFactor: enrollment.mfaEnrollmentId)
+        return MfaTokensResponse(idToken: tokens.idToken, refreshToken: tokens.refreshToken)
+    }
+
+    /// A first factor's answer for an account with a second factor: no tokens, no sign-in time,
+    /// but a pending credential and the factors with their numbers obfuscated
+    /// (`operations.ts:3044-3070`). Nil for an account without one.
+    func pendingSecondFactor(_ account: Account, kind: String, email: String?, provider: String, registered: Bool? = nil, isNewUser: Bool? = nil) -> SignInResponse? {
+        guard let factors = account.mfaInfo, !factors.isEmpty else { return nil }
+        var payload: [String: Any] = [
+            "_AuthEmulatorMfaPendingCredential": "DO NOT MODIFY", "localId": account.localId,
+            "signInProvider": provider, "projectId": configuration.projectId,
+        ]
+        if let tenant { payload["tenantId"] = tenant.tenantId }
+        let json = JSONWriter.string(plain: payload, format: JSONWriter.Format(sortedKeys: true)) ?? "{}"
+        var response = SignInResponse(kind: kind, localId: account.localId, email: email, idToken: nil, refreshToken: nil, expiresIn: nil, registered: registered, isNewUser: isNewUser)
+        response.mfaPendingCredential = Data(json.utf8).base64EncodedString()
+        response.mfaInfo = factors.map { Self.record($0, obfuscating: true) }
+        return response
+    }
+
+    /// An enrollment on the wire: in a lookup whole, after a first factor obfuscated.
+    static func record(_ enrollment: MfaEnrollment, obfuscating: Bool) -> MfaEnrollmentRecord {
+        MfaEnrollmentRecord(
+            mfaEnrollmentId: enrollment.mfaEnrollmentId, displayName: enrollment.displayName, enrolledAt: enrollment.enrolledAt.iso8601Stamp,
+            phoneInfo: obfuscating ? obfuscated(enrollment.phoneNumber) : enrollment.phoneNumber,
+            unobfuscatedPhoneInfo: obfuscating ? nil : enrollment.phoneNumber
+        )
+    }
+
+    /// All but the last four digits replaced by `*` (`operations.ts:3085-3097`).
+    static func obfuscated(_ phoneNumber: String) -> String {
+        var digitsSeen = 0
+        let kept = phoneNumber.reversed().map { character -> Character in
+            guard character.isASCII, character.isNumber else { return character }
+            digitsSeen += 1
+            return digitsSeen > 4 ? "*" : character
+        }
+        return String(kept.reversed())
+    }
+
+    /// `signUp`'s `mfaInfo`: each number checked, repeats dropped, new ids drawn
+    /// (`getMfaEnrollmentsFromRequest`, `operations.ts:2725-2754`).
+    mutating func newEnrollments(_ given: [MfaEnrollmentInput]) throws(AuthFailure) -> [MfaEnrollment] {
+        var enrollments: [MfaEnrollment] = []
+        for factor in given {
+            guard let phoneNumber = factor.phoneInfo, phoneNumber.hasPrefix("+") else {
+                throw AuthFailure.server(AuthErrorCode("INVALID_MFA_PHONE_NUMBER"), detail: "Invalid format.")
+            }
+            guard !enrollments.contains(where: { $0.phoneNumber == phoneNumber }) else { continue }
+            enrollments.append(MfaEnrollment(mfaEnrollmentId: newEnrollmentId(avoiding: enrollments), displayName: factor.displayName, phoneNumber: phoneNumber, enrolledAt: clock.now))
+        }
+        return enrollments
+    }
+
+    // MARK: Pieces
+
+    /// 28 characters, as the emulator's `newRandomId(28, existingIds)`.
+    private mutating func newEnrollmentId(avoiding existing: [MfaEnrollment]) -> String {
+        var id = generator.alphanumericString(count: 28)
+        while existing.contains(where: { $0.mfaEnrollmentId == id }) { id = generator.alphanumericString(count: 28) }
+        return id
+    }
+
+    /// The signed-in user of `idToken`, if its first factor may have a second.
+    private func secondFactorCandidate(_ idToken: String?) throws(AuthFailure) -> (Account, String) {
+        guard let idToken = Self.nonEmpty(idToken) else { throw AuthFailure.server(.missingIDToken, detail: nil) }
+        let (user, provider) = try tokenAccount(idToken)
+        guard !Self.mfaIneligibleProviders.contains(provider) else {
+            throw AuthFailure.server(AuthErrorCode("UNSUPPORTED_FIRST_FACTOR"), detail: "MFA is not available for the given first factor.")
+        }
+        return (user, provider)
+    }
+
+    private func refuseEnrolled(_ phoneNumber: String, of user: Account) throws(AuthFailure) {
+        if (user.mfaInfo ?? []).contains(where: { $0.phoneNumber == phoneNumber }) {
+            throw AuthFailure.server(AuthErrorCode("SECOND_FACTOR_EXISTS"), detail: "Phone number already enrolled as second factor for this account.")
+        }
+    }
+
+    /// A new code for `phoneNumber` (`state.ts:486-495`: a 226-character session, 6 digits).
+    private mutating func sendCode(to phoneNumber: String) -> PhoneVerificationCode {
+        let digits = (0..<6).map { _ in String(generator.next() % 10) }.joined()
+        let sent = PhoneVerificationCode(code: digits, phoneNumber: phoneNumber, sessionInfo: generator.urlSafeString(count: 226))
+        phoneVerifications = (phoneVerifications ?? []) + [sent]
+        return sent
+    }
+
+    /// The number a code was sent to, the code used up (`operations.ts:2657-2664`).
+    private mutating func useCode(_ verification: PhoneVerificationInfo) throws(AuthFailure) -> String {
+        guard let code = Self.nonEmpty(verification.code) else { throw AuthFailure.server(AuthErrorCode("MISSING_CODE"), detail: nil) }
+        guard let sessionInfo = Self.nonEmpty(verification.sessionInfo) else { throw AuthFailure.server(AuthErrorCode("MISSING_SESSION_INFO"), detail: nil) }
+        guard let index = phoneVerifications?.firstIndex(where: { $0.sessionInfo == sessionInfo }), let sent = phoneVerifications?[index] else {
+            throw AuthFailure.server(AuthErrorCode("INVALID_SESSION_INFO"), detail: nil)
+        }
+        guard sent.code == code else { throw AuthFailure.server(AuthErrorCode("INVALID_CODE"), detail: nil) }
+        phoneVerifications?.remove(at: index)
+        return sent.phoneNumber
+    }
+
+    /// The account and first factor a pending credential names (`operations.ts:3099-3125`).
+    private func pendingCredentialAccount(_ credential: String) throws(AuthFailure) -> (Account, String) {
+        let invalid = AuthFailure.server(AuthErrorCode("((Invalid phoneVerificationInfo.mfaPendingCredential.))"), detail: nil)
+        guard let data = Data(base64Encoded: credential),
+              let payload = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+              payload["_AuthEmulatorMfaPendingCredential"] != nil else { throw invalid }
+        let mismatch = AuthFailure.server(AuthErrorCode("INVALID_PROJECT_ID"), detail: "Project ID does not match MFA pending credential.")
+        guard payload["projectId"] as? String == configuration.projectId else { throw mismatch }
+        if let tenant, payload["tenantId"] as? String != tenant.tenantId { throw mismatch }
+        guard let localId = payload["localId"] as? String, let user = accounts[localId] else {
+            throw AuthFailure.server(AuthErrorCode("((User in pendingCredentialPayload does not exist.))"), detail: nil)
+        }
+        return (user, payload["signInProvider"] as? String ?? "password")
+    }
+}

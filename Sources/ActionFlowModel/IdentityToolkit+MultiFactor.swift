@@ -1,0 +1,134 @@
+import Foundation
+
+// Identity Toolkit v2 multi-factor (SMS) requests and responses, as the Auth Emulator's
+// `apiSpec.ts` names them (`GoogleCloudIdentitytoolkitV2StartMfaEnrollmentRequest` and the rest).
+
+public struct PhoneEnrollmentInfo: Sendable, Hashable, Codable {
+    public var phoneNumber: String?
+    public init(phoneNumber: String?) { self.phoneNumber = phoneNumber }
+}
+
+public struct PhoneVerificationInfo: Sendable, Hashable, Codable {
+    public var sessionInfo: String?
+    public var code: String?
+    public init(sessionInfo: String?, code: String?) {
+        self.sessionInfo = sessionInfo
+        self.code = code
+    }
+}
+
+/// `POST /v2/accounts/mfaEnrollment:start`.
+public struct StartMfaEnrollmentRequest: Sendable, Hashable, Codable {
+    public var idToken: String?
+    public var phoneEnrollmentInfo: PhoneEnrollmentInfo?
+    public var tenantId: String?
+}
+
+/// `POST /v2/accounts/mfaEnrollment:finalize`.
+public struct FinalizeMfaEnrollmentRequest: Sendable, Hashable, Codable {
+    public var idToken: String?
+    public var displayName: String?
+    public var phoneVerificationInfo: PhoneVerificationInfo?
+    public var tenantId: String?
+}
+
+/// `POST /v2/accounts/mfaEnrollment:withdraw`.
+public struct WithdrawMfaRequest: Sendable, Hashable, Codable {
+    public var idToken: String?
+    public var mfaEnrollmentId: String?
+    public var tenantId: String?
+}
+
+/// `POST /v2/accounts/mfaSignIn:start`.
+public struct StartMfaSignInRequest: Sendable, Hashable, Codable {
+    public var mfaPendingCredential: String?
+    public var mfaEnrollmentId: String?
+    public var tenantId: String?
+}
+
+/// `POST /v2/accounts/mfaSignIn:finalize`.
+public struct FinalizeMfaSignInRequest: Sendable, Hashable, Codable {
+    public var mfaPendingCredential: String?
+    public var phoneVerificationInfo: PhoneVerificationInfo?
+    public var tenantId: String?
+}
+
+/// Where the "SMS" code was sent: `phoneSessionInfo` (enrollment) or `phoneResponseInfo` (sign-in).
+public struct PhoneSessionInfo: Sendable, Hashable, Codable {
+    public var sessionInfo: String
+    public init(sessionInfo: String) { self.sessionInfo = sessionInfo }
+}
+
+public struct StartMfaEnrollmentResponse: Sendable, Hashable, Codable {
+    public var phoneSessionInfo: PhoneSessionInfo
+    public init(phoneSessionInfo: PhoneSessionInfo) { self.phoneSessionInfo = phoneSessionInfo }
+}
+
+public struct StartMfaSignInResponse: Sendable, Hashable, Codable {
+    public var phoneResponseInfo: PhoneSessionInfo
+    public init(phoneResponseInfo: PhoneSessionInfo) { self.phoneResponseInfo = phoneResponseInfo }
+}
+
+/// The tokens a finished enrollment, withdrawal or second-factor sign-in returns.
+public struct MfaTokensResponse: Sendable, Hashable, Codable {
+    public var idToken: String
+    public var refreshToken: String
+    public init(idToken: String, refreshToken: String) {
+        self.idToken = idToken
+        self.refreshToken = refreshToken
+    }
+}
+
+/// An enrolled second factor on the wire (`GoogleCloudIdentitytoolkitV1MfaEnrollment`):
+/// `phoneInfo` obfuscated after a first factor, whole in a lookup (with `unobfuscatedPhoneInfo`).
+public struct MfaEnrollmentRecord: Sendable, Hashable, Codable {
+    public var mfaEnrollmentId: String
+    public var displayName: String?
+    /// ISO 8601.
+    public var enrolledAt: String
+    public var phoneInfo: String?
+    public var unobfuscatedPhoneInfo: String?
+    public init(mfaEnrollmentId: String, displayName: String?, enrolledAt: String, phoneInfo: String?, unobfuscatedPhoneInfo: String?) {
+        self.mfaEnrollmentId = mfaEnrollmentId
+        self.displayName = displayName
+        self.enrolledAt = enrolledAt
+        self.phoneInfo = phoneInfo
+        self.unobfuscatedPhoneInfo = unobfuscatedPhoneInfo
+    }
+}
+
+/// A code "sent" by SMS, as `GET /emulator/v1/projects/P/verificationCodes` lists it.
+public struct PhoneVerificationCode: Sendable, Hashable, Codable {
+    public var code: String
+    public var phoneNumber: String
+    public var sessionInfo: String
+    public init(code: String, phoneNumber: String, sessionInfo: String) {
+        self.code = code
+        self.phoneNumber = phoneNumber
+        self.sessionInfo = sessionInfo
+    }
+}
+
+/// A second factor given with `signUp`'s `mfaInfo`: a number, and optionally a name and id.
+public struct MfaEnrollmentInput: Sendable, Hashable, Codable {
+    public var phoneInfo: String?
+    public var displayName: String?
+    public var mfaEnrollmentId: String?
+    public init(phoneInfo: String?, displayName: String? = nil, mfaEnrollmentId: String? = nil) {
+        self.phoneInfo = phoneInfo
+        self.displayName = displayName
+        self.mfaEnrollmentId = mfaEnrollmentId
+    }
+}
+
+/// `GET projects/P/accounts:batchGet` (firebase-admin's `list_users`, the legacy `downloadAccount`).
+public struct DownloadAccountResponse: Sendable, Hashable, Codable {
+    public var kind: String?
+    public var users: [UserRecord]
+    public var nextPageToken: String?
+    public init(users: [UserRecord], nextPageToken: String?) {
+        kind = "identitytoolkit#DownloadAccountResponse"
+        self.users = users
+        self.nextPageToken = nextPageToken
+    }
+}
