@@ -465,6 +465,8 @@ public struct Presentation: Sendable, Equatable {
     public var next: String?
     public var finished: Bool
     public var failed: Bool
+    /// A recording played back rather than a scenario presented.
+    public var isReplay = false
 
     public init(title: String, description: String, step: Int, total: Int, next: String?, finished: Bool, failed: Bool) {
         self.title = title
@@ -476,10 +478,12 @@ public struct Presentation: Sendable, Equatable {
         self.failed = failed
     }
 
-    /// A progress with no scenario behind it (a replay's): each step as recorded.
+    /// A progress with no scenario behind it (a replay's, or a session saved while presenting):
+    /// each step as recorded.
     public init(_ progress: PresenterProgress) {
         let step = min(progress.played, progress.steps.count)
         self.init(title: progress.title, description: "", step: step, total: progress.steps.count,
                   next: progress.isFinished ? nil : progress.steps[step], finished: progress.isFinished, failed: progress.failed)
+        isReplay = true
     }
 }

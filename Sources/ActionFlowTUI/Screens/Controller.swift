@@ -128,9 +128,11 @@ public enum Controller {
         }
         switch key {
         case .escape:
-            // Esc leaves the field with what was typed, and the keys are shortcuts again.
+            // Esc leaves the field with what was typed, and the keys are shortcuts again; a field
+            // left as it was changes nothing.
             ui.editing = nil
             ui.fieldFocus[pane.key] = false
+            if case .text(let value, _, _) = control.kind, value == editing.editor.text { return [] }
             return apply(InspectorContent.commit(control, editing.editor.text, session: session), ui: &ui)
         case .enter, .tab, .down, .up, .backTab:
             ui.editing = nil

@@ -209,7 +209,8 @@ public enum MainView {
         }
         if let message = ui.message { pieces.append((" \(message) ", 5)) }
         if let presentation {
-            let next = presentation.next.map { "next (n): \($0)" } ?? (presentation.failed ? "scenario ended with a failure" : "scenario complete ✓")
+            let end = presentation.isReplay ? "end of the recording" : presentation.failed ? "scenario ended with a failure" : "scenario complete ✓"
+            let next = presentation.next.map { "next (n): \($0)" } ?? end
             pieces.append((" \(next) ", 5))
         }
         func width(_ pieces: [(text: String, worth: Int)]) -> Int { pieces.reduce(-1) { $0 + $1.text.displayWidth + 1 } }
