@@ -363,14 +363,8 @@ public struct EmulatorAPI: Sendable {
     /// The legacy v3 names the SDKs still call, rewritten to v1 as the emulator does.
     private func relyingParty(_ name: String, _ request: APIRequest) async -> APIResponse {
         guard request.method == "POST" else { return .notFound }
-        let renamed: [String: String] = [
-            "createAuthUri": "accounts:createAuthUri", "deleteAccount": "accounts:delete",
-            "emailLinkSignin": "accounts:signInWithEmailLink", "getAccountInfo": "accounts:lookup",
-            "getOobConfirmationCode": "accounts:sendOobCode", "resetPassword": "accounts:resetPassword",
-            "setAccountInfo": "accounts:update", "signupNewUser": "accounts:signUp",
-            "verifyPassword": "accounts:signInWithPassword",
-        ]
-        guard let operation = renamed[name] else { return .notFound }
+        // Names whose v1 method `serve` does not answer stay not found (`run`).
+        guard let operation = IdentityToolkitMapping.legacyV3Methods[name] else { return .notFound }
         return await run(operation, request, pathProject: nil, pathTenant: nil)
     }
 
