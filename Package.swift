@@ -171,7 +171,7 @@ let package = Package(
         .testTarget(
             name: "ActionFlowCommandTests",
             dependencies: ["ActionFlowCommands", "ActionFlowClient", "ActionFlowModel", "ActionFlowTransport", "ActionFlowServer", "ActionFlowTUI", "TestSupport"],
-            exclude: ["Interop"]
+            exclude: ["Interop", "Fixtures"]
         ),
         .testTarget(name: "ActionFlowEndToEndTests", dependencies: ["TestSupport"]),
         // The fuzz targets' invariants (docs/testing.md, "Robustness and fuzzing"), shared by the fuzzer and by the

@@ -12,6 +12,7 @@ struct ActionFlowCommand: AsyncParsableCommand {
             MatrixCommand.self,
             RunCommand.self,
             ReplayCommand.self,
+            ImportCommand.self,
             ExportCommand.self,
             ServeCommand.self,
             TUICommand.self,

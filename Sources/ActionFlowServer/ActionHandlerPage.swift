@@ -168,13 +168,6 @@ enum HTML {
     }
 }
 
-/// `application/x-www-form-urlencoded` bodies.
-enum HTMLForm {
-    static func decode(_ body: Data) -> [String: String] {
-        Dictionary(QueryParameter.ordered(String(decoding: body, as: UTF8.self)).map { ($0.name, $0.value) }) { first, _ in first }
-    }
-}
-
 /// `GET /`: the sent emails, each with a link that opens this server's action handler page, so
 /// the web widget flow works in a browser on this machine.
 struct MailboxPage {

@@ -15,7 +15,7 @@ extension AuthErrorCode {
 /// which are alphabetical in `apiSpec.ts`.
 enum EmulatorSchema {
     /// `requestType` values `apiSpec.ts` allows (`GoogleCloudIdentitytoolkitV1GetOobCodeRequest`).
-    static let requestTypes = Set(RESTMapping.enums["requestType"] ?? [])
+    static let requestTypes = Set(IdentityToolkitMapping.enums["requestType"] ?? [])
 
     /// The first field the emulator's validation names, or nil. `object` is the normalised body.
     static func violation<Wire: Decodable>(in object: [String: Any], as wire: Wire.Type) -> AuthFailure? {

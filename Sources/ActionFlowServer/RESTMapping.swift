@@ -2,55 +2,10 @@ import ActionFlowModel
 import Foundation
 
 /// Request bodies as Google's REST mapping accepts them and the Auth Emulator reads them
-/// (`validateAndFixRestMappingRequestBody` in firebase-tools' `server.ts`): snake_case keys
-/// become camelCase, enums may be their proto integer (Android sends `requestType: 6`), and
-/// numbers are accepted where strings are expected (the Node Admin SDK sends `validSince: 1611780718`).
+/// (`validateAndFixRestMappingRequestBody` in firebase-tools' `server.ts`): keys and enums
+/// normalised (`IdentityToolkitMapping`), and numbers accepted where strings are expected (the
+/// Node Admin SDK sends `validSince: 1611780718`).
 enum RESTMapping {
-    /// Proto enum values by field name, index = integer value (from the emulator's `apiSpec.ts`).
-    static let enums: [String: [String]] = [
-        "requestType": [
-            "OOB_REQ_TYPE_UNSPECIFIED", "PASSWORD_RESET", "OLD_EMAIL_AGREE", "NEW_EMAIL_ACCEPT", "VERIFY_EMAIL",
-            "RECOVER_EMAIL", "EMAIL_SIGNIN", "VERIFY_AND_CHANGE_EMAIL", "REVERT_SECOND_FACTOR_ADDITION",
-        ],
-        "clientType": ["CLIENT_TYPE_UNSPECIFIED", "CLIENT_TYPE_WEB", "CLIENT_TYPE_ANDROID", "CLIENT_TYPE_IOS"],
-        "order": ["ORDER_UNSPECIFIED", "ASC", "DESC"],
-        "sortBy": ["SORT_BY_FIELD_UNSPECIFIED", "USER_ID", "NAME", "CREATED_AT", "LAST_LOGIN_AT", "USER_EMAIL"],
-    ]
-
-    /// `request_type` → `requestType`. Keys without `_` are kept as they are (lodash's
-    /// `camelCase` would also turn `iOSBundleId` into `iOsBundleId`, a field the emulator ignores
-    /// but `serve`'s production behaviour reads).
-    static func camelCase(_ key: String) -> String {
-        guard key.contains("_") || key.contains("-") else { return key }
-        let words = key.split(whereSeparator: { $0 == "_" || $0 == "-" }).map(String.init).filter { !$0.isEmpty }
-        guard let first = words.first else { return key }
-        return first.lowercased() + words.dropFirst().map { $0.prefix(1).uppercased() + $0.dropFirst().lowercased() }.joined()
-    }
-
-    /// Keys camelCased at every depth; integer enums named; the JS SDK's
-    /// `androidMinimumVersionCode` read as `androidMinimumVersion`; an unspecified request type
-    /// treated as absent.
-    static func normalise(_ value: Any) -> Any {
-        if let array = value as? [Any] { return array.map(normalise) }
-        guard let object = value as? [String: Any] else { return value }
-        var result: [String: Any] = [:]
-        for (key, inner) in object {
-            result[camelCase(key)] = normalise(inner)
-        }
-        for (field, names) in enums {
-            if let number = result[field] as? NSNumber, !isBoolean(number) {
-                let index = number.intValue
-                if names.indices.contains(index) { result[field] = names[index] }
-            }
-        }
-        if result["androidMinimumVersion"] == nil, let code = result["androidMinimumVersionCode"] {
-            result["androidMinimumVersion"] = code
-        }
-        result["androidMinimumVersionCode"] = nil
-        if result["requestType"] as? String == "OOB_REQ_TYPE_UNSPECIFIED" { result["requestType"] = nil }
-        return result
-    }
-
     /// The body as a JSON object: `{}` when empty, a form when the content type says so.
     static func object(from request: APIRequest) throws(AuthFailure) -> [String: Any] {
         try body(from: request).object()
@@ -61,12 +16,8 @@ enum RESTMapping {
         if request.body.isEmpty || request.body.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) {
             return Body(parsed: [:])
         }
-        // A form when it says so and does not look like JSON (curl and URLSession label JSON
-        // bodies as forms unless told otherwise).
-        let firstByte = request.body.first { ![0x20, 0x0A, 0x0D, 0x09].contains($0) }
-        if request.headers["content-type"]?.lowercased().hasPrefix("application/x-www-form-urlencoded") == true,
-           firstByte != UInt8(ascii: "{"), firstByte != UInt8(ascii: "[") {
-            return Body(parsed: normalise(HTMLForm.decode(request.body)) as? [String: Any] ?? [:])
+        if IdentityToolkitMapping.isForm(request.body, contentType: request.headers["content-type"]) {
+            return Body(parsed: IdentityToolkitMapping.normalise(HTMLForm.decode(request.body)) as? [String: Any] ?? [:])
         }
         if looksNormal(request.body) { return Body(normalJSON: request.body) }
         return Body(parsed: try parseNormalised(request.body))
@@ -80,7 +31,7 @@ enum RESTMapping {
         } catch {
             throw .server(.invalidArgument, detail: "Invalid JSON payload received.")
         }
-        guard let object = normalise(parsed) as? [String: Any] else {
+        guard let object = IdentityToolkitMapping.normalise(parsed) as? [String: Any] else {
             throw .server(.invalidArgument, detail: "Invalid JSON payload received.")
         }
         return object
@@ -259,14 +210,9 @@ enum RESTMapping {
         throw .server(.invalidArgument, detail: "Invalid JSON payload received.")
     }
 
-    /// JSON `true`/`false` arrive as `NSNumber`s of type `c` on every platform.
-    static func isBoolean(_ number: NSNumber) -> Bool {
-        String(cString: number.objCType) == "c"
-    }
-
     private static func scalarText(_ value: Any) -> String? {
         if let number = value as? NSNumber {
-            if isBoolean(number) { return number.boolValue ? "true" : "false" }
+            if IdentityToolkitMapping.isBoolean(number) { return number.boolValue ? "true" : "false" }
             if number.doubleValue == number.doubleValue.rounded(), abs(number.doubleValue) < 9.0e15 {
                 return String(number.int64Value)
             }

@@ -1,3 +1,4 @@
+import ActionFlowModel
 import Foundation
 
 /// Who may call a route, as the `security` lists of the emulator's `apiSpec.ts` say.
@@ -225,16 +226,8 @@ struct ServedRoute: Sendable {
     /// (`registerLegacyRoutes`, firebase-tools `server.ts:407-473`). `publicKeys` and
     /// `setProjectConfig` name no v1 route there either, so they stay 404.
     private static let legacy: [ServedRoute] = {
-        let renamed: [(String, String)] = [
-            ("createAuthUri", "accounts:createAuthUri"), ("deleteAccount", "accounts:delete"),
-            ("emailLinkSignin", "accounts:signInWithEmailLink"), ("getAccountInfo", "accounts:lookup"),
-            ("getOobConfirmationCode", "accounts:sendOobCode"), ("getProjectConfig", "projects"),
-            ("getRecaptchaParam", "recaptchaParams"), ("resetPassword", "accounts:resetPassword"),
-            ("sendVerificationCode", "accounts:sendVerificationCode"), ("setAccountInfo", "accounts:update"),
-            ("signupNewUser", "accounts:signUp"), ("verifyAssertion", "accounts:signInWithIdp"),
-            ("verifyCustomToken", "accounts:signInWithCustomToken"), ("verifyPassword", "accounts:signInWithPassword"),
-            ("verifyPhoneNumber", "accounts:signInWithPhoneNumber"),
-        ]
+        // The shared table of v3 names (`IdentityToolkitMapping`), in a fixed order for the document.
+        let renamed = IdentityToolkitMapping.legacyV3Methods.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
         var routes: [ServedRoute] = []
         // The emulator's prefix, and the same without the host (older iOS SDKs' relative path).
         for (prefix, id) in [("/www.googleapis.com/identitytoolkit/v3/relyingparty", "legacy"), ("/identitytoolkit/v3/relyingparty", "legacy.relative")] {

@@ -20,7 +20,7 @@ import Testing
     /// The same body decoded as `decode(_ body:)` does and through normalising alone.
     static func bothPaths<Wire: Decodable & Equatable>(_ json: String, as _: Wire.Type) throws -> (served: Result<Wire, AuthFailure>, normalised: Result<Wire, AuthFailure>) {
         let body = try parse(json)
-        let normalised = try #require(RESTMapping.normalise(try body.object()) as? [String: Any])
+        let normalised = try #require(IdentityToolkitMapping.normalise(try body.object()) as? [String: Any])
         return (outcome { () throws(AuthFailure) -> Wire in try RESTMapping.decode(body) },
                 outcome { () throws(AuthFailure) -> Wire in try RESTMapping.decode(normalised) })
     }
@@ -163,7 +163,7 @@ import Testing
             #expect(send.served == send.normalised, "\(json)")
             #expect(lookup.served == lookup.normalised, "\(json)")
             if let body = try? Self.parse(json), let normal = RESTMapping.decodeNormal(body, as: LookupRequest.self),
-               let object = try? RESTMapping.normalise(body.object()) as? [String: Any] {
+               let object = try? IdentityToolkitMapping.normalise(body.object()) as? [String: Any] {
                 let general = RESTMapping.RoutingFields(object)
                 #expect([normal.routing.idToken, normal.routing.tenantId, normal.routing.targetProjectId] == [general.idToken, general.tenantId, general.targetProjectId], "\(json)")
             }

@@ -1,0 +1,159 @@
+import ActionFlowModel
+import Foundation
+
+// How `actionflow import` shows a captured flow: narrated lines, or the JSON of
+// docs/file-formats.md. Codes, keys and tokens are masked (SecretMasking) and every string from
+// the capture is made safe for a terminal (UntrustedText; the JSON writer's terminal-safe form).
+
+extension CapturedFlow {
+    /// `{"operations": [...], "actionLinks": [...], "findings": [...]}`.
+    public var report: Report { Report(self) }
+
+    public struct Report: Encodable {
+        let flow: CapturedFlow
+
+        init(_ flow: CapturedFlow) { self.flow = flow }
+
+        private enum Keys: String, CodingKey { case operations, actionLinks, findings }
+
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: Keys.self)
+            try container.encode(flow.operations.map(OperationReport.init), forKey: .operations)
+            try container.encode(flow.actionLinks.map(LinkReport.init), forKey: .actionLinks)
+            try container.encode(flow.findings.map(FindingReport.init), forKey: .findings)
+        }
+    }
+
+    struct OperationReport: Encodable {
+        let operation: CapturedOperation
+
+        private enum Keys: String, CodingKey {
+            case operation, wireName, api, toEmulator, requestType, email, continueUrl, actionCodeSettings, status, error, entry
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: Keys.self)
+            try container.encode(operation.operation, forKey: .operation)
+            try container.encode(operation.wireName, forKey: .wireName)
+            try container.encode(operation.api.rawValue, forKey: .api)
+            try container.encode(operation.toEmulator, forKey: .toEmulator)
+            try container.encode(operation.requestType, forKey: .requestType)
+            try container.encode(operation.email, forKey: .email)
+            try container.encode(operation.continueUrl.map(SecretMasking.maskLinks), forKey: .continueUrl)
+            try container.encode(Dictionary(uniqueKeysWithValues: operation.actionCodeSettings.map { ($0.name, FieldValue(field: $0)) }), forKey: .actionCodeSettings)
+            try container.encode(operation.status, forKey: .status)
+            try container.encode(operation.error, forKey: .error)
+            try container.encode(operation.exchange.entry, forKey: .entry)
+        }
+    }
+
+    struct FieldValue: Encodable {
+        let field: ActionCodeField
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.singleValueContainer()
+            switch field.value {
+            case .flag(let flag): try container.encode(flag)
+            case .text(let text): try container.encode(SecretMasking.maskLinks(in: text))
+            }
+        }
+    }
+
+    struct LinkReport: Encodable {
+        let link: CapturedActionLink
+
+        private enum Keys: String, CodingKey {
+            case mode, operation, continueUrl, continueUrlAuthorized, lang, tenantId, oobCode, link, source, entry
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: Keys.self)
+            let anatomy = link.anatomy
+            try container.encode(anatomy.mode, forKey: .mode)
+            try container.encode(anatomy.operation.rawValue, forKey: .operation)
+            try container.encode(anatomy.continueUrl.map(SecretMasking.maskLinks), forKey: .continueUrl)
+            try container.encode(anatomy.continueUrlAuthorized, forKey: .continueUrlAuthorized)
+            try container.encode(anatomy.lang, forKey: .lang)
+            try container.encode(anatomy.tenantId, forKey: .tenantId)
+            try container.encode(anatomy.oobCode.map(SecretMasking.mask), forKey: .oobCode)
+            try container.encode(SecretMasking.maskLinks(in: anatomy.link), forKey: .link)
+            try container.encode(link.source.rawValue, forKey: .source)
+            try container.encode(link.entry, forKey: .entry)
+        }
+    }
+
+    struct FindingReport: Encodable {
+        let finding: CapturedFinding
+
+        private enum Keys: String, CodingKey { case code, severity, message, subject }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: Keys.self)
+            try container.encode(finding.finding.code, forKey: .code)
+            try container.encode(finding.finding.severity.rawValue, forKey: .severity)
+            try container.encode(SecretMasking.maskLinks(in: finding.finding.message), forKey: .message)
+            try container.encode(finding.subject, forKey: .subject)
+        }
+    }
+
+    /// The flow told in plain lines, as `run` tells a scenario.
+    public func narration(source: String) -> String {
+        let safe = { (text: String) in UntrustedText.sanitize(SecretMasking.maskLinks(in: text)) }
+        var lines = ["capture \(UntrustedText.sanitize(source)): \(entries) entries, \(Self.count(operations.count, "Identity Toolkit call")), \(Self.count(actionLinks.count, "action link"))"]
+        var keptOut: [String] = []
+        if preflights > 0 { keptOut.append(Self.count(preflights, "CORS preflight")) }
+        if unrelated > 0 { keptOut.append(Self.count(unrelated, "unrelated request")) }
+        if !keptOut.isEmpty { lines.append("  kept out of the flow: \(keptOut.joined(separator: ", "))") }
+        for (index, operation) in operations.enumerated() {
+            var line = PrintfFormat.string("%4d  ", index + 1) + safe(operation.operation)
+            var spelled: [String] = []
+            if operation.api != .v1 { spelled.append(operation.wireName == operation.operation ? operation.api.rawValue : "\(operation.api.rawValue) \(operation.wireName)") }
+            if operation.toEmulator { spelled.append("emulator") }
+            if !spelled.isEmpty { line += " (\(safe(spelled.joined(separator: ", "))))" }
+            if let type = operation.requestType { line += " \(safe(type))" }
+            if let email = operation.email { line += " for \(safe(email))" }
+            line += operation.status == 0 ? ": no answer captured" : ": \(operation.status)"
+            if let error = operation.error { line += " \(safe(error))" }
+            lines.append(line)
+            for field in operation.actionCodeSettings {
+                switch field.value {
+                case .text(let text): lines.append("        \(field.name) \(safe(text))")
+                case .flag(let flag): lines.append("        \(field.name) \(flag)")
+                }
+            }
+        }
+        if !actionLinks.isEmpty { lines.append("action links (never followed):") }
+        for (index, link) in actionLinks.enumerated() {
+            let anatomy = link.anatomy
+            lines.append(PrintfFormat.string("%4d  ", index + 1) + "\(anatomy.mode.map(safe) ?? "(no mode)") link, \(link.source.narration) (entry \(link.entry))")
+            var continueLine = "        continueUrl \(anatomy.continueUrl.map(safe) ?? "(none)")"
+            if anatomy.continueUrlAuthorized == false { continueLine += "  [NOT authorized]" }
+            lines.append(continueLine)
+            if let lang = anatomy.lang { lines.append("        lang \(safe(lang))") }
+        }
+        if findings.isEmpty {
+            lines.append("findings: none")
+        } else {
+            lines.append("findings:")
+            for item in findings.sorted(by: { $0.finding.severity > $1.finding.severity }) {
+                lines.append("  [\(item.finding.severity.rawValue)] \(item.finding.code) (\(item.subject)): \(safe(item.finding.message))")
+            }
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    private static func count(_ number: Int, _ noun: String) -> String {
+        "\(number) \(noun)\(number == 1 ? "" : "s")"
+    }
+}
+
+extension CapturedActionLink.Source {
+    var narration: String {
+        switch self {
+        case .emulatorListing: "listed by the emulator"
+        case .operationResponse: "in the answer to sendOobCode"
+        case .opened: "opened"
+        case .redirect: "redirected to"
+        }
+    }
+}

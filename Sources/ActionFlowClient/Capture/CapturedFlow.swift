@@ -1,0 +1,353 @@
+import ActionFlowModel
+import ActionFlowTransport
+import Foundation
+
+/// One request and its answer from a capture, its bodies decoded (base64 content included).
+public struct CapturedExchange: Sendable, Hashable {
+    /// Position in the capture's `log.entries`, from 0.
+    public var entry: Int
+    public var startedDateTime: String?
+    /// Milliseconds, as the capture measured them.
+    public var time: Double?
+    public var method: String
+    public var url: String
+    public var requestHeaders: [String: String]
+    public var requestBody: Data
+    /// 0 when the capture holds no answer.
+    public var status: Int
+    public var responseHeaders: [String: String]
+    public var responseBody: Data
+
+    init(entry index: Int, _ entry: HTTPArchive.Entry) {
+        self.entry = index
+        startedDateTime = entry.startedDateTime
+        time = entry.time
+        method = (entry.request?.method ?? "").uppercased()
+        url = entry.request?.url ?? ""
+        requestHeaders = Self.lowercased(entry.request?.headers)
+        requestBody = Self.body(of: entry.request?.postData)
+        status = entry.response?.status ?? 0
+        responseHeaders = Self.lowercased(entry.response?.headers)
+        responseBody = Self.decoded(entry.response?.content?.text, encoding: entry.response?.content?.encoding)
+        if requestHeaders["content-type"] == nil, let type = entry.request?.postData?.mimeType { requestHeaders["content-type"] = type }
+        if responseHeaders["content-type"] == nil, let type = entry.response?.content?.mimeType { responseHeaders["content-type"] = type }
+        if responseHeaders["location"] == nil, let redirect = entry.response?.redirectURL, !redirect.isEmpty { responseHeaders["location"] = redirect }
+    }
+
+    /// Header names in lower case, the first of repeated ones kept.
+    private static func lowercased(_ headers: [HTTPArchive.Header]?) -> [String: String] {
+        Dictionary((headers ?? []).map { ($0.name.lowercased(), $0.value) }) { first, _ in first }
+    }
+
+    private static func body(of postData: HTTPArchive.PostData?) -> Data {
+        guard let postData else { return Data() }
+        if let text = postData.text { return decoded(text, encoding: postData.encoding) }
+        // Form fields listed one by one: encoded back into the body they came from.
+        var form = URLComponents()
+        form.queryItems = (postData.params ?? []).map { URLQueryItem(name: $0.name, value: $0.value) }
+        return Data((form.percentEncodedQuery ?? "").utf8)
+    }
+
+    private static func decoded(_ text: String?, encoding: String?) -> Data {
+        guard let text else { return Data() }
+        if encoding?.lowercased() == "base64" { return Data(base64Encoded: text, options: .ignoreUnknownCharacters) ?? Data() }
+        return Data(text.utf8)
+    }
+
+    /// A form body unless it looks like JSON: clients label JSON as a form too.
+    var requestObject: [String: Any] {
+        IdentityToolkitMapping.requestObject(body: requestBody, contentType: requestHeaders["content-type"]) ?? [:]
+    }
+
+    var responseJSON: Any? {
+        try? JSONSerialization.jsonObject(with: responseBody, options: [.fragmentsAllowed])
+    }
+}
+
+/// Which Identity Toolkit surface a captured call used.
+public enum CapturedAPI: String, Sendable, Hashable, Codable {
+    case v1, v2
+    /// The legacy `relyingparty` paths the iOS SDK calls.
+    case v3
+    case securetoken
+}
+
+/// An Identity Toolkit or securetoken call from a capture, named by its v1 method.
+public struct CapturedOperation: Sendable, Hashable {
+    /// `sendOobCode`, `signInWithPassword`, `token`...
+    public var operation: String
+    /// The method as the wire named it (`getOobConfirmationCode` on v3).
+    public var wireName: String
+    public var api: CapturedAPI
+    /// Sent to an emulator's path (`/identitytoolkit.googleapis.com/...` on another host).
+    public var toEmulator: Bool
+    public var requestType: String?
+    public var email: String?
+    public var continueUrl: String?
+    /// The action code settings sent, under their v1 names, in `ActionCodeFields.names` order.
+    public var actionCodeSettings: [ActionCodeField]
+    public var status: Int
+    /// The server's `error.message`.
+    public var error: String?
+    public var exchange: CapturedExchange
+}
+
+/// One action code setting as sent: text or a Boolean.
+public struct ActionCodeField: Sendable, Hashable {
+    public enum Value: Sendable, Hashable {
+        case text(String)
+        case flag(Bool)
+    }
+
+    public var name: String
+    public var value: Value
+}
+
+/// An action link found in a capture: never followed, only taken apart.
+public struct CapturedActionLink: Sendable, Hashable {
+    public enum Source: String, Sendable, Hashable, Codable {
+        /// The emulator's `oobCodes` listing (or `serve`'s mailbox listing).
+        case emulatorListing
+        /// `oobLink` in the answer to `sendOobCode` (`returnOobLink`).
+        case operationResponse
+        /// The capture holds a request to the link itself: someone opened it.
+        case opened
+        /// A 3xx answer's `Location`.
+        case redirect
+    }
+
+    public var anatomy: LinkAnatomy
+    public var source: Source
+    /// The capture entry it first appeared in.
+    public var entry: Int
+}
+
+/// A finding and what of the flow it is about: `operations[2]` or `actionLinks[0]`.
+public struct CapturedFinding: Sendable, Hashable {
+    public var finding: Finding
+    public var subject: String
+}
+
+/// The email-action flow a capture holds: its Identity Toolkit calls in capture order, the action
+/// links that appear in it, and the findings the link inspector and the settings checks make.
+public struct CapturedFlow: Sendable {
+    public var operations: [CapturedOperation]
+    public var actionLinks: [CapturedActionLink]
+    public var findings: [CapturedFinding]
+    /// Entries kept out of the flow.
+    public var preflights: Int
+    public var unrelated: Int
+    public var entries: Int
+
+    /// Reads a HAR capture. `project` decides which domains are authorized and which apps and
+    /// link domains are the project's, for the findings.
+    public static func read(_ data: Data, project: ProjectConfiguration) throws(CaptureError) -> CapturedFlow {
+        let archive = try HTTPArchive.load(data)
+        let entries = archive.log?.entries ?? []
+        var flow = CapturedFlow(operations: [], actionLinks: [], findings: [], preflights: 0, unrelated: 0, entries: entries.count)
+        for (index, entry) in entries.enumerated() {
+            flow.add(CapturedExchange(entry: index, entry), project: project)
+        }
+        guard !flow.operations.isEmpty || !flow.actionLinks.isEmpty else { throw .noIdentityToolkitCall(entries: entries.count) }
+        flow.findings += flow.operations.enumerated().flatMap { index, operation in
+            Self.settingsFindings(operation, project: project).map { CapturedFinding(finding: $0, subject: "operations[\(index)]") }
+        }
+        flow.findings += flow.actionLinks.enumerated().flatMap { index, link in
+            link.anatomy.findings.map { CapturedFinding(finding: $0, subject: "actionLinks[\(index)]") }
+        }
+        return flow
+    }
+
+    private mutating func add(_ exchange: CapturedExchange, project: ProjectConfiguration) {
+        if exchange.method == "OPTIONS" {
+            preflights += 1
+            return
+        }
+        let endpoint = CapturedEndpoint(url: exchange.url)
+        var related = false
+        switch endpoint {
+        case .operation(let method, let wireName, let api, let toEmulator):
+            let operation = CapturedOperation(exchange, operation: method, wireName: wireName, api: api, toEmulator: toEmulator)
+            operations.append(operation)
+            if operation.operation == "sendOobCode", let answer = try? JSONDecoder().decode(SendOobCodeResponse.self, from: exchange.responseBody),
+               let link = answer.oobLink {
+                addLink(link, source: .operationResponse, entry: exchange.entry, project: project)
+            }
+            related = true
+        case .emulator:
+            if let listing = try? JSONDecoder().decode(EmulatorOobCodeList.self, from: exchange.responseBody) {
+                for code in listing.oobCodes { addLink(code.oobLink, source: .emulatorListing, entry: exchange.entry, project: project) }
+            }
+            related = true
+        case .other:
+            related = addLink(exchange.url, source: .opened, entry: exchange.entry, project: project)
+        }
+        if (300..<400).contains(exchange.status), let location = exchange.responseHeaders["location"],
+           let target = URL(string: location, relativeTo: URL(string: exchange.url))?.absoluteString {
+            related = addLink(target, source: .redirect, entry: exchange.entry, project: project) || related
+        }
+        if !related { unrelated += 1 }
+    }
+
+    /// Adds `text` when it is an action link not seen before; whether it is an action link.
+    @discardableResult
+    private mutating func addLink(_ text: String, source: CapturedActionLink.Source, entry: Int, project: ProjectConfiguration) -> Bool {
+        guard let anatomy = try? LinkInspector.inspect(text, authorizedDomains: project.authorizedDomains) else { return false }
+        if !actionLinks.contains(where: { $0.anatomy.link == anatomy.link }) {
+            actionLinks.append(CapturedActionLink(anatomy: anatomy, source: source, entry: entry))
+        }
+        return true
+    }
+
+    /// The settings checks for a `sendOobCode` whose request type this tool knows.
+    private static func settingsFindings(_ operation: CapturedOperation, project: ProjectConfiguration) -> [Finding] {
+        guard operation.operation == "sendOobCode", let type = operation.requestType.flatMap(OobRequestType.init(rawValue:)) else { return [] }
+        return SettingsFindings.findings(for: operation.settings, requestType: type, project: project)
+    }
+}
+
+extension CapturedOperation {
+    init(_ exchange: CapturedExchange, operation: String, wireName: String, api: CapturedAPI, toEmulator: Bool) {
+        let body = exchange.requestObject
+        let answer = exchange.responseJSON as? [String: Any]
+        self.operation = operation
+        self.wireName = wireName
+        self.api = api
+        self.toEmulator = toEmulator
+        requestType = Self.requestType(body["requestType"])
+        email = ActionCodeField.text(body["email"]) ?? ActionCodeField.text(answer?["email"])
+        actionCodeSettings = ActionCodeField.fields(in: body)
+        continueUrl = nil
+        for field in actionCodeSettings where field.name == "continueUrl" {
+            if case .text(let url) = field.value { continueUrl = url }
+        }
+        status = exchange.status
+        error = ActionCodeField.text((answer?["error"] as? [String: Any])?["message"])
+        self.exchange = exchange
+    }
+
+    /// A request type by name, or by its proto number (Android's `requestType: 6`, also in a form).
+    private static func requestType(_ value: Any?) -> String? {
+        guard let text = ActionCodeField.text(value) else { return nil }
+        if let number = Int(text), let names = IdentityToolkitMapping.enums["requestType"], names.indices.contains(number) {
+            return names[number]
+        }
+        return text
+    }
+
+    /// The settings sent, as the SDKs' `ActionCodeSettings`.
+    var settings: ActionCodeSettings {
+        var settings = ActionCodeSettings()
+        for field in actionCodeSettings {
+            switch (field.name, field.value) {
+            case ("continueUrl", .text(let text)): settings.url = text
+            case ("canHandleCodeInApp", .flag(let flag)): settings.handleCodeInApp = flag
+            case ("iOSBundleId", .text(let text)): settings.iOSBundleID = text
+            case ("androidPackageName", .text(let text)): settings.androidPackageName = text
+            case ("androidInstallApp", .flag(let flag)): settings.androidInstallIfNotAvailable = flag
+            case ("androidMinimumVersion", .text(let text)): settings.androidMinimumVersion = text
+            case ("linkDomain", .text(let text)): settings.linkDomain = text
+            case ("dynamicLinkDomain", .text(let text)): settings.dynamicLinkDomain = text
+            default: break
+            }
+        }
+        return settings
+    }
+}
+
+extension ActionCodeField {
+    /// The v1 REST names of the action code settings (`SendOobCodeRequest`), in output order.
+    public static let names = [
+        "continueUrl", "canHandleCodeInApp", "iOSBundleId", "androidPackageName", "androidInstallApp",
+        "androidMinimumVersion", "linkDomain", "dynamicLinkDomain",
+    ]
+    static let flags: Set<String> = ["canHandleCodeInApp", "androidInstallApp"]
+
+    /// The settings in a normalised body, however the wire spelled them (`ios_bundle_id`,
+    /// `iosBundleId`, `IOSBundleID`...): names compared without case.
+    static func fields(in body: [String: Any]) -> [ActionCodeField] {
+        var byName: [String: Any] = [:]
+        for (key, value) in body { byName[key.lowercased()] = byName[key.lowercased()] ?? value }
+        return names.compactMap { name in
+            guard let sent = byName[name.lowercased()] else { return nil }
+            if flags.contains(name) {
+                if let number = sent as? NSNumber { return ActionCodeField(name: name, value: .flag(number.boolValue)) }
+                if let text = sent as? String, let flag = Bool(text.lowercased()) { return ActionCodeField(name: name, value: .flag(flag)) }
+            }
+            return text(sent).map { ActionCodeField(name: name, value: .text($0)) }
+        }
+    }
+
+    /// A string, or a number or Boolean as text (forms and Android send numbers).
+    static func text(_ value: Any?) -> String? {
+        if let text = value as? String { return text }
+        if let number = value as? NSNumber {
+            if IdentityToolkitMapping.isBoolean(number) { return number.boolValue ? "true" : "false" }
+            return number.stringValue
+        }
+        return nil
+    }
+}
+
+/// What a captured URL is to the flow.
+enum CapturedEndpoint: Equatable {
+    case operation(method: String, wireName: String, api: CapturedAPI, toEmulator: Bool)
+    /// The emulator's own API (`/emulator/v1/...`): a source of links and mail, not an operation.
+    case emulator
+    case other
+
+    static let identityToolkitHost = "identitytoolkit.googleapis.com"
+    static let secureTokenHost = "securetoken.googleapis.com"
+    static let legacyHost = "www.googleapis.com"
+    static let relyingParty = "/identitytoolkit/v3/relyingparty/"
+
+    init(url: String) {
+        guard let components = URLComponents(string: url), let host = components.host?.lowercased() else {
+            self = .other
+            return
+        }
+        let path = components.percentEncodedPath
+        if path.hasPrefix("/emulator/v1/") {
+            self = .emulator
+            return
+        }
+        // An emulator takes the production host as the path's first segment, on any host.
+        let segments = path.split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false)
+        if segments.count == 2, segments[0].isEmpty, let service = segments[1].split(separator: "/", maxSplits: 1).first,
+           [Self.identityToolkitHost, Self.secureTokenHost, Self.legacyHost].contains(service.lowercased()) {
+            self = Self.recognise(service: service.lowercased(), path: String(path.dropFirst(service.count + 1)), toEmulator: true)
+        } else if path.hasPrefix(Self.relyingParty), host != Self.legacyHost {
+            // `serve`'s shorter v3 path, without the host segment.
+            self = Self.recognise(service: Self.legacyHost, path: path, toEmulator: true)
+        } else {
+            self = Self.recognise(service: host, path: path, toEmulator: false)
+        }
+    }
+
+    private static func recognise(service: String, path: String, toEmulator: Bool) -> CapturedEndpoint {
+        switch service {
+        case identityToolkitHost:
+            for (prefix, api) in [("/v1/", CapturedAPI.v1), ("/v2/", .v2)] where path.hasPrefix(prefix) {
+                guard let last = path.split(separator: "/").last.map(String.init) else { return .other }
+                // `projects/P/accounts` is the admin sign-up.
+                let method = last == "accounts" ? "signUp" : v1MethodName(last)
+                return .operation(method: method, wireName: last, api: api, toEmulator: toEmulator)
+            }
+        case legacyHost where path.hasPrefix(relyingParty):
+            let name = String(path.dropFirst(relyingParty.count))
+            guard !name.isEmpty, !name.contains("/") else { return .other }
+            let method = IdentityToolkitMapping.legacyV3Methods[name].map(v1MethodName) ?? name
+            return .operation(method: method, wireName: name, api: .v3, toEmulator: toEmulator)
+        case secureTokenHost where path == "/v1/token":
+            return .operation(method: "token", wireName: "token", api: .securetoken, toEmulator: toEmulator)
+        default:
+            break
+        }
+        return .other
+    }
+
+    /// `accounts:sendOobCode` → `sendOobCode`.
+    private static func v1MethodName(_ path: String) -> String {
+        path.hasPrefix("accounts:") ? String(path.dropFirst("accounts:".count)) : path
+    }
+}

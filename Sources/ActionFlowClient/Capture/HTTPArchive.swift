@@ -1,0 +1,182 @@
+import ActionFlowModel
+import Foundation
+
+/// An HTTP capture in HAR 1.2 (http://www.softwareishard.com/blog/har-12-spec/), as browser
+/// devtools, Proxyman, Charles and mitmproxy's `hardump` write it: only the fields an email-action
+/// flow needs. Every field is optional here so that a missing one is reported by name
+/// (`HTTPArchive.load`) rather than as a decoding failure.
+public struct HTTPArchive: Sendable, Decodable {
+    public struct Log: Sendable, Decodable {
+        public var entries: [Entry]?
+    }
+
+    public struct Entry: Sendable, Decodable {
+        public var startedDateTime: String?
+        /// Milliseconds the exchange took.
+        public var time: Double?
+        public var request: Request?
+        public var response: Response?
+    }
+
+    public struct Request: Sendable, Decodable {
+        public var method: String?
+        public var url: String?
+        public var headers: [Header]?
+        public var postData: PostData?
+    }
+
+    public struct Response: Sendable, Decodable {
+        /// 0 when no response arrived (HAR's convention for an aborted request).
+        public var status: Int?
+        public var headers: [Header]?
+        public var content: Content?
+        public var redirectURL: String?
+    }
+
+    public struct Header: Sendable, Decodable {
+        public var name: String
+        public var value: String
+    }
+
+    public struct PostData: Sendable, Decodable {
+        public var mimeType: String?
+        public var text: String?
+        /// Form fields, which some tools give instead of `text`.
+        public var params: [Parameter]?
+        /// Not in HAR 1.2, but written by tools that keep binary bodies as base64.
+        public var encoding: String?
+    }
+
+    public struct Parameter: Sendable, Decodable {
+        public var name: String
+        public var value: String?
+    }
+
+    public struct Content: Sendable, Decodable {
+        public var mimeType: String?
+        public var text: String?
+        /// `base64` when `text` holds the body's bytes in base64.
+        public var encoding: String?
+    }
+
+    public var log: Log?
+}
+
+/// Why a file is no capture this tool can read: one line, safe to print.
+public enum CaptureError: Error, Sendable, Equatable, CustomStringConvertible {
+    case empty
+    /// The JSON stops before its last value is closed: a download or a copy cut short.
+    case cutShort(byteOffset: Int, line: Int, column: Int)
+    case notJSON(String)
+    case notHAR(String)
+    case entryWithoutRequest(entry: Int)
+    case noIdentityToolkitCall(entries: Int)
+
+    public var description: String {
+        switch self {
+        case .empty:
+            "the file is empty"
+        case .cutShort(let offset, let line, let column):
+            "the file is cut short: its JSON ends at byte \(offset) (line \(line), column \(column)) before every object and list is closed"
+        case .notJSON(let detail):
+            "not JSON: \(UntrustedText.sanitize(detail))"
+        case .notHAR(let detail):
+            "not a HAR capture: \(UntrustedText.sanitize(detail))"
+        case .entryWithoutRequest(let entry):
+            "entry \(entry) of log.entries has no request (a HAR entry needs request.method and request.url)"
+        case .noIdentityToolkitCall(let entries):
+            "no Identity Toolkit or securetoken call among its \(entries) entries, and no action link: nothing of an email-action flow to explain"
+        }
+    }
+}
+
+extension HTTPArchive {
+    /// The capture in `data`, or why it is none. HAR 1.2 requires `log.entries`, and each entry's
+    /// `request` with its `method` and `url`.
+    public static func load(_ data: Data) throws(CaptureError) -> HTTPArchive {
+        guard data.contains(where: { !JSONScan.isSpace($0) }) else { throw .empty }
+        if let end = JSONScan.unfinishedEnd(data) { throw .cutShort(byteOffset: end.offset, line: end.line, column: end.column) }
+        let archive: HTTPArchive
+        do {
+            archive = try JSONDecoder().decode(HTTPArchive.self, from: data)
+        } catch let DecodingError.dataCorrupted(context) where context.codingPath.isEmpty {
+            throw .notJSON(context.debugDescription)
+        } catch let DecodingError.typeMismatch(type, context) {
+            let path = fieldPath(context.codingPath)
+            throw .notHAR(path.isEmpty ? "the top level is not an object" : "\(path) is not \(typeName(type))")
+        } catch let DecodingError.valueNotFound(type, context) {
+            throw .notHAR("\(fieldPath(context.codingPath)) is null, not \(typeName(type))")
+        } catch let DecodingError.keyNotFound(key, context) {
+            throw .notHAR("\(fieldPath(context.codingPath + [key])) is missing")
+        } catch {
+            throw .notHAR(String(describing: error))
+        }
+        guard let log = archive.log else { throw .notHAR("it has no log object") }
+        guard let entries = log.entries else { throw .notHAR("its log has no entries list") }
+        for (index, entry) in entries.enumerated() {
+            guard let request = entry.request else { throw .entryWithoutRequest(entry: index) }
+            if request.method == nil { throw .notHAR("log.entries[\(index)].request.method is missing") }
+            if request.url == nil { throw .notHAR("log.entries[\(index)].request.url is missing") }
+        }
+        return archive
+    }
+
+    /// `log.entries[3].request.url`.
+    static func fieldPath(_ path: [any CodingKey]) -> String {
+        path.reduce("") { text, key in
+            if let index = key.intValue { return text + "[\(index)]" }
+            return text.isEmpty ? key.stringValue : text + "." + key.stringValue
+        }
+    }
+
+    private static func typeName(_ type: Any.Type) -> String {
+        if type == String.self { return "a string" }
+        if type == Int.self || type == Double.self { return "a number" }
+        if type == Bool.self { return "true or false" }
+        if type == [Any].self { return "a list" }
+        if type == [String: Any].self { return "an object" }
+        return "of the expected type"
+    }
+}
+
+/// A byte scan of JSON's structure, for the one error a parser reports badly: text that stops
+/// before its containers close.
+enum JSONScan {
+    static func isSpace(_ byte: UInt8) -> Bool {
+        byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09
+    }
+
+    /// Where the text ends, when it ends inside a string or with a container still open.
+    static func unfinishedEnd(_ data: Data) -> (offset: Int, line: Int, column: Int)? {
+        guard let first = data.first(where: { !isSpace($0) }), first == UInt8(ascii: "{") || first == UInt8(ascii: "[") else { return nil }
+        var depth = 0
+        var inString = false
+        var escaped = false
+        var line = 1
+        var column = 1
+        for byte in data {
+            if byte == 0x0A {
+                line += 1
+                column = 1
+            } else if byte & 0xC0 != 0x80 {
+                column += 1
+            }
+            if inString {
+                if escaped { escaped = false } else if byte == UInt8(ascii: "\\") { escaped = true } else if byte == UInt8(ascii: "\"") { inString = false }
+                continue
+            }
+            switch byte {
+            case UInt8(ascii: "\""): inString = true
+            case UInt8(ascii: "{"), UInt8(ascii: "["):
+                depth += 1
+            case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                depth -= 1
+                // More closed than opened: malformed, which the parser names better.
+                if depth < 0 { return nil }
+            default: break
+            }
+        }
+        guard inString || depth > 0 else { return nil }
+        return (data.count, line, column)
+    }
+}

@@ -1,0 +1,61 @@
+import ActionFlowClient
+import ActionFlowModel
+import ArgumentParser
+import Foundation
+
+/// `actionflow import CAPTURE`: the email-action flow an HTTP capture holds.
+struct ImportCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "import",
+        abstract: "Explain the email-action flow an HTTP capture (HAR 1.2) holds.",
+        discussion: """
+        Reads a HAR file as browser devtools, Proxyman, Charles or mitmproxy (hardump) write it, \
+        and narrates its Identity Toolkit and securetoken calls (v1, the iOS SDK's v3 names, \
+        Android's spelling; production hosts and an emulator's paths) and the action links in it, \
+        never following one; CORS preflights and other traffic are kept out. Findings come from the \
+        link inspector and the settings checks, against --authorized-domain (default: the project's). \
+        Codes, keys and tokens are masked. Exit status: 0 when the capture was read, 2 (with the \
+        file and the reason on stderr) when it cannot be.
+        """
+    )
+
+    @Argument(help: ArgumentHelp("The capture: a HAR file, or - to read it from standard input.", valueName: "capture"))
+    var capture: String
+
+    @Flag(help: "Print a JSON object instead of text.")
+    var json = false
+
+    @Option(name: .customLong("authorized-domain"), help: ArgumentHelp("An authorized domain to check continue URLs against (repeatable; default: the project's).", valueName: "domain"))
+    var authorizedDomains: [String] = []
+
+    @OptionGroup var project: ProjectFileOption
+
+    func run() throws {
+        var configuration = try project.load()
+        if !authorizedDomains.isEmpty { configuration.authorizedDomains = authorizedDomains }
+        let output: String
+        do {
+            let data = capture == "-" ? FileHandle.standardInput.readDataToEndOfFile() : try Data(contentsOf: URL(fileURLWithPath: capture))
+            output = try Self.render(data, source: capture == "-" ? "(standard input)" : capture, json: json, project: configuration)
+        } catch {
+            let reason = (error as? CaptureError)?.description ?? Self.readFailure(error)
+            FileHandle.standardError.write(Data("actionflow import: \(UntrustedText.sanitize(capture)): \(reason)\n".utf8))
+            throw ExitCode(2)
+        }
+        print(output)
+    }
+
+    /// The command's output for a capture's bytes, or why they are no capture.
+    static func render(_ data: Data, source: String, json: Bool, project: ProjectConfiguration) throws(CaptureError) -> String {
+        let flow = try CapturedFlow.read(data, project: project)
+        return json ? JSONWriter.commandOutput(flow.report) : flow.narration(source: source)
+    }
+
+    private static func readFailure(_ error: any Error) -> String {
+        let underlying = (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError
+        if let code = underlying?.code, underlying?.domain == NSPOSIXErrorDomain, let reason = strerror(Int32(code)) {
+            return "cannot read it: \(String(cString: reason))"
+        }
+        return "cannot read it: \(UntrustedText.sanitize(error.localizedDescription))"
+    }
+}

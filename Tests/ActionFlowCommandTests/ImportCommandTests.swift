@@ -1,0 +1,175 @@
+@testable import ActionFlowCommands
+import ActionFlowBackend
+import ActionFlowClient
+import ActionFlowModel
+import ArgumentParser
+import Foundation
+import Testing
+
+/// `actionflow import`: HAR captures, one recorded from real traffic through mitmproxy in front of
+/// `serve --as emulator` (Fixtures/Captures/record-serve-capture.sh), the others written by hand
+/// for what a proxy in front of `serve` cannot show (production hosts, base64 bodies, redirects).
+@Suite struct ImportCommandTests {
+    static let captures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/Captures")
+
+    static func capture(_ name: String) throws -> Data {
+        try Data(contentsOf: captures.appendingPathComponent(name))
+    }
+
+    static func report(_ name: String, authorizedDomains: [String] = []) throws -> [String: Any] {
+        var project = try ProjectConfigLoader.loadDefault()
+        if !authorizedDomains.isEmpty { project.authorizedDomains = authorizedDomains }
+        let output = try ImportCommand.render(try capture(name), source: name, json: true, project: project)
+        return try #require(try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [String: Any])
+    }
+
+    static func narration(_ name: String) throws -> String {
+        try ImportCommand.render(try capture(name), source: name, json: false, project: try ProjectConfigLoader.loadDefault())
+    }
+
+    /// An operation's `actionCodeSettings`, JSON Booleans told apart from text.
+    static func settings(_ operation: [String: Any]) -> [String: String]? {
+        (operation["actionCodeSettings"] as? [String: Any])?.mapValues { value in
+            if let number = value as? NSNumber, IdentityToolkitMapping.isBoolean(number) { return "\(number.boolValue) (Boolean)" }
+            return value as? String ?? "\(value)"
+        }
+    }
+
+    @Test func recordedEmulatorCaptureNamesEveryCallByItsV1Method() throws {
+        let report = try Self.report("serve-emulator.har")
+        #expect(Set(report.keys) == ["operations", "actionLinks", "findings"])
+        let operations = try #require(report["operations"] as? [[String: Any]])
+        let names = operations.map { $0["operation"] as? String ?? "" }
+        // The v3 calls first (signupNewUser, verifyPassword, getOobConfirmationCode), then v1.
+        #expect(Array(names.prefix(5)) == ["signUp", "signInWithPassword", "sendOobCode", "sendOobCode", "sendOobCode"])
+        #expect(names.last == "signInWithPassword", "the REST transport's flow follows")
+        #expect(operations[1]["status"] as? Int == 400)
+        #expect(operations[1]["error"] as? String == "INVALID_PASSWORD")
+        #expect(operations[0]["error"] is NSNull)
+        for key in ["operation", "requestType", "email", "continueUrl", "actionCodeSettings", "status", "error"] {
+            #expect(operations.allSatisfy { $0.keys.contains(key) }, "every operation has \(key)")
+        }
+        let ios = operations[2]
+        #expect(ios["requestType"] as? String == "PASSWORD_RESET")
+        #expect(ios["continueUrl"] as? String == "https://evil.example/after-reset")
+        #expect(Self.settings(ios) == [
+            "continueUrl": "https://evil.example/after-reset", "iOSBundleId": "com.example.ios", "canHandleCodeInApp": "true (Boolean)",
+        ])
+        // Android: snake_case keys and requestType 6, under the v1 names.
+        let android = operations[3]
+        #expect(android["requestType"] as? String == "EMAIL_SIGNIN")
+        #expect(android["email"] as? String == "android@example.com")
+        #expect(Self.settings(android) == [
+            "continueUrl": "https://www.example.com/finish", "androidPackageName": "com.example.android", "androidInstallApp": "true (Boolean)",
+            "androidMinimumVersion": "12", "canHandleCodeInApp": "true (Boolean)",
+        ])
+        // A form body.
+        #expect(Self.settings(operations[4]) == ["continueUrl": "https://www.example.com/reset"])
+    }
+
+    @Test func recordedCaptureListsTheEmulatorsLinksAndKeepsOutPreflightsAndOtherTraffic() throws {
+        let report = try Self.report("serve-emulator.har")
+        let links = try #require(report["actionLinks"] as? [[String: Any]])
+        #expect(links.contains { $0["mode"] as? String == "resetPassword" && $0["continueUrl"] as? String == "https://evil.example/after-reset" && $0["lang"] as? String == "en" })
+        #expect(links.contains { $0["mode"] as? String == "signIn" })
+        #expect(links.allSatisfy { ($0["oobCode"] as? String)?.hasSuffix(SecretMasking.marker) == true }, "codes are masked")
+        let text = try Self.narration("serve-emulator.har")
+        #expect(text.contains("kept out of the flow: 1 CORS preflight, 2 unrelated requests"))
+        #expect(text.contains("sendOobCode (v3 getOobConfirmationCode, emulator) PASSWORD_RESET for ios@example.com: 200"))
+        #expect(!text.contains("OPTIONS"))
+        // Nothing of a password, code or token in clear.
+        #expect(!text.contains("secret-123"))
+        for link in links {
+            let masked = try #require(link["link"] as? String)
+            #expect(masked.contains("oobCode=") && masked.contains(SecretMasking.marker))
+        }
+    }
+
+    @Test func findingsComeFromTheSettingsSentAndTheLinks() throws {
+        let report = try Self.report("serve-emulator.har")
+        let findings = try #require(report["findings"] as? [[String: Any]])
+        // evil.example is not among the default project's authorized domains.
+        #expect(findings.contains { $0["code"] as? String == "continue-url.unauthorized" && $0["subject"] as? String == "operations[2]" })
+        let allowed = try Self.report("serve-emulator.har", authorizedDomains: ["evil.example", "www.example.com"])
+        let allowedFindings = try #require(allowed["findings"] as? [[String: Any]])
+        #expect(!allowedFindings.contains { $0["code"] as? String == "continue-url.unauthorized" })
+    }
+
+    @Test func productionHostsBase64AndFormBodiesAndRedirects() throws {
+        let report = try Self.report("production-hand-written.har")
+        let operations = try #require(report["operations"] as? [[String: Any]])
+        #expect(operations.map { $0["operation"] as? String } == ["sendOobCode", "sendOobCode", "token", "lookup"])
+        #expect(operations.map { $0["api"] as? String } == ["v3", "v1", "securetoken", "v1"])
+        // The v3 answer came base64-encoded.
+        #expect(operations[0]["status"] as? Int == 400)
+        #expect(operations[0]["error"] as? String == "INVALID_DYNAMIC_LINK_DOMAIN")
+        #expect(Self.settings(operations[0]) == [
+            "continueUrl": "https://app.evil.example/finish", "iOSBundleId": "com.example.ios",
+            "dynamicLinkDomain": "example.page.link", "canHandleCodeInApp": "false (Boolean)",
+        ])
+        // A form given as HAR params, with Android's integer request type.
+        #expect(operations[1]["requestType"] as? String == "PASSWORD_RESET")
+        #expect(Self.settings(operations[1]) == [
+            "continueUrl": "https://www.example.com/after", "linkDomain": "links.other.example", "canHandleCodeInApp": "true (Boolean)",
+        ])
+        let links = try #require(report["actionLinks"] as? [[String: Any]])
+        #expect(links.count == 1)
+        #expect(links.first?["source"] as? String == "redirect")
+        #expect(links.first?["lang"] as? String == "fr")
+        let codes = Set((report["findings"] as? [[String: Any]] ?? []).map { "\($0["subject"] as? String ?? "") \($0["code"] as? String ?? "")" })
+        #expect(codes.isSuperset(of: [
+            "operations[0] settings.sign-in-not-in-app", "operations[0] legacy-dynamic-links", "operations[0] continue-url.unauthorized",
+            "operations[1] settings.link-domain-unknown", "actionLinks[0] continue-url.unauthorized",
+        ]))
+    }
+
+    @Test func hostileStringsAreSanitizedAndSecretsMasked() throws {
+        let text = try Self.narration("production-hand-written.har")
+        #expect(!text.unicodeScalars.contains { $0 == "\u{1B}" || $0 == "\u{202E}" || $0 == "\u{07}" })
+        #expect(text.contains("lookup for ␛[2Jhostile"))
+        #expect(!text.contains("Zq8vH2kLm4Pz7RtYwB3nC9dF1gJ5"), "the action code is masked")
+        #expect(!text.contains("AMf-vBxRefreshTokenValue"))
+        var project = try ProjectConfigLoader.loadDefault()
+        project.authorizedDomains = ["www.example.com"]
+        let json = try ImportCommand.render(try Self.capture("production-hand-written.har"), source: "x", json: true, project: project)
+        #expect(!json.unicodeScalars.contains { $0 == "\u{1B}" || $0 == "\u{202E}" })
+        #expect(!json.contains("Zq8vH2kLm4Pz7RtYwB3nC9dF1gJ5"))
+    }
+
+    @Test(arguments: [
+        ("cut-short.har", "the file is cut short: its JSON ends at byte"),
+        ("not-json.har", "not JSON: "),
+        ("not-har.json", "not a HAR capture: it has no log object"),
+        ("entry-without-request.har", "entry 0 of log.entries has no request"),
+    ])
+    func badCapturesAreRefusedWithTheReason(name: String, reason: String) throws {
+        let project = try ProjectConfigLoader.loadDefault()
+        #expect {
+            _ = try ImportCommand.render(try Self.capture(name), source: name, json: false, project: project)
+        } throws: { error in
+            (error as? CaptureError)?.description.hasPrefix(reason) == true
+        }
+        let command = try #require(try ActionFlowCommand.parseAsRoot(["import", Self.captures.appendingPathComponent(name).path]) as? ImportCommand)
+        #expect(throws: ExitCode(2)) { try command.run() }
+    }
+
+    @Test func cutShortNamesThePosition() throws {
+        let data = try Self.capture("cut-short.har")
+        let lines = String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).count
+        #expect {
+            _ = try HTTPArchive.load(data)
+        } throws: { error in
+            (error as? CaptureError)?.description.contains("byte \(data.count) (line \(lines),") == true
+        }
+    }
+
+    @Test func captureWithoutIdentityToolkitCallsIsRefused() throws {
+        let har = #"{"log": {"version": "1.2", "entries": [{"request": {"method": "GET", "url": "https://www.example.com/"}, "response": {"status": 200}}]}}"#
+        #expect(throws: CaptureError.noIdentityToolkitCall(entries: 1)) {
+            _ = try CapturedFlow.read(Data(har.utf8), project: try ProjectConfigLoader.loadDefault())
+        }
+        #expect(throws: CaptureError.notHAR("log.entries[0].request.url is not a string")) {
+            _ = try HTTPArchive.load(Data(#"{"log": {"entries": [{"request": {"method": "GET", "url": 7}}]}}"#.utf8))
+        }
+    }
+}
