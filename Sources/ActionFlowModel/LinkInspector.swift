@@ -248,7 +248,7 @@ public enum LinkInspector {
         let wrappers = chain.links.dropLast()
         if let outer = wrappers.first {
             findings.append(Finding(code: "ios.no-unwrap", severity: .warning,
-                                    message: "iOS ActionCodeURL(link:) does not unwrap link= wrappers: given this link it finds no code and returns nil. Pass it the action URL (the payload); the JS SDK unwraps link, deep_link_id and double wrapping."))
+                                    message: "iOS ActionCodeURL(link:) does not unwrap link= wrappers: it reads the payload's parameters as the link's own, and the payload's first one (apiKey on real links) is taken for link= and lost (AuthWebUtils.swift:190-207). Pass it the action URL (the payload); the JS SDK unwraps link, deep_link_id and double wrapping."))
             if wrappers.contains(where: { $0.layer.kind == .dynamicLinkWrapper }) {
                 findings.append(.legacyDynamicLinks("The link on \(outer.split.host)"))
             }
