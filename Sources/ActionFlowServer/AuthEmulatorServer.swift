@@ -6,6 +6,7 @@ import HummingbirdCore
 import Logging
 import NIOCore
 import NIOHTTP1
+import ServiceLifecycle
 
 /// Serves an `EmulatorAPI` over HTTP/1.1 with Hummingbird: one log line per request (path only,
 /// never the query, which can hold `oobCode` and `apiKey`), bodies over the limit refused in
@@ -44,12 +45,14 @@ public struct AuthEmulatorServer: Sendable {
     public func start() async throws -> RunningEmulatorServer {
         let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
         let app = application { port in continuation.yield(port) }
+        // In a group of its own, so that stopping it can be graceful (see `stop`).
+        let group = ServiceGroup(configuration: ServiceGroupConfiguration(services: [app], logger: logger))
         let task = Task {
             defer { continuation.finish() }
-            try await app.run()
+            try await group.run()
         }
         for await port in ports {
-            return RunningEmulatorServer(port: port, task: task)
+            return RunningEmulatorServer(port: port, task: task, group: group)
         }
         // The stream ended without a port: the server failed to start.
         try await task.value
@@ -89,10 +92,21 @@ public struct ServerStartError: Error, CustomStringConvertible {
 public struct RunningEmulatorServer: Sendable {
     public let port: Int
     let task: Task<Void, any Error>
+    let group: ServiceGroup
 
-    public func stop() async {
-        task.cancel()
+    /// Stops accepting, lets the connections already accepted be served and closed, then ends;
+    /// a connection still open after `patience` is cut. Cancelling at once would drop
+    /// connections accepted but not yet handed to the server, which SwiftNIO treats as a
+    /// programming error (`NIOAsyncWriter` deinited without `finish()`).
+    public func stop(patience: Duration = .seconds(2)) async {
+        await group.triggerGracefulShutdown()
+        let task = self.task
+        let deadline = Task {
+            try await Task.sleep(for: patience)
+            task.cancel()
+        }
         _ = try? await task.value
+        deadline.cancel()
     }
 }
 
