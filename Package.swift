@@ -162,7 +162,7 @@ let package = Package(
         .testTarget(
             name: "ActionFlowServerTests",
             dependencies: [
-                "ActionFlowServer", "ActionFlowTransport", "ActionFlowBackend", "ActionFlowModel", "ActionFlowClient", "ActionFlowLoad",
+                "ActionFlowServer", "ActionFlowTransport", "ActionFlowBackend", "ActionFlowModel", "ActionFlowClient", "ActionFlowLoad", "TestSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "PropertyBased", package: "swift-property-based"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),

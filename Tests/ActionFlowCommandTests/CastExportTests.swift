@@ -35,7 +35,7 @@ struct CastExportTests {
         process.standardInput = try FileHandle(forReadingFrom: paths[0])
         process.standardOutput = try FileHandle(forWritingTo: paths[1])
         process.standardError = try FileHandle(forWritingTo: paths[2])
-        try process.run()
+        try ProcessLaunch.run(process)
         process.waitUntilExit()
         return ProcessResult(status: process.terminationStatus, output: try Data(contentsOf: paths[1]), errors: String(decoding: try Data(contentsOf: paths[2]), as: UTF8.self))
     }

@@ -16,7 +16,7 @@ struct RESTTransportEndToEndTests {
         let output = Pipe()
         serve.standardOutput = output
         serve.standardError = FileHandle.nullDevice
-        try serve.run()
+        try ProcessLaunch.run(serve)
         defer {
             serve.terminate()
             serve.waitUntilExit()

@@ -2,6 +2,7 @@ import ActionFlowModel
 import ActionFlowServer
 import ActionFlowTransport
 import Foundation
+import TestSupport
 import Testing
 
 /// The official firebase-admin Python SDK, a client written elsewhere, pointed at serve with
@@ -28,7 +29,7 @@ struct FirebaseAdminInteropTests {
         let errors = Pipe()
         process.standardOutput = output
         process.standardError = errors
-        try process.run()
+        try ProcessLaunch.run(process)
         let watchdog = Task {
             try await Task.sleep(for: timeout)
             process.terminate()

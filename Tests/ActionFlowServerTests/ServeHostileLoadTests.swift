@@ -1,6 +1,7 @@
 import ActionFlowLoad
 import ActionFlowServer
 import Foundation
+import TestSupport
 import Testing
 
 /// `actionflow-bench serve --hostile --json` as a user runs it: the built `serve --as emulator`
@@ -31,7 +32,7 @@ struct ServeHostileLoadTests {
             let stdout = Pipe()
             process.standardOutput = stdout
             process.standardError = FileHandle.nullDevice
-            try process.run()
+            try ProcessLaunch.run(process)
             let data = stdout.fileHandleForReading.readDataToEndOfFile()
             process.waitUntilExit()
             return (process.terminationStatus, data)

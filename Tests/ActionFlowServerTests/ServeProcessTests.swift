@@ -2,6 +2,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+import TestSupport
 import Testing
 
 /// The built `actionflow serve` as a user runs it: banner, one log line per request without
@@ -40,7 +41,7 @@ struct ServeProcessTests {
         process.standardError = output
         let collected = Collected()
         output.fileHandleForReading.readabilityHandler = { collected.append($0.availableData) }
-        try process.run()
+        try ProcessLaunch.run(process)
         let banner: String
         do {
             banner = try await waitFor(collected, "FIREBASE_AUTH_EMULATOR_HOST=127.0.0.1:")
@@ -90,7 +91,7 @@ struct ServeProcessTests {
         let errors = Pipe()
         refused.standardError = errors
         refused.standardOutput = Pipe()
-        try refused.run()
+        try ProcessLaunch.run(refused)
         refused.waitUntilExit()
         #expect(refused.terminationStatus != 0)
         let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
