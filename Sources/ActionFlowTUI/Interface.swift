@@ -67,6 +67,8 @@ public struct Interface: Sendable {
     public let replayTitle: String
     /// The scenario presented step by step (`--scenario`), if any.
     public let scenario: Scenario?
+    /// Its steps as the presenter plays them (`stepGroups(_:)`), worked out once.
+    let presentedSteps: [[Int]]
     /// Changes whenever the session on screen may have changed (the panes' cache key).
     public private(set) var revision = 0
     public var width: Int
@@ -92,6 +94,7 @@ public struct Interface: Sendable {
     public init(driver: SessionDriver, scenario: Scenario? = nil, colorMode: ColorMode, theme: Theme = .dark, width: Int, height: Int, speed: Double = 1, notice: String? = nil) {
         self.driver = driver
         self.scenario = scenario
+        presentedSteps = scenario.map(Self.stepGroups) ?? []
         self.width = width
         self.height = height
         self.speed = speed
@@ -115,6 +118,7 @@ public struct Interface: Sendable {
         replay = Replay(recording)
         replayTitle = title
         scenario = nil
+        presentedSteps = []
         self.width = width
         self.height = height
         self.speed = speed
@@ -284,8 +288,7 @@ public struct Interface: Sendable {
             ui.message = "waiting for the server to answer the previous step"
             return (false, [])
         }
-        let groups = Self.stepGroups(scenario)
-        guard let group = groups.first(where: { ($0.first ?? 0) >= presenter.played }) else { return (false, []) }
+        guard let group = presentedSteps.first(where: { ($0.first ?? 0) >= presenter.played }) else { return (false, []) }
         ui.openingCard = false
         presenterMarks.append(driver.events.count)
         checkResults = []
@@ -361,7 +364,7 @@ public struct Interface: Sendable {
     /// The caption of the group holding step index `played`.
     private func presenterCaption(played: Int) -> String {
         guard let scenario else { return "" }
-        let group = Self.stepGroups(scenario).last { ($0.first ?? 0) <= played }
+        let group = presentedSteps.last { ($0.first ?? 0) <= played }
         return group.map { Self.caption(scenario.steps[$0[0]]) } ?? ""
     }
 
@@ -393,8 +396,8 @@ public struct Interface: Sendable {
 
     /// The presented step on screen, counted as the presenter counts them (checks folded in).
     public var presenterStep: Int {
-        guard let scenario, let presenter = session.presenter else { return session.presenter?.played ?? 0 }
-        return Self.stepGroups(scenario).filter { ($0.first ?? 0) < presenter.played }.count
+        guard scenario != nil, let presenter = session.presenter else { return session.presenter?.played ?? 0 }
+        return presentedSteps.filter { ($0.first ?? 0) < presenter.played }.count
     }
 
     /// What the screen says of the scenario presented or the replay: its card, the step
@@ -402,7 +405,7 @@ public struct Interface: Sendable {
     public var presentation: Presentation? {
         guard let presenter = session.presenter else { return nil }
         guard let scenario, replay == nil else { return Presentation(presenter) }
-        let groups = Self.stepGroups(scenario)
+        let groups = presentedSteps
         // A step being typed has begun: the next is the one after it.
         let begun = presenter.played + (typing == nil ? 0 : 1)
         let next = presenter.isFinished ? nil : groups.first { ($0.first ?? 0) >= begun }
