@@ -111,6 +111,8 @@ struct ServedRoute: Sendable {
 
     /// The route for `method` and `path`, and its parameters.
     static func match(method: String, path: String) -> (route: ServedRoute, parameters: [String: String])? {
+        // Every route is absolute: a path without its leading slash names none of them.
+        guard path.hasPrefix("/") else { return nil }
         let pathSegments = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
         guard let candidates = byMethodAndLength[MethodAndLength(method: method, length: pathSegments.count)] else { return nil }
         let given = Array(pathSegments)
