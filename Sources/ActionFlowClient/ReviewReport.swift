@@ -15,11 +15,12 @@ public struct ReviewReport: Sendable {
 
     /// The section headings, in order.
     public static let sections = [
-        "Outcome", "Settings sent", "The email", "Link anatomy", "Route taken", "Findings", "Exchanges", "Sequence diagram",
+        "Outcome", "Settings sent", "The email", "Link anatomy", "Route taken", "Findings", "Security review (OWASP ASVS 5.0)",
+        "Exchanges", "Sequence diagram",
     ]
 
     public var markdown: String {
-        let bodies = [outcome, settingsSent, email, linkAnatomy, routeTaken, findings, exchanges, diagram]
+        let bodies = [outcome, settingsSent, email, linkAnatomy, routeTaken, findings, securityReview, exchanges, diagram]
         var out = ["# Review: \(MarkdownText.inline(title))", ""]
         for (heading, body) in zip(Self.sections, bodies) {
             out += ["## \(heading)", ""] + body + [""]
@@ -130,6 +131,15 @@ public struct ReviewReport: Sendable {
         let unique = all.filter { seen.insert($0.code).inserted }
         guard !unique.isEmpty else { return ["None."] }
         return unique.map { "- **\($0.severity.rawValue)** \(MarkdownText.code($0.code)): \(MarkdownText.inline($0.message))" }
+    }
+
+    /// Each ASVS requirement the email actions touch, with its verdict and the flow's evidence.
+    var securityReview: [String] {
+        let rows = SecurityReview(session).checks.map { check in
+            "| \(check.reference) | L\(check.level) | \(MarkdownText.inline(check.topic)) | **\(check.verdict.rawValue)** | \(MarkdownText.inline(check.evidence)) |"
+        }
+        return ["| requirement | level | asks | verdict | evidence |", "|---|---|---|---|---|"] + rows
+            + ["", "*\(MarkdownText.inline(SecurityReview.analogyNote)) Levels are where a requirement starts to apply; the requirements are listed in docs/security-review.md.*"]
     }
 
     var exchanges: [String] {
