@@ -69,6 +69,8 @@ public enum AppEvent: Sendable, Equatable, Codable {
     case serviceFailed(Effect, AuthFailure)
     /// A call to a remote world went out and came back (or failed); its `id` is given by the session.
     case exchangeRecorded(ExchangeRecord, IdentityToolkitOperation, by: Caller)
+    /// A call or an action link of an imported capture (`CapturedFlow.recording`).
+    case captured(CaptureStep)
 }
 
 /// Work the runtime does for the reducer. Values, so tests compare them.

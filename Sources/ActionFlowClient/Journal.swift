@@ -203,6 +203,8 @@ public enum JournalFact: Sendable, Equatable, Codable {
     case worldResetRequested
     case worldReset(now: Date?)
     case serviceFailed(Effect, AuthFailure)
+    /// What an imported capture shows.
+    case captured(CapturedFact)
     case retryRequested
     case errorDismissed
 

@@ -16,6 +16,7 @@ public enum JournalText {
         switch fact {
         case .exchange, .mailSent: 0
         case .routed(_, let route): route.steps.count + route.assumptions.count
+        case .captured(.call(let call)): 1 + call.actionCodeSettings.count
         default: 1
         }
     }
@@ -118,6 +119,12 @@ public enum JournalText {
             return ["\(effect.summary) failed: \(Narration.describe(failure))"]
         case .retryRequested:
             return ["retry requested by the user"]
+        case .captured(.call(let call)):
+            return call.lines
+        case .captured(.actionLink(let link)):
+            return ["action link (never followed): " + link.line]
+        case .captured(.finding(let finding, let subject)):
+            return ["finding [\(finding.severity.rawValue)] \(finding.code) (\(subject)): \(finding.message)"]
         case .errorDismissed:
             return ["error dismissed"]
         }

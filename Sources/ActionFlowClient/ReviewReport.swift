@@ -64,6 +64,26 @@ public struct ReviewReport: Sendable {
 
     var settingsSent: [String] {
         let requests = sendOobCodeRequests
+        let captured = capturedSends
+        guard requests.isEmpty, !captured.isEmpty else { return settingsSent(requests) }
+        var lines: [String] = []
+        for (number, call) in captured.enumerated() {
+            if captured.count > 1 { lines += ["Request \(number + 1) (capture entry \(call.entry)):", ""] }
+            lines += ["| field | value |", "|---|---|"]
+            let fields = [("requestType", call.requestType), ("email", call.email)].compactMap { name, value in value.map { (name, $0) } }
+                + call.actionCodeSettings.map { field in
+                    switch field.value {
+                    case .text(let text): (field.name, text)
+                    case .flag(let flag): (field.name, String(flag))
+                    }
+                }
+            lines += fields.map { "| \($0.0) | \(MarkdownText.code(SecretMasking.maskLinks(in: $0.1))) |" }
+            lines.append("")
+        }
+        return Array(lines.dropLast())
+    }
+
+    private func settingsSent(_ requests: [(request: SendOobCodeRequest, locale: String?)]) -> [String] {
         guard !requests.isEmpty else { return ["No email was requested."] }
         var lines: [String] = []
         for (number, (request, locale)) in requests.enumerated() {
@@ -127,6 +147,9 @@ public struct ReviewReport: Sendable {
             all += SettingsFindings.findings(for: session.app.sentSettings ?? session.app.settings, requestType: request.requestType, project: session.project)
         }
         all += anatomy?.findings ?? []
+        all += session.journal.compactMap { entry in
+            if case .captured(.finding(let finding, _)) = entry.fact { finding } else { nil }
+        }
         var seen: Set<String> = []
         let unique = all.filter { seen.insert($0.code).inserted }
         guard !unique.isEmpty else { return ["None."] }
@@ -177,6 +200,12 @@ public struct ReviewReport: Sendable {
         }
     }
 
+
+    private var capturedSends: [CapturedCall] {
+        session.journal.compactMap { entry in
+            if case .captured(.call(let call)) = entry.fact, call.operation == "sendOobCode" { call } else { nil }
+        }
+    }
 
     /// The link last tapped or pasted, or else the latest email's.
     private var anatomy: LinkAnatomy? {

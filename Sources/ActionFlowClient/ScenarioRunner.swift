@@ -420,6 +420,12 @@ extension AppEvent {
         case .onDevice(let index, let event): "device \(index + 1): \(event.summary)"
         case .projectApplied(let project, _): "project \(project.projectId) applied"
         case .exchangeRecorded(_, let operation, let caller): "\(caller.rawValue): \(operation.rawValue) recorded"
+        case .captured(let step):
+            switch step.fact {
+            case .call(let call): "captured \(call.operation)"
+            case .actionLink(let link): "captured \(link.mode ?? "action") link"
+            case .finding(let finding, _): "finding \(finding.code)"
+            }
         }
     }
 }

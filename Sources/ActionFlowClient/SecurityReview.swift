@@ -52,7 +52,7 @@ public struct SecurityReview: Sendable {
         let types = flow.sentTypes
         guard !types.isEmpty else { return check }
         let lifetimes = types.map { ($0, flow.project.codeLifetimes.lifetime(for: $0)) }
-        let described = lifetimes.map { "\(Self.title($0.0).capitalizedFirst) codes live \(Self.duration($0.1))" }.joined(separator: "; ")
+        let described = lifetimes.map { "\(Self.title($0.0)) codes live \(Self.duration($0.1))" }.joined(separator: "; ").capitalizedFirst
         let expired = flow.uses.contains { $0.error == "EXPIRED_OOB_CODE" }
         let enforced = expired ? " A code past its lifetime was refused (EXPIRED_OOB_CODE)." : ""
         check.verdict = lifetimes.allSatisfy { $0.1 <= limit } ? .met : .notMet
@@ -186,12 +186,18 @@ public struct SecurityReview: Sendable {
     /// 6.3.8 (L3): no account enumeration, forgotten-password included.
     static func enumeration(_ flow: FlowEvidence) -> Check {
         var check = Check(id: "6.3.8", level: 3, topic: "the email actions do not reveal which accounts exist", verdict: .notShown, evidence: "No email was asked for.")
-        if let found = flow.uses.first(where: { $0.operation == .sendOobCode && ($0.error ?? "").hasPrefix("EMAIL_NOT_FOUND") }) {
+        if let found = flow.uses.first(where: { ($0.error ?? "").hasPrefix("EMAIL_NOT_FOUND") }) {
             check.verdict = .notMet
-            check.evidence = "Asking for an email to an unknown address answered \(found.error ?? "EMAIL_NOT_FOUND"): the answer tells who has an account."
+            let asked = found.operation == .sendOobCode ? "Asking for an email to an unknown address" : "\(found.operation.rawValue) with an unknown address"
+            check.evidence = "\(asked) answered \(found.error ?? "EMAIL_NOT_FOUND"): the answer tells who has an account."
             return check
         }
         guard flow.uses.contains(where: { $0.operation == .sendOobCode }) else { return check }
+        // A capture's project settings are not known: only its answers count.
+        guard !flow.isCapture else {
+            check.evidence = "Emails were asked for, each for a known address: this flow does not show what an unknown one gets."
+            return check
+        }
         if flow.project.emailEnumerationProtection {
             check.verdict = .met
             check.evidence = "Email enumeration protection is on: an unknown address gets the same answer as a known one, and no email."
@@ -296,6 +302,8 @@ struct FlowEvidence {
     let project: ProjectConfiguration
     let mail: [MailMessage]
     let isSimulated: Bool
+    /// An imported capture: the project's settings are this tool's, not the captured project's.
+    let isCapture: Bool
     /// Calls that carried a code, and the sends (code "" for those), in journal order.
     private(set) var uses: [CodeUse] = []
     /// Continue URLs as sent (checked against the domains before they are shown).
@@ -311,6 +319,7 @@ struct FlowEvidence {
         project = session.project
         mail = session.sentMail
         isSimulated = session.isEmbedded
+        isCapture = session.journal.contains { if case .captured = $0.fact { true } else { false } }
         var pending: [Int: CodeUse] = [:]
         var lastSendDevice: DeviceName?
         for entry in session.journal {
@@ -333,6 +342,15 @@ struct FlowEvidence {
                 }
             case .mailSent(let id, _, _):
                 if let code = session.sentMail.first(where: { $0.id == id })?.oobCode { requesters[code] = lastSendDevice }
+            case .captured(.call(let call)):
+                if call.operation == "sendOobCode", let url = call.continueUrl, !url.isEmpty { sentContinueURLs.append(url) }
+                let operation = IdentityToolkitOperation(rawValue: "accounts:\(call.operation)")
+                if let operation, call.oobCode != nil || operation == .sendOobCode || call.error != nil {
+                    uses.append(CodeUse(code: call.oobCode ?? "", operation: operation, consumes: call.spendsCode, needsForm: operation == .resetPassword,
+                                        caller: .app, device: nil, status: call.status, error: call.error.map(Self.errorCode)))
+                }
+                if call.operation == "resetPassword", call.setsPassword, call.status == 200 { passwordChangedAt = passwordChangedAt ?? entry.at ?? .distantPast }
+                if call.operation == "signInWithEmailLink", call.status == 200 { signedInWithEmailLink = true }
             case .reply(.passwordChanged):
                 passwordChangedAt = passwordChangedAt ?? entry.at ?? .distantPast
             case .reply(.signedInWithEmailLink):

@@ -234,6 +234,18 @@ struct SequenceDiagramBuilder {
             narrate(fact, over: appLine)
         case .request(let call, let caller, let purpose):
             addRequest(call, by: caller, purpose)
+        case .captured(.call(let call)):
+            request(appLine, .auth, ([call.operation] + [call.requestType, call.email].compactMap { $0 }).joined(separator: " "))
+            reply(.auth, appLine, call.status == 0 ? "no answer captured" : "\(call.status)" + (call.error.map { " \($0)" } ?? ""))
+        case .captured(.actionLink(let link)):
+            switch link.source {
+            case .emulatorListing, .operationResponse: reply(.auth, .mailbox, "\(link.mode ?? "action") link, continueUrl \(link.continueUrl ?? "none")")
+            case .opened: request(.user, .browser, "opens the \(link.mode ?? "action") link")
+            case .redirect: reply(.browser, .user, "redirected to the \(link.mode ?? "action") link")
+            }
+        case .captured(.finding):
+            // Findings belong to the report; the diagram draws what happened.
+            break
         case .exchange(let id, let operation, let caller, let status, let error):
             reply(.auth, participant(caller), replyText(id: id, operation, status: status, error: error))
         case .reply(.checkYourEmail):

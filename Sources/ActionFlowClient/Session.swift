@@ -19,6 +19,8 @@ public struct Session: Sendable, Equatable {
     public var journal: [JournalEntry]
     /// A scenario being presented one step per key press.
     public var presenter: PresenterProgress?
+    /// The file an imported capture came from: the session holds its traffic, not an app's screens.
+    public var capture: String?
 
     public static let exchangeWindow = 50
 
@@ -196,7 +198,7 @@ public enum DraftField: String, Sendable, CaseIterable {
 // `devices` (each with its name, app and drafts) and `focus` take their place.
 extension Session: Codable {
     private enum CodingKeys: String, CodingKey {
-        case world, app, drafts, deviceName, devices, focus, exchanges, exchangeCount, journal, presenter
+        case world, app, drafts, deviceName, devices, focus, exchanges, exchangeCount, journal, presenter, capture
     }
 
     /// Whether the session needs the layout of format version 2 (more than one device).
@@ -229,6 +231,7 @@ extension Session: Codable {
         exchangeCount = try container.decode(Int.self, forKey: .exchangeCount)
         journal = try container.decode([JournalEntry].self, forKey: .journal)
         presenter = try container.decodeIfPresent(PresenterProgress.self, forKey: .presenter)
+        capture = try container.decodeIfPresent(String.self, forKey: .capture)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -248,5 +251,6 @@ extension Session: Codable {
         try container.encode(exchangeCount, forKey: .exchangeCount)
         try container.encode(journal, forKey: .journal)
         try container.encodeIfPresent(presenter, forKey: .presenter)
+        try container.encodeIfPresent(capture, forKey: .capture)
     }
 }

@@ -80,6 +80,9 @@ extension Session {
         case .exchangeRecorded(let record, let operation, let caller):
             appendExchange(record, operation, by: caller)
             return []
+        case .captured(let step):
+            reduceCaptured(step)
+            return []
         case .callSucceeded(let call, let caller, let reply):
             app.busy.remove(caller == .mailScanner ? .scanner : call.busyTask)
             // From here on each reply is typed by its call: a handler that forgets one does not compile.
@@ -124,17 +127,39 @@ extension Session {
 
     /// Numbers the exchange (from 1 in each world), keeps it in the window and journals it.
     private mutating func appendExchange(_ unnumbered: ExchangeRecord, _ operation: IdentityToolkitOperation, by caller: Caller) {
-        exchangeCount += 1
-        var record = unnumbered
-        record.id = exchangeCount
-        exchanges.append(record)
-        if exchanges.count > Self.exchangeWindow { exchanges.removeFirst(exchanges.count - Self.exchangeWindow) }
+        let record = keepExchange(unnumbered)
         let error: String? = switch record.failure {
         case .server(let code, _): code.rawValue
         case .network(let network): Narration.describe(network)
         case nil: nil
         }
         log(.exchange(id: record.id, operation, by: caller, status: record.status, error: error))
+    }
+
+    /// Numbers the exchange (from 1 in each world) and keeps it in the window.
+    private mutating func keepExchange(_ unnumbered: ExchangeRecord) -> ExchangeRecord {
+        exchangeCount += 1
+        var record = unnumbered
+        record.id = exchangeCount
+        exchanges.append(record)
+        if exchanges.count > Self.exchangeWindow { exchanges.removeFirst(exchanges.count - Self.exchangeWindow) }
+        return record
+    }
+
+    /// A capture's step: the world's clock moves to when it happened, the fact is journaled, its
+    /// exchange kept for the Network pane, its email put in the mailbox, its link in the Link pane.
+    private mutating func reduceCaptured(_ step: CaptureStep) {
+        if case .remote(var remote) = world {
+            if let at = step.at { remote.now = at }
+            if let mail = step.mail { remote.inbox.append(mail) }
+            world = .remote(remote)
+        }
+        log(.captured(step.fact))
+        if let exchange = step.exchange { _ = keepExchange(exchange) }
+        if case .actionLink(let link) = step.fact {
+            app.lastLink = LinkVisit(link: link.link, outcome: link.source.narration,
+                                     anatomy: try? LinkInspector.inspect(link.link, authorizedDomains: project.authorizedDomains))
+        }
     }
 
     // MARK: The embedded world

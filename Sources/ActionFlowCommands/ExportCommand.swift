@@ -11,8 +11,9 @@ struct ExportCommand: AsyncParsableCommand {
         commandName: "export",
         abstract: "Export a session or a scenario as a Mermaid sequence diagram, a Markdown review report or an asciicast recording.",
         discussion: """
-        FILE is a session file (JSON, as written by --session or run --save) or a scenario \
-        (a path or the name of a shipped scenario), which is played headless first. Exit status: \
+        FILE is a session file (JSON, as written by --session, run --save or import --save), an \
+        HTTP capture (HAR) or a scenario (a path or the name of a shipped scenario), which is \
+        played headless first. Exit status: \
         0 when written, 1 when a scenario's expectation was unmet (the export is still written), \
         2 when the file, the format or the output cannot be used.
         """
@@ -20,7 +21,7 @@ struct ExportCommand: AsyncParsableCommand {
 
     typealias Format = SessionExport.Format
 
-    @Argument(help: ArgumentHelp("A session file, a scenario file, or the name of a shipped scenario.", valueName: "file"))
+    @Argument(help: ArgumentHelp("A session file, a HAR capture, a scenario file, or the name of a shipped scenario.", valueName: "file"))
     var file: String
 
     @Option(help: ArgumentHelp("mermaid (a sequenceDiagram), markdown (a review report with the diagram) or cast (an asciicast v2 recording of the interface).", valueName: "format"))

@@ -14,8 +14,9 @@ struct ImportCommand: ParsableCommand {
         Android's spelling; production hosts and an emulator's paths) and the action links in it, \
         never following one; CORS preflights and other traffic are kept out. Findings come from the \
         link inspector and the settings checks, against --authorized-domain (default: the project's). \
-        Codes, keys and tokens are masked. Exit status: 0 when the capture was read, 2 (with the \
-        file and the reason on stderr) when it cannot be.
+        Codes, keys and tokens are masked. --save writes the capture as a session file, which \
+        replay and export take (they also take the HAR file itself). Exit status: 0 when the \
+        capture was read, 2 (with the file and the reason on stderr) when it cannot be.
         """
     )
 
@@ -28,6 +29,9 @@ struct ImportCommand: ParsableCommand {
     @Option(name: .customLong("authorized-domain"), help: ArgumentHelp("An authorized domain to check continue URLs against (repeatable; default: the project's).", valueName: "domain"))
     var authorizedDomains: [String] = []
 
+    @Option(help: ArgumentHelp("Also write the capture as a session file here, for replay and export.", valueName: "session"))
+    var save: String?
+
     @OptionGroup var project: ProjectFileOption
 
     func run() throws {
@@ -35,8 +39,15 @@ struct ImportCommand: ParsableCommand {
         if !authorizedDomains.isEmpty { configuration.authorizedDomains = authorizedDomains }
         let output: String
         do {
+            // Refused before the capture is read, so that nothing is half done.
+            if let save { try SessionFile.checkWritable(save) }
             let data = capture == "-" ? FileHandle.standardInput.readDataToEndOfFile() : try Data(contentsOf: URL(fileURLWithPath: capture))
-            output = try Self.render(data, source: capture == "-" ? "(standard input)" : capture, json: json, project: configuration)
+            let flow = try CapturedFlow.read(data, project: configuration)
+            output = json ? JSONWriter.commandOutput(flow.report) : flow.narration(source: capture == "-" ? "(standard input)" : capture)
+            if let save { try SessionFile.save(flow.recording(project: configuration, source: URL(fileURLWithPath: capture).lastPathComponent), to: save) }
+        } catch let error as SessionFileError {
+            FileHandle.standardError.write(Data("actionflow import: \(error)\n".utf8))
+            throw ExitCode(2)
         } catch {
             let reason = (error as? CaptureError)?.description ?? Self.readFailure(error)
             FileHandle.standardError.write(Data("actionflow import: \(UntrustedText.sanitize(capture)): \(reason)\n".utf8))

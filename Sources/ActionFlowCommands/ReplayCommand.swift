@@ -11,16 +11,17 @@ import Logging
 struct ReplayCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "replay",
-        abstract: "Play a session file's recording (or a scenario) back in the interface: n next, b back, g play.",
+        abstract: "Play a session file's recording (or a capture, or a scenario) back in the interface: n next, b back, g play.",
         discussion: """
-        FILE is a session file written by --session or run --save, or a scenario (a file or the \\
-        name of a shipped one), which is first played headless on the embedded project. n plays the \\
+        FILE is a session file written by --session, run --save or import --save, an HTTP capture \\
+        (HAR: each call and action link is an event), or a scenario (a file or the name of a \\
+        shipped one), which is first played headless on the embedded project. n plays the \\
         next event, b steps back (the session is rebuilt from the start), g plays to the end at the \\
         recorded pace (pauses over 3 s are cut), --speed times faster; any key stops it.
         """
     )
 
-    @Argument(help: ArgumentHelp("A session file, or a scenario.", valueName: "file"))
+    @Argument(help: ArgumentHelp("A session file, a HAR capture, or a scenario.", valueName: "file"))
     var file: String
 
     @Option(help: "How many times faster than recorded g plays.")

@@ -1,8 +1,9 @@
 import ActionFlowClient
+import ActionFlowModel
 import Foundation
 
-/// FILE as `replay` and `export` take it: a session file, or a scenario played headless first
-/// on the embedded project.
+/// FILE as `replay` and `export` take it: a session file, an HTTP capture (HAR) played as a
+/// session, or a scenario played headless first on the embedded project.
 struct SessionSource {
     var recording: SessionRecording
     /// The scenario's name, or the session file's name.
@@ -11,6 +12,22 @@ struct SessionSource {
     var failure: ScenarioFailure?
 
     static func load(_ file: String, project: ProjectFileOption) async throws -> SessionSource {
+        if isCapture(file) {
+            let data: Data
+            do {
+                data = try Data(contentsOf: URL(fileURLWithPath: file))
+            } catch {
+                throw CaptureSourceError(path: file, reason: "cannot read it: \(error.localizedDescription)")
+            }
+            let configuration = try project.load()
+            do {
+                let flow = try CapturedFlow.read(data, project: configuration)
+                let name = URL(fileURLWithPath: file).lastPathComponent
+                return SessionSource(recording: flow.recording(project: configuration, source: name), title: name, failure: nil)
+            } catch {
+                throw CaptureSourceError(path: file, reason: error.description)
+            }
+        }
         if isSessionFile(file) {
             guard let recording = try SessionFile.load(file, transport: nil) else {
                 throw SessionFileError(path: file, "does not exist")
@@ -27,6 +44,15 @@ struct SessionSource {
         return SessionSource(recording: recording, title: scenario.name, failure: transcript.failure)
     }
 
+    /// A `.har` path, or a JSON file whose first key is `log`, as every HAR writer puts it.
+    static func isCapture(_ path: String) -> Bool {
+        if path.lowercased().hasSuffix(".har") { return true }
+        guard let handle = FileHandle(forReadingAtPath: path) else { return false }
+        defer { try? handle.close() }
+        let start = ((try? handle.read(upToCount: 64)) ?? Data()).filter { !$0.isWhitespace }
+        return start.starts(with: Data(#"{"log""#.utf8))
+    }
+
     /// A `.json` path, or a file whose first character is `{`.
     static func isSessionFile(_ path: String) -> Bool {
         if path.lowercased().hasSuffix(".json") { return true }
@@ -35,6 +61,13 @@ struct SessionSource {
         let start = (try? handle.read(upToCount: 64)) ?? Data()
         return start.first { !$0.isWhitespace } == UInt8(ascii: "{")
     }
+}
+
+/// A capture given to `replay` or `export` that cannot be read.
+struct CaptureSourceError: Error, CustomStringConvertible {
+    var path: String
+    var reason: String
+    var description: String { UntrustedText.sanitize("capture \(path): \(reason)") }
 }
 
 private extension UInt8 {

@@ -111,6 +111,21 @@ struct MermaidParserTests {
         try check(try await shippedSession(file.path))
     }
 
+    @Test("a capture's diagram: one request and one answer per captured call, one email per link listed", arguments: ["serve-emulator.har", "production-hand-written.har"])
+    func capture(_ name: String) throws {
+        let session = try CaptureSessionTests.recording(name).current
+        let diagram = SequenceDiagram(session)
+        let parsed = try Self.parse(diagram.mermaid)
+        try #require(parsed.error == nil, "Mermaid refused the diagram: \(parsed.error ?? "")\n\(diagram.mermaid)")
+        let calls = session.journal.filter { if case .captured(.call) = $0.fact { true } else { false } }.count
+        #expect(calls > 0)
+        #expect(parsed.messages(ofType: 0).filter { $0.from == "App" && $0.to == "Auth" }.count == calls)
+        #expect(parsed.messages(ofType: 1).filter { $0.from == "Auth" && $0.to == "App" }.count == calls)
+        #expect(parsed.messages(ofType: 1).filter { $0.to == "Mailbox" }.count == session.sentMail.count)
+        #expect((parsed.messages ?? []).filter { $0.type == 0 || $0.type == 1 }.map { $0.text.trimmingCharacters(in: .whitespaces) }
+            == diagram.messages.map { $0.text.trimmingCharacters(in: .whitespaces) })
+    }
+
     @Test("hostile emails, continue URLs, subjects, project and device names", arguments: HostileSession.texts)
     func hostile(_ text: String) throws {
         try check(HostileSession.session(text))

@@ -2,6 +2,7 @@
 import ActionFlowBackend
 import ActionFlowClient
 import ActionFlowModel
+import ActionFlowTUI
 import ArgumentParser
 import Foundation
 import Testing
@@ -171,5 +172,39 @@ import Testing
         #expect(throws: CaptureError.notHAR("log.entries[0].request.url is not a string")) {
             _ = try HTTPArchive.load(Data(#"{"log": {"entries": [{"request": {"method": "GET", "url": 7}}]}}"#.utf8))
         }
+    }
+
+    @Test("import --save writes the capture as a session file that export reads as it reads the HAR itself")
+    func saveAndExport() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("import-save-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let har = Self.captures.appendingPathComponent("serve-emulator.har").path
+        let saved = folder.appendingPathComponent("capture.json").path
+        let command = try #require(try ActionFlowCommand.parseAsRoot(["import", har, "--save", saved]) as? ImportCommand)
+        try command.run()
+
+        let project = try ProjectFileOption.parse([])
+        let fromFile = try await SessionSource.load(saved, project: project)
+        let fromHAR = try await SessionSource.load(har, project: project)
+        #expect(fromFile.recording == fromHAR.recording)
+        #expect(fromHAR.title == "serve-emulator.har")
+        let markdown = SessionExport.text(.markdown, recording: fromHAR.recording, title: fromHAR.title, columns: 100, rows: 30)
+        #expect(markdown.contains("## Security review (OWASP ASVS 5.0)"))
+        #expect(markdown.contains("POST v3 getOobConfirmationCode (emulator)"))
+    }
+
+    @Test("a cut capture given to export or replay names the file and the reason; import --save into a missing folder writes nothing")
+    func badCaptureAsSession() async throws {
+        let cut = Self.captures.appendingPathComponent("cut-short.har").path
+        await #expect {
+            _ = try await SessionSource.load(cut, project: try ProjectFileOption.parse([]))
+        } throws: { error in
+            "\(error)".contains("cut-short.har") && "\(error)".contains("the file is cut short")
+        }
+        let har = Self.captures.appendingPathComponent("serve-emulator.har").path
+        let command = try #require(try ActionFlowCommand.parseAsRoot(["import", har, "--save", "/nonexistent-folder/capture.json"]) as? ImportCommand)
+        #expect(throws: ExitCode(2)) { try command.run() }
+        #expect(!FileManager.default.fileExists(atPath: "/nonexistent-folder/capture.json"))
     }
 }

@@ -105,22 +105,9 @@ extension CapturedFlow {
         if unrelated > 0 { keptOut.append(Self.count(unrelated, "unrelated request")) }
         if !keptOut.isEmpty { lines.append("  kept out of the flow: \(keptOut.joined(separator: ", "))") }
         for (index, operation) in operations.enumerated() {
-            var line = PrintfFormat.string("%4d  ", index + 1) + safe(operation.operation)
-            var spelled: [String] = []
-            if operation.api != .v1 { spelled.append(operation.wireName == operation.operation ? operation.api.rawValue : "\(operation.api.rawValue) \(operation.wireName)") }
-            if operation.toEmulator { spelled.append("emulator") }
-            if !spelled.isEmpty { line += " (\(safe(spelled.joined(separator: ", "))))" }
-            if let type = operation.requestType { line += " \(safe(type))" }
-            if let email = operation.email { line += " for \(safe(email))" }
-            line += operation.status == 0 ? ": no answer captured" : ": \(operation.status)"
-            if let error = operation.error { line += " \(safe(error))" }
-            lines.append(line)
-            for field in operation.actionCodeSettings {
-                switch field.value {
-                case .text(let text): lines.append("        \(field.name) \(safe(text))")
-                case .flag(let flag): lines.append("        \(field.name) \(flag)")
-                }
-            }
+            let callLines = CapturedCall(operation).lines.map(safe)
+            lines.append(PrintfFormat.string("%4d  ", index + 1) + callLines[0])
+            lines += callLines.dropFirst().map { "    " + $0 }
         }
         if !actionLinks.isEmpty { lines.append("action links (never followed):") }
         for (index, link) in actionLinks.enumerated() {

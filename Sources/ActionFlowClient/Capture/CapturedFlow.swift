@@ -93,8 +93,8 @@ public struct CapturedOperation: Sendable, Hashable {
 }
 
 /// One action code setting as sent: text or a Boolean.
-public struct ActionCodeField: Sendable, Hashable {
-    public enum Value: Sendable, Hashable {
+public struct ActionCodeField: Sendable, Hashable, Codable {
+    public enum Value: Sendable, Hashable, Codable {
         case text(String)
         case flag(Bool)
     }
@@ -120,6 +120,8 @@ public struct CapturedActionLink: Sendable, Hashable {
     public var source: Source
     /// The capture entry it first appeared in.
     public var entry: Int
+    /// Whom it was for, where the capture says (the emulator's listing does).
+    public var email: String?
 }
 
 /// A finding and what of the flow it is about: `operations[2]` or `actionLinks[0]`.
@@ -138,6 +140,8 @@ public struct CapturedFlow: Sendable {
     public var preflights: Int
     public var unrelated: Int
     public var entries: Int
+    /// Every related exchange (calls, the emulator's listings, opened links), for their times.
+    public var exchanges: [CapturedExchange] = []
 
     /// Reads a HAR capture. `project` decides which domains are authorized and which apps and
     /// link domains are the project's, for the findings.
@@ -176,7 +180,7 @@ public struct CapturedFlow: Sendable {
             related = true
         case .emulator:
             if let listing = try? JSONDecoder().decode(EmulatorOobCodeList.self, from: exchange.responseBody) {
-                for code in listing.oobCodes { addLink(code.oobLink, source: .emulatorListing, entry: exchange.entry, project: project) }
+                for code in listing.oobCodes { addLink(code.oobLink, source: .emulatorListing, entry: exchange.entry, email: code.email, project: project) }
             }
             related = true
         case .other:
@@ -186,15 +190,15 @@ public struct CapturedFlow: Sendable {
            let target = URL(string: location, relativeTo: URL(string: exchange.url))?.absoluteString {
             related = addLink(target, source: .redirect, entry: exchange.entry, project: project) || related
         }
-        if !related { unrelated += 1 }
+        if related { exchanges.append(exchange) } else { unrelated += 1 }
     }
 
     /// Adds `text` when it is an action link not seen before; whether it is an action link.
     @discardableResult
-    private mutating func addLink(_ text: String, source: CapturedActionLink.Source, entry: Int, project: ProjectConfiguration) -> Bool {
+    private mutating func addLink(_ text: String, source: CapturedActionLink.Source, entry: Int, email: String? = nil, project: ProjectConfiguration) -> Bool {
         guard let anatomy = try? LinkInspector.inspect(text, authorizedDomains: project.authorizedDomains) else { return false }
         if !actionLinks.contains(where: { $0.anatomy.link == anatomy.link }) {
-            actionLinks.append(CapturedActionLink(anatomy: anatomy, source: source, entry: entry))
+            actionLinks.append(CapturedActionLink(anatomy: anatomy, source: source, entry: entry, email: email))
         }
         return true
     }

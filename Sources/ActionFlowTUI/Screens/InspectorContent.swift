@@ -74,6 +74,9 @@ enum InspectorContent {
             if let url = flow.continueURL {
                 blocks.append(.pair(" continue", url, .link, nameWidth: 10))
             }
+        } else if session.capture != nil {
+            blocks.append(.heading("Captured traffic"))
+            blocks.append(.paragraph("Each call and action link of the capture, in order; n plays the next.", .muted))
         } else {
             blocks.append(.heading("No email action in progress"))
             blocks.append(.paragraph(startHint(session.app.screen), .muted))

@@ -1,0 +1,194 @@
+import ActionFlowModel
+import Foundation
+
+/// A captured call as the journal keeps it: what the wire said, secrets masked.
+public struct CapturedCall: Sendable, Equatable, Codable {
+    /// Position in the capture's `log.entries`, from 0.
+    public var entry: Int
+    /// The v1 method name (`sendOobCode`, `signInWithPassword`, `token`...).
+    public var operation: String
+    public var wireName: String
+    public var api: CapturedAPI
+    public var toEmulator: Bool
+    public var requestType: String?
+    public var email: String?
+    public var continueUrl: String?
+    public var actionCodeSettings: [ActionCodeField]
+    /// The action code the call carried, masked.
+    public var oobCode: String?
+    /// A `resetPassword` that sets the password (rather than only checking the code).
+    public var setsPassword: Bool
+    /// HTTP status; 0 when the capture holds no answer.
+    public var status: Int
+    public var error: String?
+
+    init(_ operation: CapturedOperation) {
+        let body = operation.exchange.requestObject
+        entry = operation.exchange.entry
+        self.operation = operation.operation
+        wireName = operation.wireName
+        api = operation.api
+        toEmulator = operation.toEmulator
+        requestType = operation.requestType
+        email = operation.email
+        continueUrl = operation.continueUrl.map(SecretMasking.maskLinks)
+        actionCodeSettings = operation.actionCodeSettings.map { field in
+            guard case .text(let text) = field.value else { return field }
+            return ActionCodeField(name: field.name, value: .text(SecretMasking.maskLinks(in: text)))
+        }
+        oobCode = ActionCodeField.text(body["oobCode"] ?? body["oob_code"]).map(SecretMasking.mask)
+        setsPassword = ActionCodeField.text(body["newPassword"] ?? body["new_password"]) != nil
+        status = operation.status
+        error = operation.error
+    }
+
+    /// It spends an action code: a password set, a code applied, a sign-in with a link.
+    public var spendsCode: Bool {
+        guard oobCode != nil else { return false }
+        switch operation {
+        case "resetPassword": return setsPassword
+        case "update", "signInWithEmailLink": return true
+        default: return false
+        }
+    }
+
+    /// The narration: the call, then each action code setting sent.
+    public var lines: [String] {
+        var line = operation
+        var spelled: [String] = []
+        if api != .v1 { spelled.append(wireName == operation ? api.rawValue : "\(api.rawValue) \(wireName)") }
+        if toEmulator { spelled.append("emulator") }
+        if !spelled.isEmpty { line += " (\(spelled.joined(separator: ", ")))" }
+        if let requestType { line += " \(requestType)" }
+        if let email { line += " for \(email)" }
+        line += status == 0 ? ": no answer captured" : ": \(status)"
+        if let error { line += " \(error)" }
+        return [line] + actionCodeSettings.map { field in
+            switch field.value {
+            case .text(let text): "    \(field.name) \(text)"
+            case .flag(let flag): "    \(field.name) \(flag)"
+            }
+        }
+    }
+}
+
+/// An action link a capture holds, as the journal keeps it: never followed, its secrets masked.
+public struct CapturedLink: Sendable, Equatable, Codable {
+    public var entry: Int
+    public var link: String
+    public var source: CapturedActionLink.Source
+    public var mode: String?
+    public var continueUrl: String?
+
+    init(_ link: CapturedActionLink) {
+        entry = link.entry
+        // Kept whole, as a session keeps its emails' links: masked wherever it is shown.
+        self.link = link.anatomy.link
+        source = link.source
+        mode = link.anatomy.mode
+        continueUrl = link.anatomy.continueUrl.map(SecretMasking.maskLinks)
+    }
+
+    public var line: String {
+        "\(mode ?? "(no mode)") link, \(source.narration) (entry \(entry)), continueUrl \(continueUrl ?? "(none)")"
+    }
+}
+
+/// What a capture shows, in the journal.
+public enum CapturedFact: Sendable, Equatable, Codable {
+    case call(CapturedCall)
+    case actionLink(CapturedLink)
+    /// A finding of the link inspector or the settings checks, about `subject` (`operations[2]`).
+    case finding(Finding, subject: String)
+}
+
+/// One step of a capture played as a session: the fact, the exchange it adds to the Network
+/// pane, the email it puts in the mailbox, and when it happened.
+public struct CaptureStep: Sendable, Equatable, Codable {
+    public var fact: CapturedFact
+    public var exchange: ExchangeRecord?
+    public var mail: MailMessage?
+    public var at: Date?
+}
+
+extension CapturedFlow {
+    /// The device a capture's client is shown as: nothing is known of it but its traffic.
+    public static let capturedClient = Device(platform: .desktop, osName: "the captured client", appInstalled: true, installedVersion: nil,
+                                              linksVerified: false, mailClient: .native, mailScanner: false)
+
+    /// The capture as a session recording: one event per call and per action link, in capture
+    /// order, then its findings, over a remote world of `project`. `replay`, `export` and the
+    /// interface play it as any recording.
+    public func recording(project: ProjectConfiguration, source: String) -> SessionRecording {
+        let times = Self.times(exchanges)
+        let first = times.values.min()
+        var start = Session(world: .remote(RemoteWorld(project: project, inbox: [], now: first)),
+                            app: AppState(device: Self.capturedClient, settings: ActionCodeSettings()))
+        start.capture = source
+        var steps: [(entry: Int, order: Int, step: CaptureStep)] = []
+        for (index, operation) in operations.enumerated() {
+            let exchange = operation.exchange
+            let record = ExchangeRecord(
+                id: index + 1, request: "\(exchange.method) \(Self.shortName(operation))",
+                requestBody: SecretMasking.maskJSON(exchange.requestBody),
+                requestHeaders: Self.shownHeaders(exchange.requestHeaders).merging(["url": SecretMasking.maskLinks(in: exchange.url)]) { shown, _ in shown },
+                status: exchange.status == 0 ? nil : exchange.status, responseBody: exchange.responseBody.isEmpty ? nil : SecretMasking.maskJSON(exchange.responseBody),
+                failure: operation.error.map(AuthFailure.fromWireMessage), startedAt: times[exchange.entry] ?? first ?? .distantPast,
+                duration: (exchange.time ?? 0) / 1000)
+            steps.append((exchange.entry, 0, CaptureStep(fact: .call(CapturedCall(operation)), exchange: record, mail: nil, at: times[exchange.entry])))
+        }
+        for (index, link) in actionLinks.enumerated() {
+            let captured = CapturedLink(link)
+            steps.append((link.entry, 1, CaptureStep(fact: .actionLink(captured), exchange: nil, mail: Self.mail(link, number: index + 1, at: times[link.entry]), at: times[link.entry])))
+        }
+        steps.sort { ($0.entry, $0.order) < ($1.entry, $1.order) }
+        var events = steps.map { AppEvent.captured($0.step) }
+        events += findings.map { AppEvent.captured(CaptureStep(fact: .finding($0.finding, subject: $0.subject), exchange: nil, mail: nil, at: nil)) }
+        var current = start
+        for event in events { _ = current.reduce(event) }
+        return SessionRecording(start: start, events: events, times: nil, current: current)
+    }
+
+    /// An action link as the email that carried it, where the capture says whom it was for.
+    static func mail(_ link: CapturedActionLink, number: Int, at: Date?) -> MailMessage? {
+        guard link.source == .emulatorListing || link.source == .operationResponse,
+              let type = link.anatomy.operation.requestType else { return nil }
+        return MailMessage(id: "captured-\(number)", to: link.email ?? "(not in the capture)", subject: "Action link \(number) from the capture",
+                           body: "", link: link.anatomy.link, requestType: type, locale: link.anatomy.lang ?? "",
+                           sentAt: at ?? .distantPast, oobCode: link.anatomy.oobCode)
+    }
+
+    /// Each entry's start, from its `startedDateTime` (ISO 8601, fractions optional).
+    static func times(_ exchanges: [CapturedExchange]) -> [Int: Date] {
+        var times: [Int: Date] = [:]
+        for exchange in exchanges {
+            if let text = exchange.startedDateTime, let date = parseDate(text) { times[exchange.entry] = date }
+        }
+        return times
+    }
+
+    /// HAR's `startedDateTime`: ISO 8601, with or without fractions of a second.
+    static func parseDate(_ text: String) -> Date? {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        if let date = formatter.date(from: text) { return date }
+        formatter.formatOptions = [.withInternetDateTime]
+        return formatter.date(from: text)
+    }
+
+    /// `v1 accounts:sendOobCode`, `v3 getOobConfirmationCode (emulator)`: what the Network pane
+    /// lists; the whole URL is kept beside the headers.
+    static func shortName(_ operation: CapturedOperation) -> String {
+        "\(operation.api.rawValue) \(operation.wireName)" + (operation.toEmulator ? " (emulator)" : "")
+    }
+
+    /// The request headers worth showing, secrets masked.
+    static func shownHeaders(_ headers: [String: String]) -> [String: String] {
+        var shown: [String: String] = [:]
+        for name in ["x-firebase-locale", "x-client-version", "x-ios-bundle-identifier", "x-android-package", "authorization", "origin"] {
+            guard let value = headers[name] else { continue }
+            shown[name] = name == "authorization" ? SecretMasking.mask(value) : value
+        }
+        return shown
+    }
+}

@@ -1,0 +1,89 @@
+@testable import ActionFlowClient
+import ActionFlowBackend
+import ActionFlowModel
+import Foundation
+import Testing
+
+/// A capture played as a session: its calls in the Network pane and the narration, its action
+/// links in the mailbox and the Link pane, replayable one step at a time, reviewed like any flow,
+/// and saved without the capture's passwords or tokens.
+@Suite("a HAR capture is a session: replay, export and the review read it")
+struct CaptureSessionTests {
+    static let captures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("ActionFlowCommandTests/Fixtures/Captures")
+
+    static func recording(_ name: String) throws -> SessionRecording {
+        let project = try ProjectConfigLoader.loadDefault()
+        let flow = try CapturedFlow.read(try Data(contentsOf: captures.appendingPathComponent(name)), project: project)
+        return flow.recording(project: project, source: name)
+    }
+
+    @Test("the recorded emulator capture: six calls in order in the Network pane and the narration, three links in the mailbox")
+    func recordedCapture() throws {
+        let recording = try Self.recording("serve-emulator.har")
+        let session = recording.current
+        #expect(session.capture == "serve-emulator.har")
+        #expect(session.exchanges.map(\.request) == [
+            "POST v3 signupNewUser (emulator)", "POST v3 verifyPassword (emulator)", "POST v3 getOobConfirmationCode (emulator)",
+            "POST v1 accounts:sendOobCode (emulator)", "POST v1 accounts:sendOobCode (emulator)", "POST v1 accounts:signInWithPassword (emulator)",
+        ])
+        #expect(session.exchanges.map(\.status) == [200, 400, 200, 200, 200, 400])
+        #expect(session.exchanges[0].requestHeaders["url"]?.contains("/www.googleapis.com/identitytoolkit/v3/relyingparty/signupNewUser") == true)
+        let narration = session.narration
+        #expect(narration.contains("signInWithPassword (v3 verifyPassword, emulator) for ios@example.com: 400 INVALID_PASSWORD"))
+        #expect(narration.contains { $0.hasPrefix("action link (never followed): resetPassword link, listed by the emulator") })
+        #expect(session.sentMail.map(\.to) == ["ios@example.com", "android@example.com", "ios@example.com"])
+        #expect(session.sentMail.map(\.requestType) == [.passwordReset, .emailSignIn, .passwordReset])
+        #expect(session.app.lastLink?.anatomy?.mode == "resetPassword")
+        // The journal's times are the capture's.
+        let project = try ProjectConfigLoader.loadDefault()
+        let flow = try CapturedFlow.read(try Data(contentsOf: Self.captures.appendingPathComponent("serve-emulator.har")), project: project)
+        let first = try #require(flow.operations.first?.exchange.startedDateTime.flatMap(CapturedFlow.parseDate))
+        #expect(session.journal.first?.at == first)
+        #expect(session.exchanges.first?.startedAt == first)
+    }
+
+    @Test("replay steps through the capture and back: each position is the session at that entry")
+    func replaySteps() throws {
+        var replay = Replay(try Self.recording("serve-emulator.har"))
+        replay.seek(to: 2)
+        #expect(replay.session.exchanges.count == 2)
+        #expect(replay.session.sentMail.isEmpty)
+        replay.seek(to: replay.count)
+        #expect(replay.session == replay.recording.current)
+        replay.back()
+        #expect(replay.position == replay.count - 1)
+    }
+
+    @Test("a saved capture holds no password or token the capture sent")
+    func savedCaptureHasNoSecrets() throws {
+        let encoded = String(decoding: try SessionFile.encode(try Self.recording("serve-emulator.har")), as: UTF8.self)
+        for secret in ["secret-123", "wrong-password", "not-my-password", "eyJhbGciOiJub25lIiwidHlwIjoiSldUIn0"] {
+            #expect(!encoded.contains(secret), "\(secret) is in the saved session")
+        }
+        let decoded = try SessionFile.decode(Data(encoded.utf8), path: "capture.json", transport: nil)
+        #expect(decoded.current == (try Self.recording("serve-emulator.har")).current)
+    }
+
+    @Test("the review of a capture judges what the capture shows, not the tool's own project")
+    func reviewOfACapture() throws {
+        let session = try Self.recording("serve-emulator.har").current
+        let checks = Dictionary(uniqueKeysWithValues: SecurityReview(session).checks.map { ($0.id, $0) })
+        #expect(checks["3.7.2"]?.verdict == .notMet, "the emulator sent an email with https://evil.example/after-reset")
+        #expect(checks["3.7.2"]?.evidence.contains("evil.example") == true)
+        #expect(checks["6.3.8"]?.verdict == .notMet, "signInWithPassword answered EMAIL_NOT_FOUND")
+        #expect(checks["6.3.6"]?.verdict == .notMet, "an EMAIL_SIGNIN link was sent")
+        let markdown = ReviewReport(title: "serve-emulator.har", session: session).markdown
+        #expect(markdown.contains("| continueUrl | `https://evil.example/after-reset` |"))
+        #expect(markdown.contains("`continue-url.unauthorized`"))
+    }
+
+    @Test("hostile text in a capture is shown defused in the narration and the diagram")
+    func hostileCapture() throws {
+        let session = try Self.recording("production-hand-written.har").current
+        let text = session.narration.joined(separator: "\n") + SequenceDiagram(session).mermaid
+        #expect(!text.contains("\u{1B}"))
+        #expect(!text.contains("\u{07}"))
+        #expect(text.contains("lookup"))
+    }
+}
