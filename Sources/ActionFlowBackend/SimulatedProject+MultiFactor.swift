@@ -133,7 +133,7 @@ extension SimulatedProject {
     /// An enrollment on the wire: in a lookup whole, after a first factor obfuscated.
     static func record(_ enrollment: MfaEnrollment, obfuscating: Bool) -> MfaEnrollmentRecord {
         MfaEnrollmentRecord(
-            mfaEnrollmentId: enrollment.mfaEnrollmentId, displayName: enrollment.displayName, enrolledAt: enrollment.enrolledAt.iso8601Stamp,
+            mfaEnrollmentId: enrollment.mfaEnrollmentId, displayName: enrollment.displayName, enrolledAt: enrollment.enrolledAt.iso8601MillisecondStamp,
             phoneInfo: obfuscating ? obfuscated(enrollment.phoneNumber) : enrollment.phoneNumber,
             unobfuscatedPhoneInfo: obfuscating ? nil : enrollment.phoneNumber
         )

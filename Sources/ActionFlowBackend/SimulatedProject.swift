@@ -1050,7 +1050,7 @@ public struct SimulatedProject: Sendable, Equatable, Codable {
         }
         record.emailLinkSignin = account.emailLinkSignin
         record.tenantId = tenant?.tenantId
-        record.lastRefreshAt = account.lastRefreshAt?.iso8601Stamp
+        record.lastRefreshAt = account.lastRefreshAt?.iso8601MillisecondStamp
         record.initialEmail = account.initialEmail
         record.mfaInfo = account.mfaInfo.map { $0.map { Self.record($0, obfuscating: false) } }
         return record

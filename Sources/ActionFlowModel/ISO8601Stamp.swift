@@ -12,4 +12,12 @@ extension Date {
         func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
         return "\(parts.tm_year + 1900)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday))T\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec))Z"
     }
+
+    /// `2026-11-23T23:10:05.123Z`, as JavaScript's `Date.toISOString()` writes it: the Auth
+    /// Emulator's `lastRefreshAt` and `enrolledAt` (firebase-tools `operations.ts:2480`, `:2132`).
+    public var iso8601MillisecondStamp: String {
+        let milliseconds = Int((timeIntervalSince1970 * 1000).rounded(.down)) % 1000
+        let padded = String(repeating: "0", count: 3 - String(milliseconds).count) + String(milliseconds)
+        return String(iso8601Stamp.dropLast()) + ".\(padded)Z"
+    }
 }

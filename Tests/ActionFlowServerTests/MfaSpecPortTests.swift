@@ -157,8 +157,11 @@ struct MfaSpecPortTests {
         #expect(start.status == 200, "\(start)")
         let sessionInfo = try #require((start["phoneResponseInfo"] as? [String: Any])?["sessionInfo"] as? String)
         let code = try #require(try await Self.inspectVerificationCodes(api).first?["code"] as? String)
-        // lastRefreshAt is written to the second: wait past it, where the spec ticks its clock.
-        try await Task.sleep(for: .milliseconds(1100))
+        // lastRefreshAt is written to the millisecond, as toISOString() writes it (operations.ts:2480):
+        // wait past it, where the spec ticks its clock.
+        let stamp = try #require(afterFirstFactor["lastRefreshAt"] as? String)
+        #expect(stamp.wholeMatch(of: /\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z/) != nil, "\(stamp)")
+        try await Task.sleep(for: .milliseconds(20))
 
         let finalize = try await api.post("\(Self.v2)/accounts/mfaSignIn:finalize", ["mfaPendingCredential": pending, "phoneVerificationInfo": ["sessionInfo": sessionInfo, "code": code]])
         #expect(finalize.status == 200, "\(finalize)")
