@@ -1,5 +1,6 @@
 import ActionFlowBackend
 import ActionFlowModel
+import ActionFlowTransport
 import ArgumentParser
 
 /// `actionflow serve`: the simulated project over HTTP with the Auth Emulator's API, so any
@@ -43,6 +44,9 @@ public struct ServeCommand: AsyncParsableCommand, Sendable {
     @Option(help: ArgumentHelp("Seconds a connection may send nothing (idle keep-alive, or headers trickling in) before it is closed.", valueName: "seconds"))
     public var idleTimeout: Double = Double(ServeDefaults.idleTimeout.components.seconds)
 
+    @Option(help: ArgumentHelp("Forward every request unchanged to the Auth Emulator at HOST:PORT (firebase-tools' own) and answer with its replies, instead of the simulated project.", valueName: "host:port"))
+    public var upstream: String?
+
     @Flag(help: "Do not log one line per request.")
     public var quiet = false
 
@@ -56,6 +60,13 @@ public struct ServeCommand: AsyncParsableCommand, Sendable {
         guard maxBodyBytes >= 1024 else { throw ValidationError("--max-body-bytes must be at least 1024") }
         guard (1024...ServeDefaults.parserHeaderCeiling).contains(maxHeaderBytes) else {
             throw ValidationError("--max-header-bytes must be from 1024 to \(ServeDefaults.parserHeaderCeiling), not \(maxHeaderBytes)")
+        }
+        if let upstream {
+            do throws(EmulatorAddress.ParseError) {
+                _ = try EmulatorAddress(parsing: upstream)
+            } catch {
+                throw ValidationError("--upstream: \(error)")
+            }
         }
         guard maxConnections >= 1 else { throw ValidationError("--max-connections must be at least 1, not \(maxConnections)") }
         guard idleTimeout.isFinite, idleTimeout >= 0.1, idleTimeout <= 86_400 else {

@@ -20,7 +20,9 @@ extension ServeCommand {
             logger.warning("--max-connections \(maxConnections) is above what the open-file limit allows; at most \(descriptors) connections")
         }
         let limits = ServerLimits(maxHeaderBytes: maxHeaderBytes, maxConnections: min(maxConnections, max(1, descriptors)), idleTimeout: .milliseconds(Int64(idleTimeout * 1000)))
-        let server = AuthEmulatorServer(api: api, host: host, port: port, limits: limits, logger: logger, servesBenchmarkRoute: benchStaticRoute)
+        // `validate()` has refused an --upstream that does not parse.
+        let forwarder = upstream.flatMap { try? EmulatorAddress(parsing: $0) }.map { UpstreamForwarder(address: $0) }
+        let server = AuthEmulatorServer(api: api, host: host, port: port, limits: limits, logger: logger, servesBenchmarkRoute: benchStaticRoute, upstream: forwarder)
         let host = self.host
         let behaviour = self.behaviour
         if !["127.0.0.1", "::1", "localhost"].contains(host) {
@@ -28,6 +30,14 @@ extension ServeCommand {
         }
         try await server.runUntilSignalled { boundPort in
             let address = EmulatorAddress(host: host, port: boundPort)
+            if let forwarder {
+                FileHandle.standardOutput.write(Data("""
+                actionflow serve --upstream: every request to http://\(address) goes on unchanged to the Auth Emulator at http://\(forwarder.address), whose answers the clients get
+                  clients:   export \(RESTTransportConfiguration.emulatorHostVariable)=\(address)
+
+                """.utf8))
+                return
+            }
             let base = EmulatorPaths.projectBase(served.projectId)
             let extras = behaviour == .production ? """
               handler:   http://\(address)\(served.actionHandlerPath)

@@ -20,14 +20,17 @@ public struct AuthEmulatorServer: Sendable {
     public let logger: Logger
     /// Also answers `GET benchmarkStaticPath` with a fixed JSON body: `bench serve`'s floor.
     public let servesBenchmarkRoute: Bool
+    /// Forwards every request to another Auth Emulator instead of answering it.
+    public let upstream: UpstreamForwarder?
 
     /// The benchmark's static route: what the framework costs without the emulator's work.
     public static let benchmarkStaticPath = ServeDefaults.benchmarkStaticPath
     public static let defaultHost = ServeDefaults.host
     public static let defaultPort = ServeDefaults.port
 
-    public init(api: EmulatorAPI, host: String = AuthEmulatorServer.defaultHost, port: Int = AuthEmulatorServer.defaultPort, limits: ServerLimits = ServerLimits(), logger: Logger, servesBenchmarkRoute: Bool = false) {
+    public init(api: EmulatorAPI, host: String = AuthEmulatorServer.defaultHost, port: Int = AuthEmulatorServer.defaultPort, limits: ServerLimits = ServerLimits(), logger: Logger, servesBenchmarkRoute: Bool = false, upstream: UpstreamForwarder? = nil) {
         self.api = api
+        self.upstream = upstream
         self.servesBenchmarkRoute = servesBenchmarkRoute
         self.host = host
         self.port = port
@@ -69,7 +72,7 @@ public struct AuthEmulatorServer: Sendable {
         )
         channel.httpDecoder = .init(maxHeaderFieldSize: headerBytes, maxHeaderListSize: headerBytes)
         return Application(
-            responder: EmulatorResponder(api: api, limits: limits, logger: logger, servesBenchmarkRoute: servesBenchmarkRoute),
+            responder: EmulatorResponder(api: api, limits: limits, logger: logger, servesBenchmarkRoute: servesBenchmarkRoute, upstream: upstream),
             server: .http1(configuration: channel),
             configuration: ApplicationConfiguration(
                 address: .hostname(host, port: port),
@@ -116,6 +119,7 @@ struct EmulatorResponder: HTTPResponder {
     let limits: ServerLimits
     let logger: Logger
     let servesBenchmarkRoute: Bool
+    let upstream: UpstreamForwarder?
     static let benchmarkBody = ByteBuffer(string: #"{"kind":"actionflow#benchmark","static":true}"#)
 
     func respond(to request: Request, context: BasicRequestContext) async throws -> Response {
@@ -134,13 +138,12 @@ struct EmulatorResponder: HTTPResponder {
                 throw NIOTooManyBytesError(maxBytes: api.maxBodyBytes)
             }
             let body = try await request.collectBody(upTo: api.maxBodyBytes)
-            response = await api.handle(APIRequest(
-                method: request.method.rawValue,
-                path: request.uri.path,
-                rawQuery: request.uri.query,
-                headers: headers,
-                body: Data(buffer: body)
-            ))
+            let received = APIRequest(method: request.method.rawValue, path: request.uri.path, rawQuery: request.uri.query, headers: headers, body: Data(buffer: body))
+            if let upstream {
+                response = await upstream.forward(received)
+            } else {
+                response = await api.handle(received)
+            }
         } catch is NIOTooManyBytesError {
             // Refused before routing; still with CORS headers, so a browser can read why. The
             // connection closes once the rest of the body is dropped (`ConnectionGuard`).

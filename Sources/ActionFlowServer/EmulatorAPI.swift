@@ -140,7 +140,7 @@ public struct APIResponse: Sendable {
     /// An operation the emulator has and this server does not simulate: the emulator's 501 shape,
     /// naming the operation and where to find it.
     static func notSimulated(_ operationId: String, what: String) -> APIResponse {
-        let message = "\(operationId) (\(what)) is not simulated by actionflow serve, which serves email actions: run firebase-tools' Auth Emulator for it."
+        let message = "\(operationId) (\(what)) is not simulated by actionflow serve, which serves email actions: run firebase-tools' Auth Emulator and start serve with --upstream HOST:PORT to forward every call to it."
         return apiError(status: 501, message: message, reason: "unimplemented", domain: nil, statusName: "NOT_IMPLEMENTED")
     }
 

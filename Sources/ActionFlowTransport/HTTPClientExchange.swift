@@ -8,7 +8,7 @@ import NIOSSL
 /// The REST transport's HTTP client: AsyncHTTPClient on SwiftNIO, linked into the program. Its
 /// event loops start with the first call, so a start that never uses the REST transport never
 /// runs any of it.
-enum HTTPClientExchange {
+public enum HTTPClientExchange {
     struct Reply: Sendable {
         var status: Int
         var body: Data
@@ -20,9 +20,22 @@ enum HTTPClientExchange {
     }
 
     /// No HTTP reply: why, and the client's own words (untrusted text: it may quote the URL).
-    struct Failure: Error, Sendable {
+    public struct Failure: Error, Sendable {
         var outcome: Outcome
-        var message: String
+        public var message: String
+
+        /// In a sentence: "refused the connection", "did not answer in time"...
+        public var reason: String {
+            switch outcome {
+            case .timedOut: "did not answer in time"
+            case .connectionRefused: "refused the connection"
+            case .dnsFailure: "has a name that does not resolve"
+            case .tlsFailure: "failed the TLS handshake"
+            case .connectionLost: "closed the connection before answering"
+            case .notHTTP: "did not answer in HTTP"
+            case .otherFailure: "could not be reached"
+            }
+        }
     }
 
     /// Replies larger than this are refused rather than held in memory.
@@ -37,6 +50,35 @@ enum HTTPClientExchange {
         configuration.connectionPool.retryConnectionEstablishment = false
         return HTTPClient(eventLoopGroup: MultiThreadedEventLoopGroup(numberOfThreads: 1), configuration: configuration)
     }()
+
+    /// For forwarding (`serve --upstream`): redirects are the client's to follow, not ours.
+    private static let forwardingClient: HTTPClient = {
+        var configuration = HTTPClient.Configuration(redirectConfiguration: .disallow)
+        configuration.connectionPool.retryConnectionEstablishment = false
+        return HTTPClient(eventLoopGroup: MultiThreadedEventLoopGroup(numberOfThreads: 1), configuration: configuration)
+    }()
+
+    /// A reply as it came, headers included, redirects not followed.
+    public struct ForwardedReply: Sendable {
+        public var status: Int
+        public var headers: [(name: String, value: String)]
+        public var body: Data
+    }
+
+    /// Sends a request on as it came and returns the reply as it came (`serve --upstream`).
+    public static func forward(method: String, url: String, headers: [(name: String, value: String)], body: Data, timeoutSeconds: Double) async throws(Failure) -> ForwardedReply {
+        var request = HTTPClientRequest(url: url)
+        request.method = HTTPMethod(rawValue: method)
+        for (name, value) in headers { request.headers.add(name: name, value: value) }
+        if !body.isEmpty { request.body = .bytes(ByteBuffer(bytes: body)) }
+        do {
+            let response = try await forwardingClient.execute(request, timeout: .milliseconds(Int64(timeoutSeconds * 1000)))
+            let bytes = try await response.body.collect(upTo: maximumReplyBytes)
+            return ForwardedReply(status: Int(response.status.code), headers: response.headers.map { ($0.name, $0.value) }, body: Data(bytes.readableBytesView))
+        } catch {
+            throw classify(error)
+        }
+    }
 
     /// One request and its reply; cancelling the task cancels the request. `backstopSeconds`
     /// bounds the exchange even if the caller's own deadline is never reached.
