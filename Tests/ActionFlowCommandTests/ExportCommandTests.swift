@@ -45,6 +45,23 @@ import Testing
         #expect(try read(diagram) == SequenceDiagram(recording.current).mermaid)
     }
 
+    @Test("--format curl writes a runnable script, masked unless --reveal-secrets, and only the owner's when revealed")
+    func curlScript() async throws {
+        let masked = temporaryPath("reset.sh")
+        let revealed = temporaryPath("reset-revealed.sh")
+        defer { [masked, revealed].forEach { try? FileManager.default.removeItem(atPath: $0) } }
+        try await export(["password-reset-in-app", "--format", "curl", "--output", masked])
+        try await export(["password-reset-in-app", "--format", "curl", "--reveal-secrets", "--output", revealed])
+        let script = try read(masked)
+        #expect(script.hasPrefix("#!/bin/sh\n# password-reset-in-app: "))
+        #expect(script.contains("API_KEY_1='fake-a%E2%80%A6(masked)'"))
+        #expect(!script.contains("fake-api-key-demo"))
+        #expect(try read(revealed).contains("API_KEY_1='fake-api-key-demo"))
+        let permissions = { (path: String) in (try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int).map { $0 & 0o777 } }
+        #expect(try permissions(masked) == 0o755)
+        #expect(try permissions(revealed) == 0o700)
+    }
+
     @Test("a file, a format or an output that cannot be used: exit status 2")
     func refusals() async throws {
         let notJSON = temporaryPath("broken.json")
@@ -54,6 +71,7 @@ import Testing
             ["password-reset-in-app", "--format", "cast", "--size", "100"],
             ["password-reset-in-app", "--format", "cast", "--size", "0x30"],
             ["password-reset-in-app", "--format", "svg"],
+            ["password-reset-in-app", "--format", "mermaid", "--reveal-secrets"],
             ["no-such-scenario", "--format", "mermaid"],
             [temporaryPath("missing.json"), "--format", "mermaid"],
             [notJSON, "--format", "markdown"],
