@@ -107,10 +107,10 @@ public struct CurlScript: Sendable {
                 commands.append(Self.command(record, revealing: script.revealsSecrets, secrets: &secrets))
                 if script.revealsSecrets, record.unmasked == nil { unrevealed = true }
             }
-            let host = EmulatorPaths.identityToolkitPrefix
+            let emulatorHost = RESTTransportConfiguration.emulatorHostVariable
             prelude = [
-                "if [ -n \"${\(RESTTransportConfiguration.emulatorHostVariable):-}\" ]; then",
-                "  \(rootVariable)=\"http://$\(RESTTransportConfiguration.emulatorHostVariable)\"\(quoted(host))",
+                "if [ -n \"${\(emulatorHost):-}\" ]; then",
+                "  \(rootVariable)=\"http://$\(emulatorHost)\"\(quoted(EmulatorPaths.identityToolkitPrefix))",
                 "else",
                 "  \(rootVariable)=\(quoted(RESTTransportConfiguration.productionOrigin))",
                 "fi",
