@@ -62,6 +62,20 @@ import Testing
         #expect(try permissions(revealed) == 0o700)
     }
 
+    @Test("a session file keeps what --reveal-secrets writes: the calls as sent")
+    func curlFromSessionFile() async throws {
+        let session = temporaryPath("reset.json")
+        let script = temporaryPath("reset.sh")
+        defer { [session, script].forEach { try? FileManager.default.removeItem(atPath: $0) } }
+        let run = try #require(try ActionFlowCommand.parseAsRoot(["run", "password-reset-in-app", "--quiet", "--save", session]) as? RunCommand)
+        try await run.run()
+        try await export([session, "--format", "curl", "--reveal-secrets", "--output", script])
+        let recording = try #require(try SessionFile.load(session, transport: "embedded"))
+        #expect(try read(script) == CurlScript(title: URL(fileURLWithPath: session).lastPathComponent, session: recording.current, revealsSecrets: true).script)
+        #expect(try read(script).contains("API_KEY_1='fake-api-key-demo-actionflow'"))
+        #expect(recording.current.exchanges.allSatisfy { $0.unmasked != nil })
+    }
+
     @Test("a file, a format or an output that cannot be used: exit status 2")
     func refusals() async throws {
         let notJSON = temporaryPath("broken.json")
