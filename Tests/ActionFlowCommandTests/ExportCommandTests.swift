@@ -18,6 +18,14 @@ import Testing
         try String(contentsOfFile: path, encoding: .utf8)
     }
 
+    /// `run SCENARIO --save PATH`, then `export PATH` with `arguments`; returns the saved recording.
+    func exportSaved(_ scenario: String, to session: String, _ arguments: [String]) async throws -> SessionRecording {
+        let run = try #require(try ActionFlowCommand.parseAsRoot(["run", scenario, "--quiet", "--save", session]) as? RunCommand)
+        try await run.run()
+        try await export([session] + arguments)
+        return try #require(try SessionFile.load(session, transport: "embedded"))
+    }
+
     @Test("a shipped scenario, played headless, as a diagram and as a report")
     func scenarioByName() async throws {
         let diagram = temporaryPath("reset.mmd")
@@ -38,10 +46,7 @@ import Testing
         let session = temporaryPath("demo.json")
         let diagram = temporaryPath("demo.mmd")
         defer { [session, diagram].forEach { try? FileManager.default.removeItem(atPath: $0) } }
-        let run = try #require(try ActionFlowCommand.parseAsRoot(["run", "verify-email-web-widget", "--quiet", "--save", session]) as? RunCommand)
-        try await run.run()
-        try await export([session, "--format", "mermaid", "--output", diagram])
-        let recording = try #require(try SessionFile.load(session, transport: "embedded"))
+        let recording = try await exportSaved("verify-email-web-widget", to: session, ["--format", "mermaid", "--output", diagram])
         #expect(try read(diagram) == SequenceDiagram(recording.current).mermaid)
     }
 
@@ -67,10 +72,7 @@ import Testing
         let session = temporaryPath("reset.json")
         let script = temporaryPath("reset.sh")
         defer { [session, script].forEach { try? FileManager.default.removeItem(atPath: $0) } }
-        let run = try #require(try ActionFlowCommand.parseAsRoot(["run", "password-reset-in-app", "--quiet", "--save", session]) as? RunCommand)
-        try await run.run()
-        try await export([session, "--format", "curl", "--reveal-secrets", "--output", script])
-        let recording = try #require(try SessionFile.load(session, transport: "embedded"))
+        let recording = try await exportSaved("password-reset-in-app", to: session, ["--format", "curl", "--reveal-secrets", "--output", script])
         #expect(try read(script) == CurlScript(title: URL(fileURLWithPath: session).lastPathComponent, session: recording.current, revealsSecrets: true).script)
         #expect(try read(script).contains("API_KEY_1='fake-api-key-demo-actionflow'"))
         #expect(recording.current.exchanges.allSatisfy { $0.unmasked != nil })
