@@ -59,14 +59,10 @@ struct ExportCommand: AsyncParsableCommand {
         }
         let text = SessionExport.text(chosen, recording: source.recording, title: source.title, columns: terminalSize.columns, rows: terminalSize.rows, revealsSecrets: revealSecrets)
         if let output {
-            do {
-                try Data(text.utf8).write(to: URL(fileURLWithPath: output), options: .atomic)
-                if chosen == .curl {
-                    // A script runs as it is; one with the secrets in clear is its owner's alone.
-                    try FileManager.default.setAttributes([.posixPermissions: revealSecrets ? 0o700 : 0o755], ofItemAtPath: output)
-                }
-            } catch {
-                FileHandle.standardError.write(Data("actionflow export: cannot write \(output): \(error.localizedDescription)\n".utf8))
+            // A script runs as it is; one with the secrets in clear is its owner's alone.
+            let mode: mode_t = chosen != .curl ? 0o644 : revealSecrets ? 0o700 : 0o755
+            if let failure = Data(text.utf8).withUnsafeBytes({ DescriptorWrite.replaceFile(at: output, with: $0, mode: mode) }) {
+                FileHandle.standardError.write(Data("actionflow export: cannot write \(output): \(String(cString: strerror(failure)))\n".utf8))
                 throw ExitCode(2)
             }
         } else {
