@@ -151,9 +151,10 @@ public struct CurlScript: Sendable {
             // Secrets are told apart by their values as sent, where known, so that two
             // passwords masked alike stay two variables.
             let identities = record.unmasked.flatMap { JSONBody.parse($0.body) }
+            // A body that is not JSON was not written by actionflow (an edited file): shown safely.
             let pieces = JSONBody.parse(body).map {
                 $0.pieces(key: nil, identities: identities, revealing: reveal, secrets: &secrets)
-            } ?? [.text(reveal ? body : SecretMasking.maskLinks(in: body))]
+            } ?? [.text(UntrustedText.sanitize(reveal ? body : SecretMasking.maskLinks(in: body)))]
             lines.append("  --data-raw \(word(pieces))")
             let continued = lines.dropLast().map { $0 + " \\" } + lines.suffix(1)
             return (comment("\(record.id). \(operation.rawValue): \(outcome)\(code)"), continued)
