@@ -18,13 +18,16 @@ struct CurlScriptOverServeTests {
         let fixture = try await ServeFixture.start { $0 = scenario.project.applied(to: base) }
         defer { Task { await fixture.stop() } }
 
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("curl-\(UUID().uuidString).sh")
-        defer { try? FileManager.default.removeItem(at: path) }
-        try CurlScript(title: scenario.name, session: session, revealsSecrets: true).script.write(to: path, atomically: true, encoding: .utf8)
+        let script = FileManager.default.temporaryDirectory.appendingPathComponent("curl-\(UUID().uuidString).sh")
+        defer { try? FileManager.default.removeItem(at: script) }
+        try CurlScript(title: scenario.name, session: session, revealsSecrets: true).script.write(to: script, atomically: true, encoding: .utf8)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = [path.path]
-        process.environment = ["PATH": "/usr/bin:/bin", "FIREBASE_AUTH_EMULATOR_HOST": "127.0.0.1:\(fixture.server.port)"]
+        process.arguments = [script.path]
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+        try #require(path.split(separator: ":").contains { FileManager.default.isExecutableFile(atPath: "\($0)/curl") },
+                     "this test runs the real curl (Debian package curl), which is not on PATH")
+        process.environment = ["PATH": path, "FIREBASE_AUTH_EMULATOR_HOST": "127.0.0.1:\(fixture.server.port)"]
         let output = Pipe()
         let errors = Pipe()
         process.standardOutput = output
