@@ -1,5 +1,6 @@
 import ActionFlowClient
 import ActionFlowModel
+import ActionFlowTransport
 import ActionFlowTUI
 import Foundation
 
@@ -7,7 +8,8 @@ import Foundation
 /// - a refused file gets one terminal-safe reason;
 /// - a loaded session saves and loads back equal;
 /// - it goes on: events reduce without a crash, and every tab of the interface draws whole,
-///   terminal-safe frames of it.
+///   terminal-safe frames of it;
+/// - its curl script, masked or not, holds nothing a terminal obeys, and a command per exchange.
 enum SessionChecks {
     static func check(_ data: Data) async -> [String] {
         var violations = Violations()
@@ -21,6 +23,7 @@ enum SessionChecks {
             return violations.list
         }
         checkRoundTrip(recording, into: &violations)
+        checkCurlScript(recording.current, into: &violations)
         var driver = SessionDriver(recording, remote: nil)
         var ui = UIState(colorMode: .full256)
         ui.mode = .main
@@ -40,6 +43,20 @@ enum SessionChecks {
             violations.expect(again == recording, "a session saved and loaded back is different")
         } catch {
             violations.fail("a session does not save and load back: \(error)")
+        }
+    }
+
+    static func checkCurlScript(_ session: Session, into violations: inout Violations) {
+        let repeatable = session.exchanges.filter { $0.operation != nil }.count
+        for reveal in [false, true] {
+            let script = CurlScript(title: "fuzz", session: session, revealsSecrets: reveal).script
+            for line in script.split(separator: "\n") {
+                if let bad = ScreenSafety.firstForbidden(in: String(line)) {
+                    violations.fail("the curl script's line \(ScreenSafety.describe(String(line))) holds \(bad)")
+                }
+            }
+            let commands = script.split(separator: "\n").filter { $0.hasPrefix("curl ") }.count
+            violations.expect(commands == repeatable, "the curl script has \(commands) commands for \(repeatable) exchanges")
         }
     }
 

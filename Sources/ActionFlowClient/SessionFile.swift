@@ -159,26 +159,8 @@ public enum SessionFile {
         } catch {
             throw SessionFileError(path: path, "cannot be encoded (\(describe(error)))")
         }
-        let url = URL(fileURLWithPath: path)
-        let folder = url.deletingLastPathComponent().path
-        let temporary = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).\(getpid()).tmp").path
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else {
-            throw SessionFileError(path: path, "cannot be written (\(String(cString: strerror(errno))))")
-        }
-        let written = data.withUnsafeBytes { DescriptorWrite.all(descriptor, $0) } == nil
-        let synced = fsync(descriptor) == 0
-        close(descriptor)
-        guard written, synced, rename(temporary, path) == 0 else {
-            let reason = String(cString: strerror(errno))
-            unlink(temporary)
-            throw SessionFileError(path: path, "cannot be written (\(reason))")
-        }
-        // The rename itself reaches the disk with the folder.
-        let folderDescriptor = open(folder, O_RDONLY | O_CLOEXEC)
-        if folderDescriptor >= 0 {
-            fsync(folderDescriptor)
-            close(folderDescriptor)
+        if let failure = data.withUnsafeBytes({ DescriptorWrite.replaceFile(at: path, with: $0, mode: 0o644) }) {
+            throw SessionFileError(path: path, "cannot be written (\(String(cString: strerror(failure))))")
         }
     }
 

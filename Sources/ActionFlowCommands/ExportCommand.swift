@@ -4,12 +4,13 @@ import ActionFlowTUI
 import ArgumentParser
 import Foundation
 
-/// `actionflow export FILE --format mermaid|markdown|cast`: a session as a sequence diagram, a
-/// review report, or a terminal recording of the interface playing it, for design reviews.
+/// `actionflow export FILE --format mermaid|markdown|cast|curl`: a session as a sequence diagram,
+/// a review report, a terminal recording of the interface playing it, for design reviews, or its
+/// calls as a shell script of `curl` commands.
 struct ExportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "export",
-        abstract: "Export a session or a scenario as a Mermaid sequence diagram, a Markdown review report or an asciicast recording.",
+        abstract: "Export a session or a scenario as a Mermaid sequence diagram, a Markdown review report, an asciicast recording or a curl script.",
         discussion: """
         FILE is a session file (JSON, as written by --session, run --save or import --save), an \
         HTTP capture (HAR) or a scenario (a path or the name of a shipped scenario), which is \
@@ -24,8 +25,11 @@ struct ExportCommand: AsyncParsableCommand {
     @Argument(help: ArgumentHelp("A session file, a HAR capture, a scenario file, or the name of a shipped scenario.", valueName: "file"))
     var file: String
 
-    @Option(help: ArgumentHelp("mermaid (a sequenceDiagram), markdown (a review report with the diagram) or cast (an asciicast v2 recording of the interface).", valueName: "format"))
+    @Option(help: ArgumentHelp("mermaid (a sequenceDiagram), markdown (a review report with the diagram), cast (an asciicast v2 recording of the interface) or curl (a shell script repeating each call).", valueName: "format"))
     var format: String
+
+    @Flag(help: "Write a curl script's passwords, codes, tokens and API key as sent, not masked.")
+    var revealSecrets = false
 
     @Option(help: ArgumentHelp("Write here instead of standard output.", valueName: "path"))
     var output: String?
@@ -45,18 +49,21 @@ struct ExportCommand: AsyncParsableCommand {
             }
             chosen = known
             terminalSize = try Self.parseSize(size)
+            if revealSecrets, chosen != .curl {
+                throw ExportError("--reveal-secrets goes with --format curl: the \(chosen.rawValue) format always masks secrets")
+            }
             if let output { try Self.checkWritable(output) }
             source = try await SessionSource.load(file, project: project)
         } catch {
             FileHandle.standardError.write(Data("actionflow export: \(error)\n".utf8))
             throw ExitCode(2)
         }
-        let text = SessionExport.text(chosen, recording: source.recording, title: source.title, columns: terminalSize.columns, rows: terminalSize.rows)
+        let text = SessionExport.text(chosen, recording: source.recording, title: source.title, columns: terminalSize.columns, rows: terminalSize.rows, revealsSecrets: revealSecrets)
         if let output {
-            do {
-                try Data(text.utf8).write(to: URL(fileURLWithPath: output), options: .atomic)
-            } catch {
-                FileHandle.standardError.write(Data("actionflow export: cannot write \(output): \(error.localizedDescription)\n".utf8))
+            // A script runs as it is; one with the secrets in clear is its owner's alone.
+            let mode: mode_t = chosen != .curl ? 0o644 : revealSecrets ? 0o700 : 0o755
+            if let failure = Data(text.utf8).withUnsafeBytes({ DescriptorWrite.replaceFile(at: output, with: $0, mode: mode) }) {
+                FileHandle.standardError.write(Data("actionflow export: cannot write \(output): \(String(cString: strerror(failure)))\n".utf8))
                 throw ExitCode(2)
             }
         } else {

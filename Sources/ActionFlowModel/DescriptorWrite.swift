@@ -22,4 +22,35 @@ public enum DescriptorWrite {
         }
         return nil
     }
+
+    /// Replaces the file at `path` in one step: a temporary file beside it is written, synced
+    /// and renamed over it, so that no reader sees it half written. It is created with `mode`
+    /// (less the umask), so a private file is never readable by others, even for a moment. Nil
+    /// when done; otherwise the error number.
+    public static func replaceFile(at path: String, with bytes: UnsafeRawBufferPointer, mode: mode_t) -> Int32? {
+        let slash = path.lastIndex(of: "/")
+        let folder = slash.map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
+        let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
+        let temporary = (slash.map { String(path[...$0]) } ?? "") + ".\(name).\(getpid()).tmp"
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode)
+        guard descriptor >= 0 else { return errno }
+        let failure = all(descriptor, bytes) ?? (fsync(descriptor) == 0 ? nil : errno)
+        close(descriptor)
+        if let failure {
+            unlink(temporary)
+            return failure
+        }
+        guard rename(temporary, path) == 0 else {
+            let failure = errno
+            unlink(temporary)
+            return failure
+        }
+        // The rename itself reaches the disk with the folder.
+        let folderDescriptor = open(folder, O_RDONLY | O_CLOEXEC)
+        if folderDescriptor >= 0 {
+            fsync(folderDescriptor)
+            close(folderDescriptor)
+        }
+        return nil
+    }
 }

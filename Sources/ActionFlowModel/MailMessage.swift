@@ -40,8 +40,12 @@ public struct ExchangeRecord: Sendable, Hashable, Codable, Identifiable {
     public var failure: AuthFailure?
     public var startedAt: Date
     public var duration: TimeInterval
+    /// The request as it was sent, secrets in clear, for `export --format curl --reveal-secrets`
+    /// alone: every screen, log and report shows the masked fields above. A session file holds
+    /// it as it holds the typed passwords and the world's codes; nil in files written before.
+    public var unmasked: UnmaskedRequest?
 
-    public init(id: Int, request: String, requestBody: String, requestHeaders: [String: String], status: Int?, responseBody: String?, failure: AuthFailure?, startedAt: Date, duration: TimeInterval) {
+    public init(id: Int, request: String, requestBody: String, requestHeaders: [String: String], status: Int?, responseBody: String?, failure: AuthFailure?, startedAt: Date, duration: TimeInterval, unmasked: UnmaskedRequest? = nil) {
         self.id = id
         self.request = request
         self.requestBody = requestBody
@@ -51,5 +55,19 @@ public struct ExchangeRecord: Sendable, Hashable, Codable, Identifiable {
         self.failure = failure
         self.startedAt = startedAt
         self.duration = duration
+        self.unmasked = unmasked
+    }
+}
+
+/// What `ExchangeRecord` masks, as it was sent.
+public struct UnmaskedRequest: Sendable, Hashable, Codable {
+    /// The JSON body.
+    public var body: String
+    /// The `key` query parameter, nil when none was sent.
+    public var apiKey: String?
+
+    public init(body: String, apiKey: String?) {
+        self.body = body
+        self.apiKey = apiKey
     }
 }

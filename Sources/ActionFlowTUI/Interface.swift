@@ -23,6 +23,8 @@ public enum InterfaceCommand: Sendable, Equatable {
     case run(Effect)
     /// Write the session as it is on screen in every export format.
     case export(SessionRecording, title: String?)
+    /// Put this text on the terminal's clipboard (OSC 52, `ClipboardSequence`).
+    case copyToClipboard(String)
     case quit
     case suspend
     case redraw
@@ -241,6 +243,10 @@ public struct Interface: Sendable {
             story = StoryProgress(scenario: scenario, next: 0)
             return playStory()
         case .exportSession: return [exportCommand()]
+        case .copyExchange(let id):
+            guard let record = session.exchanges.first(where: { $0.id == id }) else { return [] }
+            ui.message = "copied exchange \(id) as curl (secrets masked)"
+            return [.copyToClipboard(CurlScript.pasteable(record))]
         case .setDraft, .toggleExchange: return []
         }
     }

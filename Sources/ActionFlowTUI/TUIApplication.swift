@@ -272,6 +272,8 @@ public final class TUIApplication {
                 effectSink?.yield(effect)
             case .export(let recording, let title):
                 _ = model.update(.noted(export(recording, title: title, columns: terminal.width, rows: terminal.height)))
+            case .copyToClipboard(let text):
+                terminal.copyToClipboard(text)
             case .quit: return true
             case .suspend:
                 logger.info("suspended")

@@ -102,6 +102,6 @@ public enum WireDates {
 
 public enum EmulatorPaths {
     /// The emulator's prefix before `/v1/...` for Identity Toolkit calls.
-    public static let identityToolkitPrefix = "/identitytoolkit.googleapis.com"
+    public static let identityToolkitPrefix = "/" + RESTTransportConfiguration.identityToolkitHost
     public static func projectBase(_ projectId: String) -> String { "/emulator/v1/projects/\(projectId)" }
 }

@@ -33,14 +33,31 @@ extension ExchangeRecord {
         self.init(
             id: id, request: Self.requestLine(operation, apiKey: apiKey), requestBody: Self.maskedJSON(request),
             requestHeaders: headers, status: status, responseBody: responseBody, failure: failure,
-            startedAt: startedAt, duration: duration
+            startedAt: startedAt, duration: duration,
+            unmasked: UnmaskedRequest(body: Self.unmaskedJSON(request), apiKey: apiKey)
         )
     }
+
+    /// A request body as sent, laid out as `maskedJSON` lays it out.
+    static func unmaskedJSON(_ value: some Encodable) -> String {
+        if let text = try? JSONWriter.string(value, format: unmaskedFormat) { return text }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        return (try? encoder.encode(value)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+    }
+
+    private static let unmaskedFormat = JSONWriter.Format(pretty: true, sortedKeys: true, dates: .secondsSinceReferenceDate)
 
     /// `POST /v1/accounts:sendOobCode?key=fake-a…(masked)`.
     public static func requestLine(_ operation: IdentityToolkitOperation, apiKey: String?) -> String {
         let key = apiKey.map { "?key=" + SecretMasking.mask($0) } ?? ""
-        return "POST /v1/\(operation.rawValue)\(key)"
+        return "POST \(RESTTransportConfiguration.path(of: operation))\(key)"
+    }
+
+    /// The operation the request line names; nil for a line `requestLine` did not write.
+    public var operation: IdentityToolkitOperation? {
+        let path = request.split(separator: " ", maxSplits: 1).dropFirst().first?.prefix { $0 != "?" } ?? ""
+        return IdentityToolkitOperation.allCases.first { RESTTransportConfiguration.path(of: $0) == path }
     }
 
     /// The masked JSON of a request or response body.

@@ -52,7 +52,7 @@ public final class RESTTransport: AuthTransport {
             let what = server.label.map { "\($0), " } ?? ""
             return "rest \(configuration.origin) (\(what)project \(configuration.projectId))"
         case .production:
-            return "rest identitytoolkit.googleapis.com (project \(configuration.projectId))"
+            return "rest \(RESTTransportConfiguration.identityToolkitHost) (project \(configuration.projectId))"
         }
     }
 
@@ -191,8 +191,7 @@ public final class RESTTransport: AuthTransport {
     // MARK: HTTP
 
     private func call<Request: Encodable, Response: Decodable>(_ operation: IdentityToolkitOperation, _ request: Request, locale: String? = nil) async throws(AuthFailure) -> Response {
-        let key = configuration.apiKey.addingPercentEncoding(withAllowedCharacters: .urlQueryAllowed.subtracting(CharacterSet(charactersIn: "&=+#"))) ?? ""
-        let url = "\(configuration.identityToolkitBase)/\(operation.rawValue)?key=\(key)"
+        let url = configuration.url(of: operation)
         var headers = configuration.sdkHeaders
         if let locale { headers["X-Firebase-Locale"] = locale }
         return try await send(method: "POST", url: url, body: try encode(request), headers: headers, label: operation.rawValue)
@@ -259,7 +258,7 @@ public final class RESTTransport: AuthTransport {
     private var requestHost: String {
         switch configuration.target {
         case .emulator(let host, let port): EmulatorAddress(host: host, port: port).description
-        case .production: "identitytoolkit.googleapis.com"
+        case .production: RESTTransportConfiguration.identityToolkitHost
         }
     }
 }

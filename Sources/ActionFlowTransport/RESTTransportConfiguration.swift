@@ -46,6 +46,21 @@ public struct RESTTransportConfiguration: Sendable, Hashable {
         self.timeout = timeout
     }
 
+    /// Identity Toolkit's production host; an emulator serves the same paths below `/HOST`
+    /// (`EmulatorPaths.identityToolkitPrefix`).
+    public static let identityToolkitHost = "identitytoolkit.googleapis.com"
+    public static let productionOrigin = "https://\(identityToolkitHost)"
+
+    /// `/v1/accounts:sendOobCode`: an operation's path below Identity Toolkit's root.
+    public static func path(of operation: IdentityToolkitOperation) -> String {
+        "/v1/\(operation.rawValue)"
+    }
+
+    /// The API key as the `key` query parameter's value.
+    public static func queryValue(apiKey: String) -> String {
+        apiKey.addingPercentEncoding(withAllowedCharacters: .urlQueryAllowed.subtracting(CharacterSet(charactersIn: "&=+#"))) ?? ""
+    }
+
     /// `http://HOST:PORT` or `https://identitytoolkit.googleapis.com`.
     public var origin: String {
         switch target {
@@ -54,16 +69,24 @@ public struct RESTTransportConfiguration: Sendable, Hashable {
             let bracketed = host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host
             return "http://\(bracketed):\(port)"
         case .production:
-            return "https://identitytoolkit.googleapis.com"
+            return Self.productionOrigin
+        }
+    }
+
+    /// Identity Toolkit's root, where each operation's `path(of:)` begins.
+    public var identityToolkitRoot: String {
+        switch target {
+        case .emulator: origin + EmulatorPaths.identityToolkitPrefix
+        case .production: origin
         }
     }
 
     /// The Identity Toolkit v1 base: the emulator serves it below `/identitytoolkit.googleapis.com`.
-    public var identityToolkitBase: String {
-        switch target {
-        case .emulator: "\(origin)/identitytoolkit.googleapis.com/v1"
-        case .production: "\(origin)/v1"
-        }
+    public var identityToolkitBase: String { identityToolkitRoot + "/v1" }
+
+    /// Where an operation is called, with the API key.
+    public func url(of operation: IdentityToolkitOperation) -> String {
+        "\(identityToolkitRoot)\(Self.path(of: operation))?key=\(Self.queryValue(apiKey: apiKey))"
     }
 
     /// The emulator's own API (`/emulator/v1/projects/PROJECT`), nil against production.

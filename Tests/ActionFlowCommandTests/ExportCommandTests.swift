@@ -18,6 +18,14 @@ import Testing
         try String(contentsOfFile: path, encoding: .utf8)
     }
 
+    /// `run SCENARIO --save PATH`, then `export PATH` with `arguments`; returns the saved recording.
+    func exportSaved(_ scenario: String, to session: String, _ arguments: [String]) async throws -> SessionRecording {
+        let run = try #require(try ActionFlowCommand.parseAsRoot(["run", scenario, "--quiet", "--save", session]) as? RunCommand)
+        try await run.run()
+        try await export([session] + arguments)
+        return try #require(try SessionFile.load(session, transport: "embedded"))
+    }
+
     @Test("a shipped scenario, played headless, as a diagram and as a report")
     func scenarioByName() async throws {
         let diagram = temporaryPath("reset.mmd")
@@ -38,11 +46,37 @@ import Testing
         let session = temporaryPath("demo.json")
         let diagram = temporaryPath("demo.mmd")
         defer { [session, diagram].forEach { try? FileManager.default.removeItem(atPath: $0) } }
-        let run = try #require(try ActionFlowCommand.parseAsRoot(["run", "verify-email-web-widget", "--quiet", "--save", session]) as? RunCommand)
-        try await run.run()
-        try await export([session, "--format", "mermaid", "--output", diagram])
-        let recording = try #require(try SessionFile.load(session, transport: "embedded"))
+        let recording = try await exportSaved("verify-email-web-widget", to: session, ["--format", "mermaid", "--output", diagram])
         #expect(try read(diagram) == SequenceDiagram(recording.current).mermaid)
+    }
+
+    @Test("--format curl writes a runnable script, masked unless --reveal-secrets, and only the owner's when revealed")
+    func curlScript() async throws {
+        let masked = temporaryPath("reset.sh")
+        let revealed = temporaryPath("reset-revealed.sh")
+        defer { [masked, revealed].forEach { try? FileManager.default.removeItem(atPath: $0) } }
+        try await export(["password-reset-in-app", "--format", "curl", "--output", masked])
+        try await export(["password-reset-in-app", "--format", "curl", "--reveal-secrets", "--output", revealed])
+        let script = try read(masked)
+        #expect(script.hasPrefix("#!/bin/sh\n# password-reset-in-app: "))
+        #expect(script.contains("API_KEY_1='fake-a%E2%80%A6(masked)'"))
+        #expect(!script.contains("fake-api-key-demo"))
+        #expect(try read(revealed).contains("API_KEY_1='fake-api-key-demo"))
+        let permissions = { (path: String) in try #require(try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int) }
+        #expect(try permissions(masked) & 0o100 != 0, "runs as it is")
+        #expect(try permissions(revealed) & 0o100 != 0)
+        #expect(try permissions(revealed) & 0o077 == 0, "the secrets are the owner's alone")
+    }
+
+    @Test("a session file keeps what --reveal-secrets writes: the calls as sent")
+    func curlFromSessionFile() async throws {
+        let session = temporaryPath("reset.json")
+        let script = temporaryPath("reset.sh")
+        defer { [session, script].forEach { try? FileManager.default.removeItem(atPath: $0) } }
+        let recording = try await exportSaved("password-reset-in-app", to: session, ["--format", "curl", "--reveal-secrets", "--output", script])
+        #expect(try read(script) == CurlScript(title: URL(fileURLWithPath: session).lastPathComponent, session: recording.current, revealsSecrets: true).script)
+        #expect(try read(script).contains("API_KEY_1='fake-api-key-demo-actionflow'"))
+        #expect(recording.current.exchanges.allSatisfy { $0.unmasked != nil })
     }
 
     @Test("a file, a format or an output that cannot be used: exit status 2")
@@ -54,6 +88,7 @@ import Testing
             ["password-reset-in-app", "--format", "cast", "--size", "100"],
             ["password-reset-in-app", "--format", "cast", "--size", "0x30"],
             ["password-reset-in-app", "--format", "svg"],
+            ["password-reset-in-app", "--format", "mermaid", "--reveal-secrets"],
             ["no-such-scenario", "--format", "mermaid"],
             [temporaryPath("missing.json"), "--format", "mermaid"],
             [notJSON, "--format", "markdown"],

@@ -44,6 +44,23 @@ struct TerminalEndToEndTests {
         try resetAfterWrongPasswordAndQuit(tmux)
     }
 
+    @Test("c in the Network pane copies the exchange as curl through OSC 52, which tmux keeps as a buffer; the password stays masked")
+    func copyExchangeAsCurl() throws {
+        let tmux = try TmuxSession(width: 120, height: 36, configuration: ["set -g set-clipboard on"])
+        try startStoryOneWithWrongPassword(tmux, password: "not-my-password")
+        try tmux.pressShortcut("5")
+        tmux.waitFor("Network · 1 exchange", "c copy as curl")
+        try tmux.pressShortcut("c")
+        tmux.waitFor("copied exchange 1 as curl (secrets masked)")
+        let copied = try #require(tmux.newestBuffer())
+        #expect(copied.hasPrefix("# 1. accounts:signInWithPassword: HTTP 400 INVALID_PASSWORD\n"), "\(copied)")
+        #expect(copied.contains("\ncurl -sS "))
+        #expect(copied.contains("\"password\":\"'\"$PASSWORD_1\"'\""))
+        #expect(!copied.contains("not-my-password"))
+        try tmux.pressShortcut("q")
+        #expect(tmux.waitForExit() == 0)
+    }
+
     @Test("Story 2 through the web widget: verify, Continue, reload, subscribe")
     func storyTwoWebWidget() throws {
         let tmux = try TmuxSession()

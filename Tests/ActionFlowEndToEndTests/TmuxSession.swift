@@ -187,6 +187,9 @@ final class TmuxSession {
         return false
     }
 
+    /// tmux's newest paste buffer: with `set-clipboard on`, what a program copied with OSC 52.
+    func newestBuffer() -> String? { try? run(["show-buffer"]) }
+
     func file(_ name: String) -> String? {
         try? String(contentsOf: directory.appendingPathComponent(name), encoding: .utf8)
     }

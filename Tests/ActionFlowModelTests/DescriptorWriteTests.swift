@@ -24,6 +24,23 @@ import Testing
         #expect(received == bytes)
     }
 
+    @Test("a file replaced in one step: the new bytes, created private, no temporary file left; a missing folder gives its error")
+    func replaceFile() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("replace-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("secret.sh").path
+        try "old, readable by all".write(toFile: path, atomically: false, encoding: .utf8)
+        let failure = Array("new".utf8).withUnsafeBytes { DescriptorWrite.replaceFile(at: path, with: $0, mode: 0o700) }
+        #expect(failure == nil)
+        #expect(FileManager.default.contents(atPath: path) == Data("new".utf8))
+        let mode = try #require(try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int)
+        #expect(mode & 0o077 == 0)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["secret.sh"])
+        let missing = Array("x".utf8).withUnsafeBytes { DescriptorWrite.replaceFile(at: folder.path + "/no/such/file", with: $0, mode: 0o644) }
+        #expect(missing == ENOENT)
+    }
+
     @Test func closedDescriptorGivesItsError() {
         let failure = [UInt8](repeating: 1, count: 10).withUnsafeBytes { DescriptorWrite.all(-1, $0) }
         #expect(failure == EBADF)

@@ -175,6 +175,35 @@ struct InterfaceLoopTests {
         loop.keys(.character("n"), .character("n"), .escape, .character("e"))
         #expect(loop.commands.contains { if case .export(_, let title) = $0 { title == "password-reset-in-app" } else { false } })
     }
+
+    @Test("c in the Network pane copies the selected exchange as a masked curl command, through OSC 52")
+    func copyExchangeAsCurl() throws {
+        let loop = try LoopHarness.presenting("password-reset-in-app", size: (120, 40))
+        loop.keys(.character("n"))
+        for _ in 1...8 {
+            loop.keys(.character("n"))
+            loop.settle()
+        }
+        loop.keys(.character("c"))
+        #expect(loop.statusLine.contains("c copies an exchange of the Network pane (5) as curl"))
+        loop.keys(.character("5"), .down, .character("c"))
+        #expect(loop.statusLine.contains("copied exchange 2 as curl (secrets masked)"), "\(loop.statusLine)")
+        let copied = loop.commands.compactMap { if case .copyToClipboard(let text) = $0 { text } else { nil } }
+        try #require(copied.count == 1)
+        let record = try #require(loop.model.session.exchanges.first { $0.id == 2 })
+        // The sequence the runtime writes: ESC ] 52 ; c ; BASE64 ESC \
+        let sequence = ClipboardSequence.osc52(copied[0])
+        #expect(sequence.hasPrefix("\u{1B}]52;c;") && sequence.hasSuffix("\u{1B}\\"))
+        let payload = try #require(Data(base64Encoded: String(sequence.dropFirst(7).dropLast(2))))
+        let command = String(decoding: payload, as: UTF8.self)
+        #expect(command == CurlScript.pasteable(record))
+        #expect(command.hasPrefix("# 2. \(record.operation!.rawValue): HTTP \(record.status!)"))
+        #expect(command.split(separator: "\n").filter { $0.hasPrefix("curl ") }.count == 1)
+        let sent = try #require(record.unmasked)
+        #expect(!command.contains(try #require(sent.apiKey)))
+        #expect(command.contains("# Secrets are masked"))
+        #expect(loop.screen.contains("c copy as curl"), "the key bar names the key while the Network pane has it")
+    }
 }
 
 @Suite("Controls are data")

@@ -263,10 +263,26 @@ public enum Controller {
         case .character("x"): return session.app.banner == nil ? [] : [.send(.errorDismissed)]
         case .character("w"): ui.mode = .welcome
         case .character("e"): return [.exportSession]
+        case .character("c"): return copyExchange(session: session, ui: &ui, panes: panes, layout: layout)
         case .character("n"): return session.presenter == nil ? [] : [.nextScenarioStep]
         default: break
         }
         return []
+    }
+
+    /// `c`: the exchange selected in the Network pane, as a curl command on the clipboard.
+    private static func copyExchange(session: Session, ui: inout UIState, panes: PaneCache, layout: ScreenLayout) -> [UICommand] {
+        guard ui.tab == .network else {
+            ui.message = "c copies an exchange of the Network pane (\(InspectorTab.network.rawValue + 1)) as curl"
+            return []
+        }
+        let controls = shownPane(.inspector, session, ui, panes, layout).content.controls
+        let selected = min(ui.selected(paneKey(.network)), max(0, controls.count - 1))
+        guard controls.indices.contains(selected), let id = InspectorContent.exchangeID(ofControl: controls[selected].id) else {
+            ui.message = "no exchange to copy yet"
+            return []
+        }
+        return [.copyExchange(id)]
     }
 
     /// The other device takes the focus: the following taps happen on it.

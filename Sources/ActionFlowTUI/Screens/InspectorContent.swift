@@ -369,6 +369,13 @@ enum InspectorContent {
 
     // MARK: Network
 
+    private static let exchangeControlPrefix = "net."
+
+    /// The exchange a Network pane control shows, nil for another control.
+    static func exchangeID(ofControl id: String) -> Int? {
+        id.hasPrefix(exchangeControlPrefix) ? Int(id.dropFirst(exchangeControlPrefix.count)) : nil
+    }
+
     private static func network(_ session: Session, _ ui: UIState) -> [Block] {
         var blocks: [Block] = [.heading("Network · \(session.exchangeCount) exchange\(session.exchangeCount == 1 ? "" : "s")")]
         if session.exchanges.isEmpty {
@@ -380,7 +387,7 @@ enum InspectorContent {
             let millis = PrintfFormat.string("%.1f ms", record.duration * 1000)
             let label = "#\(record.id) \(record.request.replacingEvery("POST /v1/", with: "")) \(status)\(outcome) · \(millis)"
             let expanded = ui.expandedExchange == record.id
-            blocks.append(.control(.button("net.\(record.id)", label, [.toggleExchange(record.id)])))
+            blocks.append(.control(.button(exchangeControlPrefix + String(record.id), label, [.toggleExchange(record.id)])))
             if expanded {
                 blocks.append(.line([Span("  request ", .muted), Span(record.request, .accent)]))
                 for (name, value) in record.requestHeaders.sorted(by: { $0.key < $1.key }) {

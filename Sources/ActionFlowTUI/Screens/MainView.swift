@@ -262,13 +262,20 @@ public enum MainView {
         if ui.readOnly {
             hints += [("↑↓", "select"), ("Tab", ui.focus == .phone ? "inspector" : "phone")]
             hints.append(ui.focus == .inspector ? ("←→", "tabs") : ("1-8", "tabs"))
+            hints += networkHints(ui)
             return hints + [("e", "export"), ("?", "help"), ("q", "quit")]
         }
         if let otherDevice { hints.append(("d", "→ \(otherDevice)")) }
         hints += [("↑↓", "select"), ("Enter", "press"), ("Tab", ui.focus == .phone ? "inspector" : "phone")]
         if ui.focus == .inspector { hints.append(("←→", "tabs")) } else { hints.append(("1-8", "tabs")) }
+        hints += networkHints(ui)
         hints += [("+", "clock 1h"), ("R", "reset"), ("?", "help"), ("q", "quit")]
         return hints
+    }
+
+    /// The Network pane's own key, while it has the keyboard.
+    private static func networkHints(_ ui: UIState) -> [(String, String)] {
+        ui.focus == .inspector && ui.tab == .network ? [("c", "copy as curl")] : []
     }
 
     private static func drawHints(_ frame: inout Frame, layout: ScreenLayout, ui: UIState, presenting: Bool, otherDevice: String?, typing: Bool) {
@@ -337,7 +344,7 @@ public enum MainView {
                   ("1 … 8", "inspector panes"), ("PgUp PgDn", "scroll"), ("Esc", "leave a field / back")]),
         ("Act", [("Enter Space", "press, toggle, edit"), ("m / a", "mailbox / the app"), ("p", "paste a link"),
                  ("r / x", "retry / dismiss"), ("n", "next scenario step"),
-                 ("e", "export the session")]),
+                 ("e", "export the session"), ("c", "exchange as curl")]),
         ("World", [("+ / >", "clock +1 h / +1 day"), ("R", "reset the world"), ("w", "welcome screen")]),
         ("Fields", [("← → Home End", "move the cursor"), ("Bksp  Del", "delete"), ("C-U / C-K", "clear before / after"), ("Enter / Esc", "save / keep and leave")]),
         ("Terminal", [("Ctrl-L", "redraw"), ("Ctrl-Z", "suspend (fg resumes)"), ("q  Ctrl-C", "quit")]),

@@ -489,6 +489,12 @@ public final class CursesTerminal: TerminalDriver {
         }
     }
 
+    /// Puts text on the clipboard of the terminal (or of the one tmux or ssh runs in) that
+    /// honours OSC 52; others ignore the sequence.
+    func copyToClipboard(_ text: String) {
+        writeRaw(ClipboardSequence.osc52(text))
+    }
+
     private func writeRaw(_ text: String) {
         writeAll(Array(text.utf8))
     }

@@ -29,6 +29,8 @@ public enum UICommand: Sendable, Equatable {
     case playStory(Scenario)
     /// Writes the session as a diagram, a report and a cast into the export folder.
     case exportSession
+    /// Copies one exchange of the Network pane as a curl command, secrets masked.
+    case copyExchange(Int)
     case quit
     case suspend
     case redraw
