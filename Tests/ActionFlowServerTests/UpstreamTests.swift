@@ -4,9 +4,6 @@ import ActionFlowModel
 import ActionFlowServer
 import ActionFlowTransport
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#endif
 import Logging
 import TestSupport
 import Testing
@@ -26,21 +23,6 @@ struct UpstreamTests {
         let forwarder = UpstreamForwarder(address: EmulatorAddress(host: "127.0.0.1", port: upstreamPort), timeoutSeconds: 5)
         let server = try await AuthEmulatorServer(api: api, host: "127.0.0.1", port: 0, logger: logger, upstream: forwarder).start()
         return (server, api)
-    }
-
-    static func boundUnlistenedPort() throws -> (socket: Int32, port: Int) {
-        let descriptor = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        try #require(descriptor >= 0)
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, length) == 0 && getsockname(descriptor, $0, &length) == 0 }
-        }
-        try #require(bound)
-        return (descriptor, Int(UInt16(bigEndian: address.sin_port)))
     }
 
     static func call(_ port: Int, _ method: String, _ target: String, json: String = "") async throws -> LoopbackHTTPClient.Answer {
@@ -92,8 +74,8 @@ struct UpstreamTests {
     func unreachableUpstream() async throws {
         // A port bound but never listened on: held for the test, so no other test's server
         // takes it, and every connection to it is refused.
-        let (socket, port) = try Self.boundUnlistenedPort()
-        defer { close(socket) }
+        let refusing = try RefusingPort()
+        let port = refusing.port
         let (server, _) = try await Self.forwarder(to: port)
         defer { Task { await server.stop() } }
         let answer = try await Self.call(server.port, "POST", Self.signUp, json: "{}")
@@ -101,5 +83,6 @@ struct UpstreamTests {
         #expect(answer.isEmulatorError)
         let message = ((answer.json?["error"] as? [String: Any])?["message"] as? String) ?? ""
         #expect(message == "UPSTREAM_UNAVAILABLE : the upstream Auth Emulator at 127.0.0.1:\(port) refused the connection")
+        withExtendedLifetime(refusing) {}
     }
 }
