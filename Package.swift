@@ -36,6 +36,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
     ],
     targets: [
         // Protocol model: ActionCodeSettings, links, wire types, routing. Pure, no I/O.
@@ -43,7 +44,7 @@ let package = Package(
         // The simulated Firebase project (server side of the embedded transport).
         .target(
             name: "ActionFlowBackend",
-            dependencies: ["ActionFlowModel", .product(name: "Yams", package: "Yams")],
+            dependencies: ["ActionFlowModel", .product(name: "Yams", package: "Yams"), .product(name: "Crypto", package: "swift-crypto")],
             resources: [.copy("../../Resources")]
         ),
         // The pluggable transport protocol and its implementations. The REST transport's HTTP

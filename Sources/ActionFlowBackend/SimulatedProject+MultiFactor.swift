@@ -1,12 +1,23 @@
 import ActionFlowModel
 import Foundation
 
-/// A second factor enrolled on an account: an SMS number, as the emulator stores it.
+/// A second factor enrolled on an account: an SMS number, as the emulator stores it, or (in
+/// production behaviour) a TOTP secret.
 struct MfaEnrollment: Sendable, Hashable, Codable {
     var mfaEnrollmentId: String
     var displayName: String?
-    var phoneNumber: String
+    var phoneNumber: String?
+    /// The TOTP secret's bytes, base32.
+    var totpSecret: String?
     var enrolledAt: Date
+}
+
+/// A TOTP enrollment begun: its secret, for whom, until when.
+struct PendingTotpEnrollment: Sendable, Hashable, Codable {
+    var sessionInfo: String
+    var localId: String
+    var secret: String
+    var deadline: Date
 }
 
 // Multi-factor enrollment and sign-in by SMS, as firebase-tools' Auth Emulator does them
@@ -28,6 +39,10 @@ extension SimulatedProject {
         guard user.emailVerified else {
             throw AuthFailure.server(AuthErrorCode("UNVERIFIED_EMAIL"), detail: "Need to verify email first before enrolling second factors.")
         }
+        if request.phoneEnrollmentInfo == nil, request.totpEnrollmentInfo != nil, !isEmulator {
+            return StartMfaEnrollmentResponse(totpSessionInfo: startTotpEnrollment(for: user))
+        }
+        // The emulator knows SMS only: a TOTP request gets this too (`operations.ts:2060`; firebase-tools #6224).
         guard let info = request.phoneEnrollmentInfo else { throw AuthFailure.server(.invalidArgument, detail: "((Missing phoneEnrollmentInfo.))") }
         // Production, and the emulator, answer INVALID_PHONE_NUMBER for a missing number too.
         guard let phoneNumber = info.phoneNumber, phoneNumber.hasPrefix("+") else {
@@ -42,13 +57,18 @@ extension SimulatedProject {
     public mutating func finalizeMfaEnrollment(_ request: FinalizeMfaEnrollmentRequest) throws(AuthFailure) -> MfaTokensResponse {
         try checkAuthEnabled()
         var (user, provider) = try secondFactorCandidate(request.idToken)
-        guard let verification = request.phoneVerificationInfo else {
-            throw AuthFailure.server(.invalidArgument, detail: "((Missing phoneVerificationInfo.))")
-        }
-        let phoneNumber = try useCode(verification)
-        try refuseEnrolled(phoneNumber, of: user)
         let enrollmentId = newEnrollmentId(avoiding: user.mfaInfo ?? [])
-        user.mfaInfo = (user.mfaInfo ?? []) + [MfaEnrollment(mfaEnrollmentId: enrollmentId, displayName: request.displayName, phoneNumber: phoneNumber, enrolledAt: clock.now)]
+        if request.phoneVerificationInfo == nil, let totp = request.totpVerificationInfo, !isEmulator {
+            let secret = try finishTotpEnrollment(totp, for: user)
+            user.mfaInfo = (user.mfaInfo ?? []) + [MfaEnrollment(mfaEnrollmentId: enrollmentId, displayName: request.displayName, totpSecret: secret, enrolledAt: clock.now)]
+        } else {
+            guard let verification = request.phoneVerificationInfo else {
+                throw AuthFailure.server(.invalidArgument, detail: "((Missing phoneVerificationInfo.))")
+            }
+            let phoneNumber = try useCode(verification)
+            try refuseEnrolled(phoneNumber, of: user)
+            user.mfaInfo = (user.mfaInfo ?? []) + [MfaEnrollment(mfaEnrollmentId: enrollmentId, displayName: request.displayName, phoneNumber: phoneNumber, enrolledAt: clock.now)]
+        }
         accounts[user.localId] = user
         // Production mails a link that removes the factor again; the emulator does not
         // (`operations.ts:2141`, "TODO: Generate OOB code for reverting enrollment").
@@ -87,7 +107,10 @@ extension SimulatedProject {
         guard let enrollment = user.mfaInfo?.first(where: { $0.mfaEnrollmentId == enrollmentId }) else {
             throw AuthFailure.server(AuthErrorCode("MFA_ENROLLMENT_NOT_FOUND"), detail: nil)
         }
-        return StartMfaSignInResponse(phoneResponseInfo: PhoneSessionInfo(sessionInfo: sendCode(to: enrollment.phoneNumber).sessionInfo))
+        // A TOTP factor has no start: the code is already in the authenticator app
+        // (`api/authentication/mfa.ts:88-90`). The emulator's words for a factor without a number (`operations.ts:2203`).
+        guard let phoneNumber = enrollment.phoneNumber else { throw AuthFailure.server(.invalidArgument, detail: "MFA provider not supported!") }
+        return StartMfaSignInResponse(phoneResponseInfo: PhoneSessionInfo(sessionInfo: sendCode(to: phoneNumber).sessionInfo))
     }
 
     /// `accounts/mfaSignIn:finalize`: the code checked, the sign-in finished with tokens that name
@@ -99,12 +122,19 @@ extension SimulatedProject {
         guard let pending = Self.nonEmpty(request.mfaPendingCredential) else {
             throw AuthFailure.server(AuthErrorCode("MISSING_CREDENTIAL"), detail: "Please set MFA Pending Credential.")
         }
-        guard let verification = request.phoneVerificationInfo else {
-            throw AuthFailure.server(.invalidArgument, detail: "MFA provider not supported!")
+        let enrollment: MfaEnrollment?
+        var (user, provider): (Account, String)
+        if request.phoneVerificationInfo == nil, let totp = request.totpVerificationInfo, !isEmulator {
+            (user, provider) = try pendingCredentialAccount(pending)
+            enrollment = try totpFactor(totp, enrollmentId: request.mfaEnrollmentId, of: user)
+        } else {
+            guard let verification = request.phoneVerificationInfo else {
+                throw AuthFailure.server(.invalidArgument, detail: "MFA provider not supported!")
+            }
+            let phoneNumber = try useCode(verification)
+            (user, provider) = try pendingCredentialAccount(pending)
+            enrollment = user.mfaInfo?.first { $0.phoneNumber == phoneNumber || $0.phoneNumber.map(Self.obfuscated) == phoneNumber }
         }
-        let phoneNumber = try useCode(verification)
-        var (user, provider) = try pendingCredentialAccount(pending)
-        let enrollment = user.mfaInfo?.first { $0.phoneNumber == phoneNumber || Self.obfuscated($0.phoneNumber) == phoneNumber }
         user.lastLoginAt = clock.now
         accounts[user.localId] = user
         guard let enrollment else { throw AuthFailure.server(AuthErrorCode("MFA_ENROLLMENT_NOT_FOUND"), detail: nil) }
@@ -134,8 +164,9 @@ extension SimulatedProject {
     static func record(_ enrollment: MfaEnrollment, obfuscating: Bool) -> MfaEnrollmentRecord {
         MfaEnrollmentRecord(
             mfaEnrollmentId: enrollment.mfaEnrollmentId, displayName: enrollment.displayName, enrolledAt: enrollment.enrolledAt.iso8601MillisecondStamp,
-            phoneInfo: obfuscating ? obfuscated(enrollment.phoneNumber) : enrollment.phoneNumber,
-            unobfuscatedPhoneInfo: obfuscating ? nil : enrollment.phoneNumber
+            phoneInfo: obfuscating ? enrollment.phoneNumber.map(obfuscated) : enrollment.phoneNumber,
+            unobfuscatedPhoneInfo: obfuscating ? nil : enrollment.phoneNumber,
+            totpInfo: enrollment.totpSecret == nil ? nil : TotpMarker()
         )
     }
 
@@ -162,6 +193,51 @@ extension SimulatedProject {
             enrollments.append(MfaEnrollment(mfaEnrollmentId: newEnrollmentId(avoiding: enrollments), displayName: factor.displayName, phoneNumber: phoneNumber, enrolledAt: clock.now))
         }
         return enrollments
+    }
+
+    // MARK: TOTP (production behaviour)
+
+    /// How long a begun TOTP enrollment waits for its first code (not published; assumed).
+    static let totpEnrollmentWindow: TimeInterval = 5 * 60
+
+    /// A new 160-bit secret (RFC 4226's recommended length) for `user`, kept until the deadline.
+    private mutating func startTotpEnrollment(for user: Account) -> TotpSessionInfo {
+        let secret = TimeBasedCode.base32(Data((0..<20).map { _ in UInt8(truncatingIfNeeded: generator.next()) }))
+        let pending = PendingTotpEnrollment(sessionInfo: generator.urlSafeString(count: 226), localId: user.localId, secret: secret, deadline: clock.now.addingTimeInterval(Self.totpEnrollmentWindow))
+        pendingTotpEnrollments = (pendingTotpEnrollments ?? []).filter { $0.deadline > clock.now } + [pending]
+        return TotpSessionInfo(sharedSecretKey: secret, verificationCodeLength: TimeBasedCode.digits, hashingAlgorithm: "SHA1",
+                               periodSec: TimeBasedCode.period, sessionInfo: pending.sessionInfo, finalizeEnrollmentTime: pending.deadline.iso8601MillisecondStamp)
+    }
+
+    /// The secret of the begun enrollment `verification` names, once its code is right. The
+    /// errors are the SMS factor's (assumed: production's TOTP errors are not published).
+    private mutating func finishTotpEnrollment(_ verification: TotpVerificationInfo, for user: Account) throws(AuthFailure) -> String {
+        guard let code = Self.nonEmpty(verification.verificationCode) else { throw AuthFailure.server(AuthErrorCode("MISSING_CODE"), detail: nil) }
+        guard let sessionInfo = Self.nonEmpty(verification.sessionInfo) else { throw AuthFailure.server(AuthErrorCode("MISSING_SESSION_INFO"), detail: nil) }
+        guard let index = pendingTotpEnrollments?.firstIndex(where: { $0.sessionInfo == sessionInfo && $0.localId == user.localId && $0.deadline > clock.now }),
+              let pending = pendingTotpEnrollments?[index] else {
+            throw AuthFailure.server(AuthErrorCode("INVALID_SESSION_INFO"), detail: nil)
+        }
+        guard let secret = TimeBasedCode.bytes(base32: pending.secret), TimeBasedCode.accepts(code, secret: secret, at: clock.now) else {
+            throw AuthFailure.server(AuthErrorCode("INVALID_CODE"), detail: nil)
+        }
+        pendingTotpEnrollments?.remove(at: index)
+        return pending.secret
+    }
+
+    /// The TOTP factor `enrollmentId` names, once the code is right for it now.
+    private func totpFactor(_ verification: TotpVerificationInfo, enrollmentId: String?, of user: Account) throws(AuthFailure) -> MfaEnrollment {
+        guard let enrollmentId = Self.nonEmpty(enrollmentId) else {
+            throw AuthFailure.server(AuthErrorCode("MISSING_MFA_ENROLLMENT_ID"), detail: "No second factor identifier is provided.")
+        }
+        guard let code = Self.nonEmpty(verification.verificationCode) else { throw AuthFailure.server(AuthErrorCode("MISSING_CODE"), detail: nil) }
+        guard let enrollment = user.mfaInfo?.first(where: { $0.mfaEnrollmentId == enrollmentId }), let encoded = enrollment.totpSecret else {
+            throw AuthFailure.server(AuthErrorCode("MFA_ENROLLMENT_NOT_FOUND"), detail: nil)
+        }
+        guard let secret = TimeBasedCode.bytes(base32: encoded), TimeBasedCode.accepts(code, secret: secret, at: clock.now) else {
+            throw AuthFailure.server(AuthErrorCode("INVALID_CODE"), detail: nil)
+        }
+        return enrollment
     }
 
     // MARK: Pieces

@@ -112,6 +112,8 @@ public struct SimulatedProject: Sendable, Equatable, Codable {
     var refreshTokens: [String: RefreshRecord]?
     /// SMS codes "sent" for second factors and not yet used (`verificationCodes`).
     var phoneVerifications: [PhoneVerificationCode]?
+    /// TOTP enrollments begun and not yet finished (production behaviour).
+    var pendingTotpEnrollments: [PendingTotpEnrollment]?
 
     public init(configuration: ProjectConfiguration, behaviour: ServeBehaviour = .production, tenant: TenantSettings? = nil) {
         self.configuration = configuration

@@ -1,7 +1,44 @@
 import Foundation
 
-// Identity Toolkit v2 multi-factor (SMS) requests and responses, as the Auth Emulator's
-// `apiSpec.ts` names them (`GoogleCloudIdentitytoolkitV2StartMfaEnrollmentRequest` and the rest).
+// Identity Toolkit v2 multi-factor requests and responses, as the Auth Emulator's `apiSpec.ts`
+// names them (`GoogleCloudIdentitytoolkitV2StartMfaEnrollmentRequest` and the rest): SMS, and
+// TOTP as the JS SDK sends it (firebase-js-sdk `packages/auth/src/api/account_management/mfa.ts:114-165`,
+// `packages/auth/src/api/authentication/mfa.ts:88-99`).
+
+/// `totpEnrollmentInfo` and `totpInfo`: an empty object that names the factor.
+public struct TotpMarker: Sendable, Hashable, Codable {
+    public init() {}
+}
+
+public struct TotpVerificationInfo: Sendable, Hashable, Codable {
+    /// Enrollment only: the session `mfaEnrollment:start` gave.
+    public var sessionInfo: String?
+    public var verificationCode: String?
+    public init(sessionInfo: String?, verificationCode: String?) {
+        self.sessionInfo = sessionInfo
+        self.verificationCode = verificationCode
+    }
+}
+
+/// What `mfaEnrollment:start` answers for TOTP: the secret for the authenticator app.
+public struct TotpSessionInfo: Sendable, Hashable, Codable {
+    /// Base32, as an `otpauth://` URI carries it (`mfa/assertions/totp.ts:269`).
+    public var sharedSecretKey: String
+    public var verificationCodeLength: Int
+    public var hashingAlgorithm: String
+    public var periodSec: Int
+    public var sessionInfo: String
+    /// ISO 8601: the JS SDK reads it with `new Date(...)` (`mfa/assertions/totp.ts:235`).
+    public var finalizeEnrollmentTime: String
+    public init(sharedSecretKey: String, verificationCodeLength: Int, hashingAlgorithm: String, periodSec: Int, sessionInfo: String, finalizeEnrollmentTime: String) {
+        self.sharedSecretKey = sharedSecretKey
+        self.verificationCodeLength = verificationCodeLength
+        self.hashingAlgorithm = hashingAlgorithm
+        self.periodSec = periodSec
+        self.sessionInfo = sessionInfo
+        self.finalizeEnrollmentTime = finalizeEnrollmentTime
+    }
+}
 
 public struct PhoneEnrollmentInfo: Sendable, Hashable, Codable {
     public var phoneNumber: String?
@@ -21,6 +58,7 @@ public struct PhoneVerificationInfo: Sendable, Hashable, Codable {
 public struct StartMfaEnrollmentRequest: Sendable, Hashable, Codable {
     public var idToken: String?
     public var phoneEnrollmentInfo: PhoneEnrollmentInfo?
+    public var totpEnrollmentInfo: TotpMarker?
     public var tenantId: String?
 }
 
@@ -29,6 +67,7 @@ public struct FinalizeMfaEnrollmentRequest: Sendable, Hashable, Codable {
     public var idToken: String?
     public var displayName: String?
     public var phoneVerificationInfo: PhoneVerificationInfo?
+    public var totpVerificationInfo: TotpVerificationInfo?
     public var tenantId: String?
 }
 
@@ -50,6 +89,9 @@ public struct StartMfaSignInRequest: Sendable, Hashable, Codable {
 public struct FinalizeMfaSignInRequest: Sendable, Hashable, Codable {
     public var mfaPendingCredential: String?
     public var phoneVerificationInfo: PhoneVerificationInfo?
+    /// TOTP sign-in has no start: the factor is named here.
+    public var mfaEnrollmentId: String?
+    public var totpVerificationInfo: TotpVerificationInfo?
     public var tenantId: String?
 }
 
@@ -60,8 +102,12 @@ public struct PhoneSessionInfo: Sendable, Hashable, Codable {
 }
 
 public struct StartMfaEnrollmentResponse: Sendable, Hashable, Codable {
-    public var phoneSessionInfo: PhoneSessionInfo
-    public init(phoneSessionInfo: PhoneSessionInfo) { self.phoneSessionInfo = phoneSessionInfo }
+    public var phoneSessionInfo: PhoneSessionInfo?
+    public var totpSessionInfo: TotpSessionInfo?
+    public init(phoneSessionInfo: PhoneSessionInfo? = nil, totpSessionInfo: TotpSessionInfo? = nil) {
+        self.phoneSessionInfo = phoneSessionInfo
+        self.totpSessionInfo = totpSessionInfo
+    }
 }
 
 public struct StartMfaSignInResponse: Sendable, Hashable, Codable {
@@ -88,12 +134,15 @@ public struct MfaEnrollmentRecord: Sendable, Hashable, Codable {
     public var enrolledAt: String
     public var phoneInfo: String?
     public var unobfuscatedPhoneInfo: String?
-    public init(mfaEnrollmentId: String, displayName: String?, enrolledAt: String, phoneInfo: String?, unobfuscatedPhoneInfo: String?) {
+    /// A TOTP factor (`mfa/mfa_info.ts:53` tells the kinds apart by it).
+    public var totpInfo: TotpMarker?
+    public init(mfaEnrollmentId: String, displayName: String?, enrolledAt: String, phoneInfo: String?, unobfuscatedPhoneInfo: String?, totpInfo: TotpMarker? = nil) {
         self.mfaEnrollmentId = mfaEnrollmentId
         self.displayName = displayName
         self.enrolledAt = enrolledAt
         self.phoneInfo = phoneInfo
         self.unobfuscatedPhoneInfo = unobfuscatedPhoneInfo
+        self.totpInfo = totpInfo
     }
 }
 
