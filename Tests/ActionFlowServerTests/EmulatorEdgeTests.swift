@@ -94,6 +94,26 @@ struct EmulatorEdgeTests {
         #expect(try await api.getAccountInfoByIdToken(user.idToken)["displayName"] == nil)
     }
 
+    @Test("--as emulator: a null or a wrong type at any depth is named by its JSON pointer, as ajv names it; a number passes where a string is read", arguments: [
+        (#"{"email":"n@example.com","password":"notasecret","mfaInfo":[{"phoneInfo":null}]}"#, "/mfaInfo/0/phoneInfo must be string"),
+        (#"{"email":"n@example.com","password":"notasecret","mfaInfo":"+15555550100"}"#, "/mfaInfo must be array"),
+        (#"{"email":"n@example.com","password":"notasecret","mfaInfo":[null]}"#, "/mfaInfo/0 must be object"),
+        (#"{"email":"n@example.com","password":"notasecret","displayName":["Nia"]}"#, "/displayName must be string"),
+        (#"{"email":"n@example.com","password":"notasecret","returnSecureToken":"yes"}"#, "/returnSecureToken must be boolean"),
+        (#"{"email":"n@example.com","password":"notasecret","displayName":7}"#, nil),
+    ] as [(String, String?)])
+    func nestedAndWrongTypes(body: String, refusal: String?) async throws {
+        let serve = try await ServeFixture.start(as: .emulator)
+        defer { Task { await serve.stop() } }
+        let res = try await serve.http("POST", "\(Self.v1)/accounts:signUp?key=fake-api-key", body: body, headers: ["content-type": "application/json"])
+        if let refusal {
+            #expect(res.status == 400, "\(res.body)")
+            #expect(ServeFixture.errorMessage(res.body) == "Invalid JSON payload received. \(refusal)")
+        } else {
+            #expect(res.status == 200, "\(res.body)")
+        }
+    }
+
     @Test("--as production: JSON nulls read as absent fields, as production reads them")
     func nullsAcceptedAsProduction() async throws {
         let serve = try await ServeFixture.start(as: .production)
