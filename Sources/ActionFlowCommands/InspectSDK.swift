@@ -43,7 +43,8 @@ enum SDKTable {
             for column in 1..<header.count {
                 let counts = Dictionary(rows.map { ($0[column], 1) }, uniquingKeysWith: +)
                 guard counts.count > 1, let common = counts.max(by: { $0.value < $1.value || ($0.value == $1.value && $0.key > $1.key) })?.key else { continue }
-                for index in rows.indices where rows[index][column] != common { marked[index][column] += " *" }
+                // A row without a parsed link has no fields to differ in.
+                for index in rows.indices where rows[index][column] != common && !rows[index][column].isEmpty { marked[index][column] += " *" }
             }
         }
         let table = [header] + marked

@@ -45,6 +45,23 @@ enum LinkReader: Sendable, Hashable {
     case iosSwift(modesAreRequestTypes: Bool, languageKey: String, skipsPairsWithoutValue: Bool)
     /// firebase-js-sdk `packages/auth/src/core/action_code_url.ts`.
     case js(languageKey: String)
+    /// Android's firebase-auth `isSignInWithEmailLink`, as react-native-firebase's end-to-end
+    /// tests show it; it has no public link parser.
+    case androidNative
+    /// A text search for `mode=signIn` and `oobCode=` instead of the SDK's check: flutterfire's
+    /// Dart code and react-native-firebase up to 21.x.
+    case substringCheck(parser: WrapperParser)
+    /// react-native-firebase 22+ on Android: the native check; from 25.0 a JavaScript
+    /// `parseActionCodeURL` of its own.
+    case rnfbNative(jsParser: Bool)
+}
+
+/// What a wrapper offers for `parseActionCodeURL`.
+enum WrapperParser: Sendable, Hashable {
+    /// No such API.
+    case none
+    /// It throws "unsupported by the native Firebase SDKs".
+    case unsupported
 }
 
 extension SDKProfile {
@@ -61,6 +78,32 @@ extension SDKProfile {
             (check, parsed) = IOSLinkReading(link: link, reader: reader, tag: readAt).read(notes: &notes)
         case .js(let languageKey):
             (check, parsed) = JSLinkReading(languageKey: languageKey, tag: readAt).read(link, notes: &notes)
+        case .androidNative:
+            check = WrapperLinkReading.androidCheck(link, notes: &notes)
+            parsed = .none
+            notes.append("Android's firebase-auth has no public link parser (ActionCodeURL is iOS and JS only)")
+        case .substringCheck(let parser):
+            check = WrapperLinkReading.substringCheck(link, platform: platform, tag: readAt, notes: &notes)
+            switch parser {
+            case .none:
+                parsed = .none
+                notes.append("flutterfire has no parseActionCodeURL")
+            case .unsupported:
+                // lib/modular/index.js:396-398 (v24.0.0).
+                parsed = .throwsError
+                notes.append("parseActionCodeURL throws \"unsupported by the native Firebase SDKs\" (react-native-firebase \(readAt) lib/modular/index.js)")
+            }
+        case .rnfbNative(let jsParser):
+            // A26:432-437 (v26.3.2), A<=25:412-417 (v22.1.0): the native call.
+            check = WrapperLinkReading.androidCheck(link, notes: &notes)
+            if jsParser {
+                // lib/ActionCodeURL.ts:20-167 (v26.3.2): the JS SDK's reading, each pair split at its first `=`.
+                (_, parsed) = JSLinkReading(languageKey: "lang", tag: "react-native-firebase \(readAt)", splitsAtFirstEquals: true,
+                                            requirementSite: "lib/ActionCodeURL.ts:54-87").read(link, notes: &notes)
+            } else {
+                parsed = .throwsError
+                notes.append("parseActionCodeURL throws \"unsupported by the native Firebase SDKs\" (react-native-firebase lib/modular/index.js:396-398@v24.0.0)")
+            }
         }
         return SDKLinkReading(profile: name, isSignInWithEmailLink: check, parseLink: parsed, notes: notes)
     }
@@ -115,7 +158,7 @@ struct IOSLinkReading {
             }
             languageKey = key
             modesAreRequestTypes = requestTypes
-        case .iosObjectiveC, .js:
+        case .iosObjectiveC, .js, .androidNative, .substringCheck, .rnfbNative:
             // FIRAuth.m FIRActionCodeURL parseURL: splits at the first `=` (CocoaPods-10.29.0:276-281).
             items = Self.queryItems(link, split: Self.splitAtFirstEquals)
             languageKey = "languageCode" // CocoaPods-10.29.0 FIRAuth.m:302
@@ -199,6 +242,10 @@ struct IOSLinkReading {
 struct JSLinkReading {
     let languageKey: String
     let tag: String
+    /// react-native-firebase's port keeps a value whole; the JS SDK keeps the piece before a second `=`.
+    var splitsAtFirstEquals = false
+    /// Where the parser requires apiKey, code and a known mode.
+    var requirementSite = "action_code_url.ts:128"
 
     struct URIError: Error {}
 
@@ -214,13 +261,13 @@ struct JSLinkReading {
         }
         // action_code_url.ts constructor (firebase@12.18.0:123-134): apiKey, oobCode and a known
         // mode are required; anything thrown inside gives null.
-        guard let params = try? Self.querystringDecode(Self.extractQuerystring(actionLink)),
+        guard let params = try? Self.querystringDecode(Self.extractQuerystring(actionLink), maxSplits: splitsAtFirstEquals ? 1 : 2),
               let apiKey = params["apiKey"].flatMap(Self.truthy), let code = params["oobCode"].flatMap(Self.truthy),
               let mode = params["mode"], let operation = ActionCodeOperation(mode: mode).requestType
         else {
             if let params = try? Self.querystringDecode(Self.extractQuerystring(actionLink)), Self.truthy(params["apiKey"] ?? "") == nil,
                params["oobCode"] != nil {
-                notes.append("JS refuses a link without apiKey: _assert(apiKey && code && operation) (\(tag) action_code_url.ts:128)")
+                notes.append("JS refuses a link without apiKey: _assert(apiKey && code && operation) (\(tag) \(requirementSite))")
             }
             return (.no, .none)
         }
@@ -259,17 +306,49 @@ struct JSLinkReading {
     /// util/src/query.ts querystringDecode (firebase@12.18.0:45-56): split on `&`, each token on
     /// every `=` keeping the first two pieces, `decodeURIComponent` both (no `+` to space); a
     /// token without `=` has the value "undefined"; the last repeat wins.
-    static func querystringDecode(_ query: Substring) throws(URIError) -> [String: String] {
+    static func querystringDecode(_ query: Substring, maxSplits: Int = 2) throws(URIError) -> [String: String] {
         var object: [String: String] = [:]
         let body = query.first == "?" ? query.dropFirst() : query
         for token in body.split(separator: "&", omittingEmptySubsequences: false) where !token.isEmpty {
-            let pieces = token.split(separator: "=", maxSplits: 2, omittingEmptySubsequences: false)
+            let pieces = token.split(separator: "=", maxSplits: maxSplits, omittingEmptySubsequences: false)
             guard let key = PercentEncoding.decode(pieces[0]) else { throw URIError() }
             let value = pieces.count > 1 ? pieces[1] : "undefined"
             guard let decoded = PercentEncoding.decode(value) else { throw URIError() }
             object[key] = decoded
         }
         return object
+    }
+}
+
+/// The wrappers' and Android's checks, from the evidence docs/sdk-profiles.md lists.
+enum WrapperLinkReading {
+    /// Android's `isSignInWithEmailLink`: apiKey, oobCode and mode=signIn, a wrapper's payload
+    /// read (react-native-firebase packages/auth/e2e/emailLink.e2e.js:73-89@v26.3.2). How it
+    /// unwraps and what it does with a malformed escape are not shown: assumed as the JS SDK,
+    /// without the throw.
+    static func androidCheck(_ link: String, notes: inout [String]) -> SDKSignInCheck {
+        var ignored: [String] = []
+        let (check, _) = JSLinkReading(languageKey: "lang", tag: "").read(link, notes: &ignored)
+        if check == .throwsError {
+            notes.append("assumed: Android answers false for a malformed escape (no public source shows it)")
+            return .no
+        }
+        if check == .no, let items = try? JSLinkReading.querystringDecode(JSLinkReading.extractQuerystring((try? JSLinkReading.parseDeepLink(link)) ?? link)),
+           items["mode"] == "signIn", items["oobCode"] != nil, items["apiKey"] == nil {
+            notes.append("Android refuses a sign-in link without apiKey (react-native-firebase e2e emailLink.e2e.js:73-89@v26.3.2), and signInWithEmailLink throws IllegalArgumentException \"Given link is not a valid email link\" (react-native-firebase #8360)")
+        }
+        return check
+    }
+
+    /// flutterfire's Dart `isSignInWithEmailLink` (platform_interface_firebase_auth.dart:283-287
+    /// @firebase_auth-v6.5.7) and react-native-firebase's up to 21.x (lib/index.js:363-369
+    /// @v21.14.0): the text holds `mode=signIn` (or `mode%3DsignIn`) and `oobCode=` (or `oobCode%3D`).
+    static func substringCheck(_ link: String, platform: SDKProfile.Platform, tag: String, notes: inout [String]) -> SDKSignInCheck {
+        let isSignIn = (link.contains("mode=signIn") || link.contains("mode%3DsignIn")) && (link.contains("oobCode=") || link.contains("oobCode%3D"))
+        if isSignIn, !link.contains("apiKey") {
+            notes.append("\(platform.rawValue) \(tag) checks the text only, not apiKey: on Android the native signInWithEmailLink then refuses the link it accepted")
+        }
+        return isSignIn ? .yes : .no
     }
 }
 

@@ -4,6 +4,12 @@
 public struct SDKProfile: Sendable, Hashable {
     public enum Platform: String, Sendable, CaseIterable {
         case ios, js
+        /// Android's native firebase-auth: closed source, read through its wrappers' tests.
+        case android
+        /// Flutter's firebase_auth plugin (its Dart API, on Android and iOS).
+        case flutterfire
+        /// react-native-firebase's @react-native-firebase/auth, on Android.
+        case rnfb
     }
 
     public let platform: Platform
@@ -49,6 +55,13 @@ public struct SDKProfile: Sendable, Hashable {
         SDKProfile(.js, "11.0.0", "11.6.1", range: "11.0-11.6.0", readAt: "firebase@11.6.0", newestRead: "11.6.0", reader: .js(languageKey: "languageCode")),
         SDKProfile(.js, "11.6.1", "12.0.0", range: "11.6.1-11.x", readAt: "firebase@11.6.1", newestRead: "11.10.0", reader: .js(languageKey: "lang")),
         SDKProfile(.js, "12.0.0", nil, range: "12.x", readAt: "firebase@12.18.0", newestRead: "12.18.0", reader: .js(languageKey: "lang")),
+        // firebase-auth 23.2 is where linkDomain arrived; the evidence (react-native-firebase's
+        // end-to-end tests) runs against BoM 33.13.0-34.18.0.
+        SDKProfile(.android, "23.2.0", nil, range: "23.2+", readAt: "react-native-firebase v26.3.2 e2e", newestRead: "24.0.0", reader: .androidNative),
+        SDKProfile(.flutterfire, "0.18.1", nil, range: "0.18.1+", readAt: "firebase_auth-v6.5.7", newestRead: "6.5.7", reader: .substringCheck(parser: .none)),
+        SDKProfile(.rnfb, "6.0.0", "22.0.0", range: "6-21.x", readAt: "v21.14.0", newestRead: "21.14.0", reader: .substringCheck(parser: .unsupported)),
+        SDKProfile(.rnfb, "22.0.0", "25.0.0", range: "22-24.x", readAt: "v22.1.0", newestRead: "24.0.0", reader: .rnfbNative(jsParser: false)),
+        SDKProfile(.rnfb, "25.0.0", nil, range: "25+", readAt: "v26.3.2", newestRead: "26.3.2", reader: .rnfbNative(jsParser: true)),
     ]
 
     /// `ios@12.18.0` (or `ios@12.18`, `js@10`) resolved to its range.
@@ -112,7 +125,7 @@ public enum SDKProfileError: Error, Sendable, Hashable, CustomStringConvertible 
         return switch self {
         case .unknownPlatform(let text): "unknown SDK profile \"\(safe(text))\": write PLATFORM@VERSION (ios@12.18.0, js@10.14.1) or all; \(known)"
         case .badVersion(let text): "\"\(safe(text))\" has no version of the form MAJOR.MINOR.PATCH after @; \(known)"
-        case .outOfRange(let text): "no profile covers \"\(safe(text))\": the versions read start at ios@10.0.0 and js@10.0.0; \(known)"
+        case .outOfRange(let text): "no profile covers \"\(safe(text))\": the versions read start at \(SDKProfile.Platform.allCases.compactMap { platform in SDKProfile.all.first { $0.platform == platform }.map { "\(platform.rawValue)@\($0.first)" } }.joined(separator: ", ")); \(known)"
         }
     }
 }

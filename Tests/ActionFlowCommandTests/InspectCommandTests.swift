@@ -119,12 +119,12 @@ import Testing
 
     @Test func unknownProfileListsTheKnownOnes() throws {
         do {
-            _ = try ActionFlowCommand.parseAsRoot(["inspect", Self.wrapped, "--sdk", "android@23.2.0"])
-            Issue.record("android@23.2.0 was accepted")
+            _ = try ActionFlowCommand.parseAsRoot(["inspect", Self.wrapped, "--sdk", "windows@1.0.0"])
+            Issue.record("windows@1.0.0 was accepted")
         } catch {
             let message = ActionFlowCommand.message(for: error)
-            #expect(message.contains("unknown SDK profile \"android@23.2.0\""))
-            #expect(message.contains("known platforms: ios, js"))
+            #expect(message.contains("unknown SDK profile \"windows@1.0.0\""))
+            #expect(message.contains("known platforms: ios, js, android, flutterfire, rnfb"))
             #expect(message.contains("ios@12.17+"))
         }
         #expect(throws: (any Error).self) { try ActionFlowCommand.parseAsRoot(["inspect", "-", "--jsonl", "--sdk", "all"]) }

@@ -28,7 +28,13 @@ import Testing
         #expect(try SDKProfile.named("js@11.6.1").range == "11.6.1-11.x")
         #expect(try SDKProfile.named("JS@10").name == "js@10.0.0")
         #expect(throws: SDKProfileError.outOfRange("ios@9.6.0")) { try SDKProfile.named("ios@9.6.0") }
-        #expect(throws: SDKProfileError.unknownPlatform("android@23.2.0")) { try SDKProfile.named("android@23.2.0") }
+        #expect(try SDKProfile.named("android@24.0.0").range == "23.2+")
+        #expect(try SDKProfile.named("flutterfire@4.6.0").range == "0.18.1+")
+        #expect(try SDKProfile.named("rnfb@21.11.0").range == "6-21.x")
+        #expect(try SDKProfile.named("rnfb@22.1.0").range == "22-24.x")
+        #expect(try SDKProfile.named("rnfb@26.3.2").range == "25+")
+        #expect(throws: SDKProfileError.outOfRange("android@22.0.0")) { try SDKProfile.named("android@22.0.0") }
+        #expect(throws: SDKProfileError.unknownPlatform("windows@1.0.0")) { try SDKProfile.named("windows@1.0.0") }
         #expect(throws: SDKProfileError.badVersion("ios@latest")) { try SDKProfile.named("ios@latest") }
         #expect(SDKProfileError.unknownPlatform("x").description.contains("ios@11.0-11.11"))
     }
@@ -119,9 +125,14 @@ import Testing
     /// only; JS asserts apiKey (action_code_url.ts:128).
     @Test func missingAPIKey() throws {
         let link = "https://demo-actionflow.firebaseapp.com/__/auth/action?mode=signIn&oobCode=CODE&lang=en"
+        // Text checks (flutterfire's Dart, react-native-firebase up to 21.x) accept it as iOS does.
+        let acceptors: Set<String> = ["flutterfire@0.18.1+", "rnfb@6-21.x"]
         for profile in SDKProfile.all {
-            #expect(profile.read(link).isSignInWithEmailLink == (profile.platform == .ios ? .yes : .no), "\(profile.name)")
+            let accepts = profile.platform == .ios || acceptors.contains(profile.name)
+            #expect(profile.read(link).isSignInWithEmailLink == (accepts ? .yes : .no), "\(profile.name)")
         }
+        let android = try reading("android@24.0.0", link)
+        #expect(android.notes.contains { $0.contains("IllegalArgumentException") && $0.contains("#8360") })
         #expect(try reading("js@12.18.0", link).parseLink == .none)
     }
 
@@ -136,5 +147,37 @@ import Testing
             #expect(try parsed("ios@10.29.0", link).code == "CODE")
             #expect(try parsed("js@12.18.0", link).code == "CODE")
         }
+    }
+
+    /// react-native-firebase e2e emailLink.e2e.js:73-89@v26.3.2: a goo.gl wrapper whose `link`
+    /// payload holds the parameters is a sign-in link on Android; flutterfire's text check finds
+    /// them encoded (platform_interface_firebase_auth.dart:283-287).
+    @Test func wrappersAndAndroid() throws {
+        let payload = "https://demo.firebaseapp.com/__/auth/action?apiKey%3Dk%26mode%3DsignIn%26oobCode%3Dc"
+        let wrapped = "https://x59dg.app.goo.gl/?link=\(payload)"
+        #expect(try reading("android@24.0.0", wrapped).isSignInWithEmailLink == .yes)
+        #expect(try reading("flutterfire@6.5.7", wrapped).isSignInWithEmailLink == .yes)
+        #expect(try reading("rnfb@21.0.0", wrapped).isSignInWithEmailLink == .yes)
+        let verify = "https://demo.firebaseapp.com/__/auth/action?apiKey=k&mode=verifyEmail&oobCode=c"
+        for name in ["android@24.0.0", "flutterfire@6.5.7", "rnfb@21.0.0", "rnfb@26.0.0"] {
+            #expect(try reading(name, verify).isSignInWithEmailLink == .no, "\(name)")
+        }
+        // No parser on Android or in flutterfire; react-native-firebase's throws up to 24.x.
+        #expect(try reading("android@24.0.0", verify).parseLink == .none)
+        #expect(try reading("flutterfire@6.5.7", verify).parseLink == .none)
+        #expect(try reading("rnfb@24.0.0", verify).parseLink == .throwsError)
+    }
+
+    /// react-native-firebase 25+ lib/ActionCodeURL.ts splits each pair at its first `=`, so an
+    /// unencoded continue URL's query survives, where the JS SDK keeps the piece before the
+    /// second `=` (util/src/query.ts:51).
+    @Test func reactNativeParserKeepsTheValueWhole() throws {
+        let link = "https://demo.firebaseapp.com/__/auth/action?apiKey=k&mode=signIn&oobCode=c&continueUrl=https://www.example.com/f?cartId=1234&lang=fr"
+        guard case .parsed(let rnfb) = try reading("rnfb@26.3.2", link).parseLink else { Issue.record("rnfb did not parse"); return }
+        #expect(rnfb.continueUrl == "https://www.example.com/f?cartId=1234")
+        #expect(rnfb.languageCode == "fr")
+        guard case .parsed(let js) = try reading("js@12.18.0", link).parseLink else { Issue.record("js did not parse"); return }
+        #expect(js.continueUrl == "https://www.example.com/f?cartId")
+        #expect(try reading("rnfb@26.3.2", "https://h.example/__/auth/action?apiKey=K&mode=signIn&oobCode=C%ZZ").parseLink == .throwsError)
     }
 }
