@@ -131,7 +131,7 @@ public struct CurlScript: Sendable {
             let outcome = record.status.map { "HTTP \($0)" } ?? "no response"
             let code = record.failure?.serverCode.map { " \($0.rawValue)" } ?? ""
             guard let operation = record.operation else {
-                return (comment("\(record.id). \(record.request): not an Identity Toolkit call, left out"), [])
+                return (comment("\(record.id). \(record.request): left out, as only the v1 accounts calls are written"), [])
             }
             let reveal = revealing && record.unmasked != nil
             var url: [Piece] = [.variable(rootVariable), .text(RESTTransportConfiguration.path(of: operation))]

@@ -191,7 +191,7 @@ import Testing
         #expect(fromHAR.title == "serve-emulator.har")
         let markdown = SessionExport.text(.markdown, recording: fromHAR.recording, title: fromHAR.title, columns: 100, rows: 30)
         #expect(markdown.contains("## Security review (OWASP ASVS 5.0)"))
-        #expect(markdown.contains("POST v3 getOobConfirmationCode (emulator)"))
+        #expect(markdown.contains("POST /v1/accounts:sendOobCode"))
     }
 
     @Test("a cut capture given to export or replay names the file and the reason; import --save into a missing folder writes nothing")

@@ -129,9 +129,8 @@ extension CapturedFlow {
         for (index, operation) in operations.enumerated() {
             let exchange = operation.exchange
             let record = ExchangeRecord(
-                id: index + 1, request: "\(exchange.method) \(Self.shortName(operation))",
-                requestBody: SecretMasking.maskJSON(exchange.requestBody),
-                requestHeaders: Self.shownHeaders(exchange.requestHeaders).merging(["url": SecretMasking.maskLinks(in: exchange.url)]) { shown, _ in shown },
+                id: index + 1, request: Self.requestLine(operation),
+                requestBody: SecretMasking.maskJSON(exchange.requestBody), requestHeaders: Self.shownHeaders(exchange.requestHeaders),
                 status: exchange.status == 0 ? nil : exchange.status, responseBody: exchange.responseBody.isEmpty ? nil : SecretMasking.maskJSON(exchange.responseBody),
                 failure: operation.error.map(AuthFailure.fromWireMessage), startedAt: times[exchange.entry] ?? first ?? .distantPast,
                 duration: (exchange.time ?? 0) / 1000)
@@ -176,10 +175,16 @@ extension CapturedFlow {
         return formatter.date(from: text)
     }
 
-    /// `v1 accounts:sendOobCode`, `v3 getOobConfirmationCode (emulator)`: what the Network pane
-    /// lists; the whole URL is kept beside the headers.
-    static func shortName(_ operation: CapturedOperation) -> String {
-        "\(operation.api.rawValue) \(operation.wireName)" + (operation.toEmulator ? " (emulator)" : "")
+    /// A call of the v1 `accounts:` surface under its v1 request line, as a live session records
+    /// it (the iOS SDK's v3 `verifyPassword` is `POST /v1/accounts:signInWithPassword`), so
+    /// that the curl export can repeat it; the narration keeps the name the wire used. Other
+    /// calls by what the wire named: `POST v2 accounts/mfaEnrollment:start`.
+    static func requestLine(_ operation: CapturedOperation) -> String {
+        let key = URLComponents(string: operation.exchange.url)?.queryItems?.first { $0.name == "key" }?.value
+        if let v1 = IdentityToolkitOperation(rawValue: "accounts:\(operation.operation)") {
+            return ExchangeRecord.requestLine(v1, apiKey: key)
+        }
+        return "\(operation.exchange.method) \(operation.api.rawValue) \(operation.wireName)" + (operation.toEmulator ? " (emulator)" : "")
     }
 
     /// The request headers worth showing, secrets masked.
