@@ -114,6 +114,18 @@ struct EmulatorEdgeTests {
         }
     }
 
+    @Test("--as emulator: a body of more than 2,048 values is not probed null by null; its nulls read as absent")
+    func hugeBodiesAreNotProbed() async throws {
+        let serve = try await ServeFixture.start(as: .emulator)
+        defer { Task { await serve.stop() } }
+        var fields = (0..<3000).map { "\"unread\($0)\":null" }
+        fields += [#""email":"many@example.com""#, #""password":"notasecret""#, #""displayName":null"#]
+        let res = try await serve.http("POST", "\(Self.v1)/accounts:signUp?key=fake-api-key", body: "{\(fields.joined(separator: ","))}", headers: ["content-type": "application/json"])
+        #expect(res.status == 200, "\(res.body)")
+        let small = try await serve.http("POST", "\(Self.v1)/accounts:signUp?key=fake-api-key", body: #"{"email":"few@example.com","password":"notasecret","displayName":null}"#, headers: ["content-type": "application/json"])
+        #expect(ServeFixture.errorMessage(small.body) == "Invalid JSON payload received. /displayName must be string")
+    }
+
     @Test("--as production: JSON nulls read as absent fields, as production reads them")
     func nullsAcceptedAsProduction() async throws {
         let serve = try await ServeFixture.start(as: .production)
