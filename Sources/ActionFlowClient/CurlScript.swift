@@ -117,7 +117,11 @@ public struct CurlScript: Sendable {
             ]
             guard !secrets.definitions.isEmpty else { return }
             prelude.append("")
-            if !script.revealsSecrets {
+            let keepsValues = script.exchanges.contains { $0.unmasked != nil }
+            if !keepsValues {
+                // An imported capture, or a session file older than the values kept.
+                prelude.append("# Secrets are masked: this session does not keep the values sent (a capture never does).")
+            } else if !script.revealsSecrets {
                 prelude.append("# Secrets are masked: export again with --reveal-secrets for the values sent.")
             } else if unrevealed {
                 prelude.append("# Some exchanges were recorded without their secrets (an older session file): those stay masked.")

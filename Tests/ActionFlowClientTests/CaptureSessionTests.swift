@@ -29,6 +29,7 @@ struct CaptureSessionTests {
         #expect(session.exchanges.map(\.status) == [200, 400, 200, 200, 200, 400])
         let script = CurlScript(title: "serve-emulator.har", session: session, revealsSecrets: false).script
         #expect(script.components(separatedBy: "\ncurl ").count - 1 == 6, "a curl command per captured call")
+        #expect(script.contains("a capture never does"), "it does not offer --reveal-secrets")
         let narration = session.narration
         #expect(narration.contains("signInWithPassword (v3 verifyPassword, emulator) for ios@example.com: 400 INVALID_PASSWORD"))
         #expect(narration.contains { $0.hasPrefix("action link (never followed): resetPassword link, listed by the emulator") })

@@ -243,7 +243,7 @@ struct CurlScriptTests {
         old.unmasked = nil
         let script = CurlScript(title: "t", exchanges: [old], exchangeCount: 60, revealsSecrets: true).script
         #expect(script.contains("# The session made 60 calls: only the latest 1 are recorded."))
-        #expect(script.contains("recorded without their secrets"))
+        #expect(script.contains("this session does not keep the values sent"), "no record keeps them: --reveal-secrets has nothing to reveal")
         #expect(script.contains("API_KEY_1='fake-a%E2%80%A6(masked)'"))
         #expect(script.contains("# 7. accounts:sendOobCode: HTTP 200"))
     }
