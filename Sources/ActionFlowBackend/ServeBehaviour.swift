@@ -44,6 +44,9 @@ public struct TenantSettings: Sendable, Hashable, Codable {
     public var disableAuth: Bool
     public var enableAnonymousUser: Bool
     public var enableEmailLinkSignin: Bool
+    /// Nil for a tenant made by its first use, which the emulator makes with SMS multi-factor
+    /// enabled (`state.ts:724-727`).
+    public var mfaConfig: TenantMfaConfig?
 
     public init(tenantId: String, displayName: String? = nil, allowPasswordSignup: Bool = true, disableAuth: Bool = false, enableAnonymousUser: Bool = true, enableEmailLinkSignin: Bool = true) {
         self.tenantId = tenantId
@@ -53,6 +56,24 @@ public struct TenantSettings: Sendable, Hashable, Codable {
         self.enableAnonymousUser = enableAnonymousUser
         self.enableEmailLinkSignin = enableEmailLinkSignin
     }
+}
+
+/// A tenant's `mfaConfig` (`GoogleCloudIdentitytoolkitAdminV2MultiFactorAuthConfig`).
+public struct TenantMfaConfig: Sendable, Hashable, Codable {
+    /// `DISABLED`, `ENABLED` or `MANDATORY`.
+    public var state: String
+    /// `PHONE_SMS` is the one provider the emulator knows.
+    public var enabledProviders: [String]
+
+    public init(state: String, enabledProviders: [String]) {
+        self.state = state
+        self.enabledProviders = enabledProviders
+    }
+
+    /// What a tenant made by its first use has.
+    public static let implicit = TenantMfaConfig(state: "ENABLED", enabledProviders: ["PHONE_SMS"])
+
+    var isEnabled: Bool { state == "ENABLED" || state == "MANDATORY" }
 }
 
 extension AuthErrorCode {

@@ -28,6 +28,17 @@ extension SimulatedProject {
     /// First factors a second factor cannot follow (`operations.ts:151-156`).
     static let mfaIneligibleProviders: Set<String> = ["anonymous", "phone", "custom", "gc.apple.com"]
 
+    /// The project's multi-factor setting: a tenant's own, else SMS enabled.
+    var mfaConfig: TenantMfaConfig { tenant?.mfaConfig ?? .implicit }
+
+    /// SMS multi-factor is on: all four SMS endpoints need it (`operations.ts:2043-2046`,
+    /// `:2096-2099`, `:2180-2183`, `:2226-2229`).
+    func requireSMSMultiFactor() throws(AuthFailure) {
+        guard mfaConfig.isEnabled, mfaConfig.enabledProviders.contains("PHONE_SMS") else {
+            throw AuthFailure.server(.operationNotAllowed, detail: "SMS based MFA not enabled.")
+        }
+    }
+
     /// The codes "sent" and not yet used, oldest first.
     public var verificationCodes: [PhoneVerificationCode] { phoneVerifications ?? [] }
 
@@ -35,11 +46,13 @@ extension SimulatedProject {
     /// signed-in user, whose address must be verified.
     public mutating func startMfaEnrollment(_ request: StartMfaEnrollmentRequest) throws(AuthFailure) -> StartMfaEnrollmentResponse {
         try checkAuthEnabled()
+        let totp = request.phoneEnrollmentInfo == nil && request.totpEnrollmentInfo != nil && !isEmulator
+        if !totp { try requireSMSMultiFactor() }
         let (user, _) = try secondFactorCandidate(request.idToken)
         guard user.emailVerified else {
             throw AuthFailure.server(AuthErrorCode("UNVERIFIED_EMAIL"), detail: "Need to verify email first before enrolling second factors.")
         }
-        if request.phoneEnrollmentInfo == nil, request.totpEnrollmentInfo != nil, !isEmulator {
+        if totp {
             return StartMfaEnrollmentResponse(totpSessionInfo: startTotpEnrollment(for: user))
         }
         // The emulator knows SMS only: a TOTP request gets this too (`operations.ts:2060`; firebase-tools #6224).
@@ -56,6 +69,7 @@ extension SimulatedProject {
     /// name it.
     public mutating func finalizeMfaEnrollment(_ request: FinalizeMfaEnrollmentRequest) throws(AuthFailure) -> MfaTokensResponse {
         try checkAuthEnabled()
+        if !(request.phoneVerificationInfo == nil && request.totpVerificationInfo != nil && !isEmulator) { try requireSMSMultiFactor() }
         var (user, provider) = try secondFactorCandidate(request.idToken)
         let enrollmentId = newEnrollmentId(avoiding: user.mfaInfo ?? [])
         if request.phoneVerificationInfo == nil, let totp = request.totpVerificationInfo, !isEmulator {
@@ -97,6 +111,7 @@ extension SimulatedProject {
     /// `accounts/mfaSignIn:start`: a code for the factor named, after a first factor.
     public mutating func startMfaSignIn(_ request: StartMfaSignInRequest) throws(AuthFailure) -> StartMfaSignInResponse {
         try checkAuthEnabled()
+        try requireSMSMultiFactor()
         guard let pending = Self.nonEmpty(request.mfaPendingCredential) else {
             throw AuthFailure.server(AuthErrorCode("MISSING_MFA_PENDING_CREDENTIAL"), detail: "Request does not have MFA pending credential.")
         }
@@ -117,6 +132,7 @@ extension SimulatedProject {
     /// the factor. The iOS SDK sends the obfuscated number, which the emulator also accepts.
     public mutating func finalizeMfaSignIn(_ request: FinalizeMfaSignInRequest) throws(AuthFailure) -> MfaTokensResponse {
         try checkAuthEnabled()
+        if !(request.phoneVerificationInfo == nil && request.totpVerificationInfo != nil && !isEmulator) { try requireSMSMultiFactor() }
         // MISSING_CREDENTIAL here, where :start says MISSING_MFA_PENDING_CREDENTIAL: production's
         // inconsistency, which the emulator copies.
         guard let pending = Self.nonEmpty(request.mfaPendingCredential) else {
@@ -147,7 +163,8 @@ extension SimulatedProject {
     /// but a pending credential and the factors with their numbers obfuscated
     /// (`operations.ts:3044-3070`). Nil for an account without one.
     func pendingSecondFactor(_ account: Account, kind: String, email: String?, provider: String, registered: Bool? = nil, isNewUser: Bool? = nil) -> SignInResponse? {
-        guard let factors = account.mfaInfo, !factors.isEmpty else { return nil }
+        // A project with multi-factor off signs such an account in on its first factor (`operations.ts:3208-3213`).
+        guard mfaConfig.isEnabled, let factors = account.mfaInfo, !factors.isEmpty else { return nil }
         var payload: [String: Any] = [
             "_AuthEmulatorMfaPendingCredential": "DO NOT MODIFY", "localId": account.localId,
             "signInProvider": provider, "projectId": configuration.projectId,

@@ -646,7 +646,10 @@ public struct EmulatorAPI: Sendable {
                 let options = projects.updateOptions(of: projectId, allowDuplicateEmails: duplicates, enableImprovedEmailPrivacy: improved)
                 return .jsonObject(Self.adminConfig(options))
             case ("POST", .tenants):
-                let settings = Self.tenantSettings(body, tenantId: projects.newTenantId(), base: TenantSettings(tenantId: "", allowPasswordSignup: false, disableAuth: false, enableAnonymousUser: false, enableEmailLinkSignin: false))
+                // Production's defaults, multi-factor off included (`operations.ts:3143-3159`).
+                var base = TenantSettings(tenantId: "", allowPasswordSignup: false, disableAuth: false, enableAnonymousUser: false, enableEmailLinkSignin: false)
+                base.mfaConfig = TenantMfaConfig(state: "DISABLED", enabledProviders: [])
+                let settings = Self.tenantSettings(body, tenantId: projects.newTenantId(), base: base)
                 projects.createTenant(settings, of: projectId, replacing: true)
                 return .jsonObject(Self.tenantJSON(settings, projectId: projectId))
             case ("GET", .tenants):
@@ -685,6 +688,10 @@ public struct EmulatorAPI: Sendable {
         if let value = body["disableAuth"] as? Bool { settings.disableAuth = value }
         if let value = body["enableAnonymousUser"] as? Bool { settings.enableAnonymousUser = value }
         if let value = body["enableEmailLinkSignin"] as? Bool { settings.enableEmailLinkSignin = value }
+        // A state or provider list left out reads as off (`operations.ts:3143-3149`, `state.ts:849-855`).
+        if let mfa = body["mfaConfig"] as? [String: Any] {
+            settings.mfaConfig = TenantMfaConfig(state: mfa["state"] as? String ?? "DISABLED", enabledProviders: mfa["enabledProviders"] as? [String] ?? [])
+        }
         return settings
     }
 
@@ -695,6 +702,8 @@ public struct EmulatorAPI: Sendable {
             "enableAnonymousUser": tenant.enableAnonymousUser, "enableEmailLinkSignin": tenant.enableEmailLinkSignin,
         ]
         if let name = tenant.displayName { object["displayName"] = name }
+        let mfa = tenant.mfaConfig ?? .implicit
+        object["mfaConfig"] = ["state": mfa.state, "enabledProviders": mfa.enabledProviders]
         return object
     }
 

@@ -3,9 +3,8 @@ import Foundation
 import Testing
 
 /// firebase-tools `src/emulator/auth/mfa.spec.ts` ("mfa enrollment") against
-/// `serve --as emulator`. Not ported: the cases where MFA or SMS is disabled on a tenant (serve's
-/// tenants have no MFA setting: SMS is enabled, as on the emulator's own projects), the blocking
-/// function cases, and the phone first factor of "ineligible" (an anonymous one stands in).
+/// `serve --as emulator`. Not ported: the blocking function cases, and the phone first factor of
+/// "ineligible" (an anonymous one stands in).
 @Suite("Auth Emulator spec port: multi-factor enrollment and sign-in (mfa.spec.ts)")
 struct MfaSpecPortTests {
     static let v2 = "/identitytoolkit.googleapis.com/v2"
@@ -195,6 +194,50 @@ struct MfaSpecPortTests {
 
         let after = try await api.getAccountInfoByIdToken(enrolled.idToken)
         #expect((after["mfaInfo"] as? [Any])?.isEmpty == true)
+    }
+
+    /// mfa.spec.ts:161-247 and :344-430: a tenant whose mfaConfig is off, or lists no PHONE_SMS,
+    /// refuses all four SMS endpoints with OPERATION_NOT_ALLOWED (operations.ts:2043-2046...).
+    @Test("should error on every SMS endpoint if MFA is disabled or phone SMS is not an enabled provider", arguments: [
+        ["state": "DISABLED"], ["state": "ENABLED", "enabledProviders": ["PROVIDER_UNSPECIFIED"]],
+    ] as [[String: any Sendable]])
+    func tenantWithoutSMS(mfaConfig: [String: any Sendable]) async throws {
+        let api = try await EmulatorSpec.start()
+        defer { Task { await api.stop() } }
+        let tenant = try await api.registerTenant(api.projectId, ["disableAuth": false, "mfaConfig": mfaConfig])
+        let tenantId = try #require(tenant["tenantId"] as? String)
+        for endpoint in ["mfaEnrollment:start", "mfaEnrollment:finalize", "mfaSignIn:start", "mfaSignIn:finalize"] {
+            let res = try await api.post("\(Self.v2)/accounts/\(endpoint)", ["tenantId": tenantId])
+            #expect(res.status == 400, "\(endpoint): \(res)")
+            #expect(res.errorMessage == "OPERATION_NOT_ALLOWED : SMS based MFA not enabled.", "\(endpoint)")
+        }
+    }
+
+    /// operations.ts:3143-3159: a tenant created without mfaConfig has it off; one made by its
+    /// first use has SMS on (state.ts:724-727); the tenant's JSON says which.
+    @Test("a created tenant's MFA is off unless its mfaConfig turns SMS on; with it off, an account with a factor signs in on its password")
+    func tenantMfaDefaults() async throws {
+        let api = try await EmulatorSpec.start()
+        defer { Task { await api.stop() } }
+        let created = try await api.registerTenant(api.projectId, ["allowPasswordSignup": true])
+        let config = try #require(created["mfaConfig"] as? [String: Any])
+        #expect(config["state"] as? String == "DISABLED")
+        #expect((config["enabledProviders"] as? [String])?.isEmpty == true)
+
+        let enabled = try await api.registerTenant(api.projectId, ["allowPasswordSignup": true, "mfaConfig": ["state": "ENABLED", "enabledProviders": ["PHONE_SMS"]]])
+        let tenantId = try #require(enabled["tenantId"] as? String)
+        let user = try await api.registerUser(email: "tenant-mfa@example.com", password: "testing", tenantId: tenantId)
+        try await api.updateAccountByLocalId(user.localId, ["emailVerified": true, "tenantId": tenantId])
+        let start = try await api.post("\(Self.v2)/accounts/mfaEnrollment:start", ["idToken": user.idToken, "tenantId": tenantId, "phoneEnrollmentInfo": ["phoneNumber": Self.phoneNumber]])
+        #expect(start.status == 200, "\(start)")
+
+        // operations.ts:3208-3213: with MFA off, a factor on the account asks for nothing more.
+        let off = try #require(created["tenantId"] as? String)
+        _ = try await api.registerUser(email: "factor@example.com", password: "testing", tenantId: off, mfaInfo: [["phoneInfo": Self.phoneNumber]])
+        let signIn = try await api.post("\(EmulatorSpec.v1)/accounts:signInWithPassword", ["email": "factor@example.com", "password": "testing", "tenantId": off])
+        #expect(signIn.status == 200, "\(signIn)")
+        #expect(signIn.string("idToken") != nil)
+        #expect(signIn["mfaPendingCredential"] == nil)
     }
 }
 
