@@ -39,25 +39,36 @@ struct ExportCommand: AsyncParsableCommand {
 
     @OptionGroup var project: ProjectFileOption
 
-    func run() async throws {
-        let source: SessionSource
-        let chosen: Format
-        let terminalSize: (columns: Int, rows: Int)
+    /// What the options and FILE give, checked before anything is written.
+    private struct Prepared {
+        var source: SessionSource
+        var chosen: Format
+        var terminalSize: (columns: Int, rows: Int)
+    }
+
+    /// Nil, with the reason on standard error, when the options or FILE cannot be used. A value
+    /// rather than `let`s assigned in a `do` whose `catch` throws: an async function's throw
+    /// path destroyed a large value never assigned (seen with Swift 6.3.1, in parallel tests).
+    private func prepare() async -> Prepared? {
         do {
-            guard let known = Format(rawValue: format) else {
+            guard let chosen = Format(rawValue: format) else {
                 throw ExportError("unknown format '\(UntrustedText.sanitize(format))'; use \(Format.allCases.map(\.rawValue).joined(separator: " or "))")
             }
-            chosen = known
-            terminalSize = try Self.parseSize(size)
+            let terminalSize = try Self.parseSize(size)
             if revealSecrets, chosen != .curl {
                 throw ExportError("--reveal-secrets goes with --format curl: the \(chosen.rawValue) format always masks secrets")
             }
             if let output { try Self.checkWritable(output) }
-            source = try await SessionSource.load(file, project: project)
+            return Prepared(source: try await SessionSource.load(file, project: project), chosen: chosen, terminalSize: terminalSize)
         } catch {
             FileHandle.standardError.write(Data("actionflow export: \(error)\n".utf8))
-            throw ExitCode(2)
+            return nil
         }
+    }
+
+    func run() async throws {
+        guard let prepared = await prepare() else { throw ExitCode(2) }
+        let (source, chosen, terminalSize) = (prepared.source, prepared.chosen, prepared.terminalSize)
         let text = SessionExport.text(chosen, recording: source.recording, title: source.title, columns: terminalSize.columns, rows: terminalSize.rows, revealsSecrets: revealSecrets)
         if let output {
             // A script runs as it is; one with the secrets in clear is its owner's alone.

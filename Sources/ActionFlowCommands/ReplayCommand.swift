@@ -35,14 +35,18 @@ struct ReplayCommand: AsyncParsableCommand {
         guard speed > 0, speed.isFinite else { throw ValidationError("--speed must be a positive number, not \(speed)") }
     }
 
-    func run() async throws {
-        let recording: SessionRecording
+    /// Nil, with the reason on standard error, when FILE cannot be played (see `ExportCommand.prepare`).
+    private func load() async -> SessionRecording? {
         do {
-            recording = try await SessionSource.load(file, project: project).recording
+            return try await SessionSource.load(file, project: project).recording
         } catch {
             FileHandle.standardError.write(Data("actionflow replay: \(error)\n".utf8))
-            throw ExitCode(2)
+            return nil
         }
+    }
+
+    func run() async throws {
+        guard let recording = await load() else { throw ExitCode(2) }
         let interface = interface.settings
         interface.startLogging()
         let title = "replay " + URL(fileURLWithPath: file).deletingPathExtension().lastPathComponent

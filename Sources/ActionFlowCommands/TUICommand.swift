@@ -70,10 +70,18 @@ struct InterfaceLaunch {
             // project loads (a thread of their own cost more memory than it saved time).
             _ = ScenarioLibrary.stories.count
         }
-        let application: TUIApplication
+        // A value assigned on both paths, never a `let` left unassigned where the catch throws
+        // (see `ExportCommand.prepare`).
+        let prepared: Result<TUIApplication, any Error>
         do {
-            application = try await prepare(project: projectLoad)
+            prepared = .success(try await prepare(project: projectLoad))
         } catch {
+            prepared = .failure(error)
+        }
+        switch prepared {
+        case .success(let application):
+            try await interface.run(application, on: terminal)
+        case .failure(let error):
             // What stops the launch is said on the restored screen, never under the interface.
             terminal.stop()
             if let refusal = error as? LaunchRefusal {
@@ -82,7 +90,6 @@ struct InterfaceLaunch {
             }
             throw error
         }
-        try await interface.run(application, on: terminal)
     }
 
     /// Why the interface cannot open with these options (a project, a scenario or a session file).
