@@ -157,22 +157,35 @@ extension CapturedFlow {
                            sentAt: at ?? .distantPast, oobCode: link.anatomy.oobCode)
     }
 
-    /// Each entry's start, from its `startedDateTime` (ISO 8601, fractions optional).
+    /// Each entry's start, from its `startedDateTime` (ISO 8601, fractions optional). One pair
+    /// of formatters for the whole capture: making one costs more than reading a date.
     static func times(_ exchanges: [CapturedExchange]) -> [Int: Date] {
+        let reader = StartedDateTime()
         var times: [Int: Date] = [:]
         for exchange in exchanges {
-            if let text = exchange.startedDateTime, let date = parseDate(text) { times[exchange.entry] = date }
+            if let text = exchange.startedDateTime, let date = reader.date(text) { times[exchange.entry] = date }
         }
         return times
     }
 
     /// HAR's `startedDateTime`: ISO 8601, with or without fractions of a second.
     static func parseDate(_ text: String) -> Date? {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        if let date = formatter.date(from: text) { return date }
-        formatter.formatOptions = [.withInternetDateTime]
-        return formatter.date(from: text)
+        StartedDateTime().date(text)
+    }
+
+    /// Reads `startedDateTime`: as most writers put it, with fractions, else without.
+    struct StartedDateTime {
+        private let withFractions = ISO8601DateFormatter()
+        private let whole = ISO8601DateFormatter()
+
+        init() {
+            withFractions.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+            whole.formatOptions = [.withInternetDateTime]
+        }
+
+        func date(_ text: String) -> Date? {
+            withFractions.date(from: text) ?? whole.date(from: text)
+        }
     }
 
     /// A call of the v1 `accounts:` surface under its v1 request line, as a live session records
