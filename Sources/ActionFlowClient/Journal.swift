@@ -191,6 +191,10 @@ public enum JournalFact: Sendable, Equatable, Codable {
     case askForSignInEmail(continueURL: String?, inWebApp: Bool? = nil)
     /// The app was killed before the tap and started from this link, forgetting what it held.
     case appColdStarted(link: String, forgotDestination: AppScreen?, forgotEmailForSignIn: String?, forgotFlow: FlowKind?)
+    /// The app read the link it was opened with through its SDK profile, and what that decided.
+    case sdkHandled(SDKAppHandling)
+    /// The app's process ended (an SDK trap); `lostFlow` is the flow it was in.
+    case appCrashed(reason: String, lostFlow: FlowKind?)
 
     // Edits and the world
     case settingsEdited(from: ActionCodeSettings, to: ActionCodeSettings)

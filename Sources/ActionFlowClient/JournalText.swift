@@ -16,6 +16,7 @@ public enum JournalText {
         switch fact {
         case .exchange, .mailSent: 0
         case .routed(_, let route): route.steps.count + route.assumptions.count
+        case .sdkHandled(let handling): 1 + handling.reasons.count
         case .captured(.call(let call)): 1 + call.actionCodeSettings.count
         default: 1
         }
@@ -92,6 +93,10 @@ public enum JournalText {
             if let flow { forgotten.append("the \(flow.rawValue) in progress") }
             let lost = forgotten.isEmpty ? "nothing was in memory" : "it forgets " + forgotten.joined(separator: ", ")
             return ["the app was killed before the tap: it cold-starts from the link (\(lost)); the link's continue URL is the only state that survives"]
+        case .sdkHandled(let handling):
+            return [sdkHeadline(handling)] + handling.reasons.map(safe)
+        case .appCrashed(let reason, let flow):
+            return ["the app crashed (\(safe(reason)))\(flow.map { ": the \($0.rawValue) in progress is lost" } ?? ""); reopened, it starts at the article list"]
         case .askForSignInEmail(let continueURL, inWebApp: true?):
             return ["the web app at the continue URL finishes the sign-in (\(continueNote(continueURL))), but this browser does not remember the email (the link was asked for on another device?): it asks for it"]
         case .askForSignInEmail(let continueURL, _):
@@ -100,7 +105,7 @@ public enum JournalText {
             return ["settings: \(Narration.changes(from: old, to: new))"]
         case .deviceEdited(let device):
             let version = device.installedVersion.map { " v\($0)" } ?? ""
-            return ["device: \(safe(device.osName)), app \(device.appInstalled ? "installed\(version)" : "not installed"), links \(device.linksVerified ? "verified" : "not verified"), mail \(device.mailClient.rawValue)\(device.mailScanner ? ", mail scanner" : "")\(device.appKilledBeforeTap ? ", app killed before the next tap" : "")"]
+            return ["device: \(safe(device.osName)), app \(device.appInstalled ? "installed\(version)" : "not installed"), links \(device.linksVerified ? "verified" : "not verified"), mail \(device.mailClient.rawValue)\(device.mailScanner ? ", mail scanner" : "")\(device.appKilledBeforeTap ? ", app killed before the next tap" : "")\(device.sdk.map { ", app on \($0.name)\(device.passesWholeLink ? " (given the whole link)" : "")" } ?? "")"]
         case .projectEdited(let project):
             return ["project \(safe(project.projectId)): \(project.mobileLinkStyle.rawValue), authorized domains \(project.authorizedDomains.map(safe).joined(separator: ", ")); the world restarts with it"]
         case .continueURLBaseEdited(let base):
@@ -127,6 +132,24 @@ public enum JournalText {
             return ["finding [\(finding.severity.rawValue)] \(finding.code) (\(subject)): \(finding.message)"]
         case .errorDismissed:
             return ["error dismissed"]
+        }
+    }
+
+    static func sdkHeadline(_ handling: SDKAppHandling) -> String {
+        let app = "the app (\(handling.profile)) reads the link with its SDK"
+        switch handling.outcome {
+        case .handles(let operation, _, let continueURL):
+            var line = "\(app): it handles \(operation.mode ?? operation.rawValue), continue URL \(continueURL.map(safe) ?? "(none)")"
+            if let carried = handling.linkContinueURL, carried != continueURL {
+                line += ", where the link carries \(safe(carried))"
+            }
+            return line
+        case .ignores:
+            return "\(app): it finds no action to handle"
+        case .throwsError(let message):
+            return "\(app): the SDK throws \(safe(message))"
+        case .crashes(let message):
+            return "\(app): the SDK traps (\(safe(message)))"
         }
     }
 

@@ -81,7 +81,7 @@ extension Session {
         case .app(let url):
             app.lastLink = LinkVisit(link: link, outcome: "app", anatomy: anatomy, route: route)
             coldStartIfKilled(with: url)
-            return appReceives(url, anatomy: anatomy)
+            return appReceives(url, anatomy: anatomy, openedWith: link)
         case .store(let visit):
             app.lastLink = LinkVisit(link: link, outcome: visit.store.title, anatomy: anatomy, route: route)
             app.location = .store(StorePage(visit, project: project))
@@ -120,16 +120,39 @@ extension Session {
 
     /// The app is opened with a URL: a link with a code to handle, or a continue URL to resume at.
     /// `anatomy` is the tapped link's when the URL is its payload (same action fields);
-    /// `continueURL` is the page the web app is on when the hosted page sent a sign-in link there.
-    mutating func appReceives(_ url: String, anatomy known: LinkAnatomy? = nil, atPage page: String? = nil) -> [Effect] {
+    /// `continueURL` is the page the web app is on when the hosted page sent a sign-in link there;
+    /// `openedWith` is the link the system handed the app, when it was a wrapper around `url`.
+    mutating func appReceives(_ url: String, anatomy known: LinkAnatomy? = nil, atPage page: String? = nil, openedWith tapped: String? = nil) -> [Effect] {
         app.location = .app
-        guard let anatomy = known ?? inspect(url), let code = anatomy.oobCode else {
+        guard let anatomy = known ?? inspect(url), let linkCode = anatomy.oobCode else {
             return resumeAt(continueURL: url)
         }
-        let continueURL = page ?? anatomy.continueLink?.destination ?? anatomy.continueUrl
+        var operation = anatomy.operation
+        var code = linkCode
+        var linkContinueURL = anatomy.continueLink?.destination ?? anatomy.continueUrl
+        if let sdk = app.device.sdk {
+            let given = linkForSDK(payload: url, tapped: tapped)
+            var handling = sdk.appHandling(of: given.link)
+            if let note = given.note { handling.reasons.insert(note, at: 0) }
+            log(.sdkHandled(handling))
+            switch handling.outcome {
+            case .handles(let read, let readCode, let readContinueURL):
+                (operation, code, linkContinueURL) = (read, readCode, readContinueURL)
+            case .ignores:
+                app.banner = ErrorBanner(message: "The app did not handle this link: \(sdk.name) found no action in it", code: nil, retry: nil)
+                return []
+            case .throwsError(let message):
+                app.banner = ErrorBanner(message: "\(sdk.name): \(Narration.safe(message))", code: nil, retry: nil)
+                return []
+            case .crashes(let message):
+                crash(because: "\(sdk.name): \(message)")
+                return []
+            }
+        }
+        let continueURL = page ?? linkContinueURL
         if let destination = continueURL.flatMap(AppState.appScreen(forContinueURL:)) { app.pendingDestination = destination }
         let call: AuthCall
-        switch anatomy.operation {
+        switch operation {
         case .passwordReset:
             app.flow = FlowProgress(kind: .passwordReset, step: .checkingCode, email: app.flow?.email, continueURL: continueURL, oobCode: code)
             call = .resetPassword(ResetPasswordRequest(oobCode: code))
@@ -146,13 +169,35 @@ extension Session {
             }
             call = .signInWithEmailLink(SignInWithEmailLinkRequest(email: email, oobCode: code))
         default:
-            let mode = anatomy.mode ?? "unknown"
+            let mode = operation.mode ?? anatomy.mode ?? "unknown"
             log(.refused(.unsupportedMode(mode)))
             app.banner = ErrorBanner(message: "This app does not handle \(Narration.safe(mode)) links", code: nil, retry: nil)
             return []
         }
         log(.request(call, by: .app, purpose: .handleLink(continueURL: continueURL)))
         return start(.call(call, by: .app))
+    }
+
+    /// What the app's SDK is given, and how the narration says it: the action URL inside a
+    /// Hosting link (a Dynamic Link's payload comes from the Dynamic Links SDK), or the whole
+    /// link when the app passes it on.
+    private func linkForSDK(payload: String, tapped: String?) -> (link: String, note: String?) {
+        guard let tapped, let anatomy = inspect(tapped), anatomy.outerWrapper?.kind == .hostingWrapper else { return (payload, nil) }
+        if app.device.passesWholeLink {
+            return (anatomy.link, "the app hands its SDK the whole Hosting link the system opened it with")
+        }
+        return (payload, "the app takes the action URL out of the Hosting link's link= before handing it to its SDK")
+    }
+
+    /// The app's process ended: what it held in memory is gone, and the user is back at the
+    /// system's home screen with the app's first screen behind it.
+    mutating func crash(because reason: String) {
+        log(.appCrashed(reason: reason, lostFlow: app.flow?.kind))
+        app.flow = nil
+        app.pendingDestination = nil
+        app.emailForSignIn = nil
+        app.screen = .articles
+        app.banner = ErrorBanner(message: "The app crashed: \(Narration.safe(reason))", code: nil, retry: nil)
     }
 
     /// New mail arrived: a mail security scanner opens each new link like a desktop browser. The

@@ -204,6 +204,9 @@ public struct DevicePatch: Sendable, Equatable {
     public var mailClient: Device.MailClient?
     public var mailScanner: Bool?
     public var appKilledBeforeTap: Bool?
+    /// `.some(nil)` takes the SDK profile away.
+    public var sdk: SDKProfile??
+    public var passesWholeLink: Bool?
 
     public init() {}
 
@@ -224,6 +227,8 @@ public struct DevicePatch: Sendable, Equatable {
         if let mailClient { device.mailClient = mailClient }
         if let mailScanner { device.mailScanner = mailScanner }
         if let appKilledBeforeTap { device.appKilledBeforeTap = appKilledBeforeTap }
+        if let sdk { device.sdk = sdk }
+        if let passesWholeLink { device.passesWholeLink = passesWholeLink }
         return device
     }
 }

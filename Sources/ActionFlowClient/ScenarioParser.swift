@@ -174,10 +174,18 @@ private struct Reader {
         let preset = try mapping["preset"].map { node throws(ScenarioFileError) in
             try oneOf(node, key: "preset", step: nil, [("iPhone", Device.iPhone), ("pixel", .pixel), ("desktop", .desktop)])
         } ?? .iPhone
-        return try devicePatch(node, step: nil, allowPreset: true).applied(to: preset)
+        return try checkedSDK(devicePatch(node, step: nil, allowPreset: true).applied(to: preset), node: mapping["sdk"])
     }
 
-    static let deviceKeys = ["platform", "osName", "appInstalled", "installedVersion", "linksVerified", "mailClient", "mailScanner", "appKilledBeforeTap"]
+    /// An SDK profile runs on its own platform's devices: `ios@...` on an iPhone, `js@...` in a
+    /// computer's browser, Android and its wrappers on an Android phone.
+    func checkedSDK(_ device: Device, node: Node?) throws(ScenarioFileError) -> Device {
+        guard let sdk = device.sdk, sdk.platform.device != device.platform else { return device }
+        let fitting = SDKProfile.choices(for: device.platform).map { "\($0.platform.rawValue)@..." }
+        throw error(node, key: "sdk", "\(sdk.name) is for \(sdk.platform.device.title) apps, and this device is \(device.platform.title); profiles for it: \(Set(fitting).sorted().joined(separator: ", "))")
+    }
+
+    static let deviceKeys = ["platform", "osName", "appInstalled", "installedVersion", "linksVerified", "mailClient", "mailScanner", "appKilledBeforeTap", "sdk", "passesWholeLink"]
 
     /// `devices: [iphone, laptop]`, or items with knobs: `- {name: android, installedVersion: 9}`.
     func devices(_ node: Node) throws(ScenarioFileError) -> [NamedDevice] {
@@ -207,7 +215,7 @@ private struct Reader {
             if devices.contains(where: { $0.name == name }) {
                 throw error(nameNode, key: "devices", "`\(name.rawValue)` is named twice; each device of a session has its own name")
             }
-            devices.append(NamedDevice(name: name, device: patch.applied(to: name.preset)))
+            devices.append(NamedDevice(name: name, device: try checkedSDK(patch.applied(to: name.preset), node: item.mapping?["sdk"])))
         }
         guard !devices.isEmpty, devices.count <= DeviceName.maximumCount else {
             throw error(node, key: "devices", "expected one or two devices, got \(devices.count)")
@@ -247,7 +255,20 @@ private struct Reader {
         }
         if let value = mapping["mailScanner"] { patch.mailScanner = try bool(value, key: "mailScanner", step: step) }
         if let value = mapping["appKilledBeforeTap"] { patch.appKilledBeforeTap = try bool(value, key: "appKilledBeforeTap", step: step) }
+        if let value = mapping["sdk"] { patch.sdk = .some(try sdkProfile(value, step: step)) }
+        if let value = mapping["passesWholeLink"] { patch.passesWholeLink = try bool(value, key: "passesWholeLink", step: step) }
         return patch
+    }
+
+    /// `sdk: ios@11.15.0`, or `sdk: null` for an app that reads links as Firebase documents.
+    func sdkProfile(_ node: Node, step: Int?) throws(ScenarioFileError) -> SDKProfile? {
+        if node.null != nil { return nil }
+        let text = try string(node, key: "sdk", step: step)
+        do throws(SDKProfileError) {
+            return try SDKProfile.named(text)
+        } catch {
+            throw self.error(node, step: step, key: "sdk", error.description)
+        }
     }
 
     func settingsPatch(_ node: Node, step: Int?) throws(ScenarioFileError) -> SettingsPatch {

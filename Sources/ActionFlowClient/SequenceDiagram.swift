@@ -290,8 +290,11 @@ struct SequenceDiagramBuilder {
         case .askForSignInEmail:
             narrate(fact, over: appLine)
             request(appLine, .user, "which email did you sign in with?")
-        case .appColdStarted:
+        case .appColdStarted, .appCrashed:
             narrate(fact, over: appLine)
+        case .sdkHandled(let handling):
+            // The headline only: the rules behind it are in the narration.
+            note([JournalText.sdkHeadline(handling)], over: [appLine])
         case .projectEdited, .clockAdvanced, .worldReset:
             if case .worldReset = fact { mailDrawn = 0 }
             narrate(fact, over: .auth)

@@ -31,7 +31,7 @@ struct RunCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await RunLaunch(
-            scenario: scenario, quiet: quiet, transport: transportOptions, devices: try deviceOptions.names(), save: save
+            scenario: scenario, quiet: quiet, transport: transportOptions, devices: try deviceOptions.names(), sdk: try deviceOptions.profile(), save: save
         ).perform()
     }
 }
@@ -45,6 +45,7 @@ struct RunLaunch {
     /// nil: the embedded transport over the bundled project.
     var transport: TransportOptions?
     var devices: [DeviceName]?
+    var sdk: SDKProfile?
     var save: String?
 
     /// `["run", SCENARIO]` with an optional `--quiet` before or after it, else nil.
@@ -57,11 +58,12 @@ struct RunLaunch {
         self.init(scenario: scenario, quiet: rest.contains("--quiet"))
     }
 
-    init(scenario: String, quiet: Bool, transport: TransportOptions? = nil, devices: [DeviceName]? = nil, save: String? = nil) {
+    init(scenario: String, quiet: Bool, transport: TransportOptions? = nil, devices: [DeviceName]? = nil, sdk: SDKProfile? = nil, save: String? = nil) {
         self.scenario = scenario
         self.quiet = quiet
         self.transport = transport
         self.devices = devices
+        self.sdk = sdk
         self.save = save
     }
 
@@ -73,6 +75,7 @@ struct RunLaunch {
         do {
             parsed = try ScenarioParser.load(contentsOf: try ScenarioLibrary.locate(scenario))
             DeviceOptions.apply(devices, to: &parsed)
+            try DeviceOptions.apply(sdk, to: &parsed)
             StartupTrace.mark("scenario loaded")
             project = try transport.loadProject()
             StartupTrace.mark("project loaded")

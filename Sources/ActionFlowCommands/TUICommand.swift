@@ -36,7 +36,7 @@ struct TUICommand: AsyncParsableCommand {
     func run() async throws {
         try await InterfaceLaunch(
             scenario: scenario, transport: transportOptions, interface: interface.settings,
-            devices: try deviceOptions.names(), exportDirectory: exportDir, session: session
+            devices: try deviceOptions.names(), sdk: try deviceOptions.profile(), exportDirectory: exportDir, session: session
         ).open()
     }
 }
@@ -52,6 +52,7 @@ struct InterfaceLaunch {
     var transport: TransportOptions?
     var interface = InterfaceSettings()
     var devices: [DeviceName]?
+    var sdk: SDKProfile?
     var exportDirectory = InterfaceLaunch.defaultExportDirectory
     var session: String?
 
@@ -113,12 +114,16 @@ struct InterfaceLaunch {
             if let scenario {
                 var parsed = try ScenarioParser.load(contentsOf: try ScenarioLibrary.locate(scenario))
                 DeviceOptions.apply(deviceNames, to: &parsed)
+                try DeviceOptions.apply(sdk, to: &parsed)
                 project = try parsed.project.validated(appliedTo: base, source: parsed.source)
                 presented = parsed
             }
             if let session {
                 saved = try SessionFile.load(session, transport: transport.kind.rawValue)
                 try SessionFile.checkWritable(session)
+                if let sdk, saved != nil {
+                    throw ValidationError("--sdk \(sdk.name): the session file \(session) already holds its devices and their apps; leave --sdk out to reopen it, and change the app's SDK in the Device pane")
+                }
                 if let deviceNames, let saved, saved.current.devices.map(\.name) != deviceNames {
                     let held = saved.current.devices.map(\.name.rawValue).joined(separator: ",")
                     throw ValidationError("--devices \(deviceNames.map(\.rawValue).joined(separator: ",")): the session file \(session) already holds \(held); leave --devices out to reopen it")
@@ -129,7 +134,10 @@ struct InterfaceLaunch {
         }
 
         let logger = Logger(label: "actionflow.tui")
-        let devices = presented?.initialDevices ?? EmbeddedWorld.defaultDevices(deviceNames ?? [.iphone], project: project)
+        var devices = presented?.initialDevices ?? EmbeddedWorld.defaultDevices(deviceNames ?? [.iphone], project: project)
+        if presented == nil {
+            do { try DeviceOptions.apply(sdk, to: &devices) } catch { throw LaunchRefusal(message: "\(error)") }
+        }
         let driver: SessionDriver
         let summary: String
         var notice: String?

@@ -35,8 +35,14 @@ public struct Device: Sendable, Hashable, Codable {
     /// The app's process is gone when the next link arrives (the system killed it, or the user
     /// swiped it away): it cold-starts from the link with nothing in memory.
     public var appKilledBeforeTap: Bool
+    /// The SDK and version the app is built on (`ios@11.15.0`): the app reads links as that
+    /// SDK does. Nil is an app that reads every link as Firebase documents it.
+    public var sdk: SDKProfile?
+    /// The app hands its SDK the whole link the system opened it with, a Hosting wrapper
+    /// included, rather than the action URL inside it (protocol.md section 4: apps do either).
+    public var passesWholeLink: Bool
 
-    public init(platform: Platform, osName: String, appInstalled: Bool, installedVersion: Int?, linksVerified: Bool, mailClient: MailClient, mailScanner: Bool, appKilledBeforeTap: Bool = false) {
+    public init(platform: Platform, osName: String, appInstalled: Bool, installedVersion: Int?, linksVerified: Bool, mailClient: MailClient, mailScanner: Bool, appKilledBeforeTap: Bool = false, sdk: SDKProfile? = nil, passesWholeLink: Bool = false) {
         self.platform = platform
         self.osName = osName
         self.appInstalled = appInstalled
@@ -45,6 +51,23 @@ public struct Device: Sendable, Hashable, Codable {
         self.mailClient = mailClient
         self.mailScanner = mailScanner
         self.appKilledBeforeTap = appKilledBeforeTap
+        self.sdk = sdk
+        self.passesWholeLink = passesWholeLink
+    }
+
+    /// Files written before the app's SDK was chosen have neither `sdk` nor `passesWholeLink`.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        platform = try container.decode(Platform.self, forKey: .platform)
+        osName = try container.decode(String.self, forKey: .osName)
+        appInstalled = try container.decode(Bool.self, forKey: .appInstalled)
+        installedVersion = try container.decodeIfPresent(Int.self, forKey: .installedVersion)
+        linksVerified = try container.decode(Bool.self, forKey: .linksVerified)
+        mailClient = try container.decode(MailClient.self, forKey: .mailClient)
+        mailScanner = try container.decode(Bool.self, forKey: .mailScanner)
+        appKilledBeforeTap = try container.decode(Bool.self, forKey: .appKilledBeforeTap)
+        sdk = try container.decodeIfPresent(SDKProfile.self, forKey: .sdk)
+        passesWholeLink = try container.decodeIfPresent(Bool.self, forKey: .passesWholeLink) ?? false
     }
 
     public static let iPhone = Device(platform: .iOS, osName: "iOS 18", appInstalled: true, installedVersion: 11, linksVerified: true, mailClient: .native, mailScanner: false)

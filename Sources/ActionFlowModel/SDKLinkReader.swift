@@ -143,15 +143,20 @@ struct IOSLinkReading {
             // piece between the first and the second `=`, and a piece without a value traps.
             // 12.17.0 skips it instead (CocoaPods-12.17.0:73).
             var trap: String?
+            var cut: [Substring] = []
             let split: (Substring) -> (Substring, Substring)? = { component in
                 let pieces = component.split(separator: "=")
                 guard pieces.count >= 2 else {
                     if !skips, trap == nil { trap = String(component) }
                     return nil
                 }
+                if pieces.count > 2, !cut.contains(pieces[0]) { cut.append(pieces[0]) }
                 return (pieces[0], pieces[1])
             }
             items = Self.queryItems(link, split: split)
+            for name in cut {
+                notes.append("ActionCodeURL keeps only the text between the first and the second = of \(UntrustedText.sanitize(String(name))): the rest of its value is lost (\(tag) ActionCodeURL.swift parseURL, splitArray[1])")
+            }
             if let trap {
                 notes.append("ActionCodeURL(link:) traps on the query piece \"\(UntrustedText.sanitize(trap))\", which has no value: index out of range (\(tag) ActionCodeURL.swift parseURL, splitArray[1]; fixed in 12.17.0)")
                 return .crash

@@ -74,6 +74,10 @@ struct ScenarioFileTests {
         BadFile(yaml: "name: t\ndevices: [iphone, laptop]\nsteps:\n  - focus: tablet\n", expected: "bad.yaml:4: step 1: `focus`: unknown device `tablet`; expected one of iphone, android, laptop, desktop"),
         BadFile(yaml: "name: t\ndevices: [iphone, laptop]\nsteps:\n  - expect: {device: android, signedIn: false}\n", expected: "bad.yaml:4: step 1: `device`: the scenario has no android"),
         BadFile(yaml: "name: t\ndevices: [iphone, laptop]\nsteps:\n  - expect: {device: laptop}\n", expected: "bad.yaml:4: step 1: `expect`: `device` names the device the expectations are about; add at least one"),
+        BadFile(yaml: "name: t\ndevice: {sdk: ios@9.0.0}\nsteps:\n  - forgotPassword\n", expected: "bad.yaml:2: `sdk`: no profile covers \"ios@9.0.0\": the versions read start at ios@10.0.0"),
+        BadFile(yaml: "name: t\ndevice: {preset: pixel, sdk: ios@11.15.0}\nsteps:\n  - forgotPassword\n", expected: "bad.yaml:2: `sdk`: ios@11.15.0 is for iOS apps, and this device is Android; profiles for it: android@..., flutterfire@..., rnfb@..."),
+        BadFile(yaml: "name: t\ndevices:\n  - {name: laptop, sdk: android@23.2.0}\nsteps:\n  - forgotPassword\n", expected: "bad.yaml:3: `sdk`: android@23.2.0 is for Android apps, and this device is Desktop; profiles for it: js@..."),
+        BadFile(yaml: header + "  - device: {sdk: 12}\n", expected: "bad.yaml:4: step 1: `sdk`: unknown SDK profile \"12\": write PLATFORM@VERSION"),
     ]
 
     @Test("a malformed file gives a specific error with file, line, step and key", arguments: badFiles)

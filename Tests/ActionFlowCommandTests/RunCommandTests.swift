@@ -1,4 +1,5 @@
 import ActionFlowClient
+import ActionFlowModel
 @testable import ActionFlowCommands
 import ArgumentParser
 import Foundation
@@ -72,5 +73,24 @@ import Testing
         #expect(scenario.devices.map(\.name) == [.laptop, .android])
         #expect(scenario.devices[1].device.installedVersion == 9, "the android keeps the scenario's fields")
         #expect(scenario.devices[0].device == .laptop)
+    }
+
+    @Test("--sdk: the app on each device of the profile's platform reads links as that SDK; a profile with no such device, or unknown, is refused")
+    func sdkOption() async throws {
+        do {
+            _ = try ActionFlowCommand.parseAsRoot(["run", "password-reset-in-app", "--sdk", "ios@9"])
+            Issue.record("--sdk ios@9 was accepted")
+        } catch {
+            #expect(ActionFlowCommand.message(for: error).contains("--sdk: no profile covers \"ios@9\""))
+        }
+        var scenario = try ScenarioParser.parse("name: t\ndevices: [iphone, laptop]\nsteps:\n  - open: /\n", source: "t.yaml")
+        try DeviceOptions.apply(SDKProfile.named("js@10.14.1"), to: &scenario)
+        #expect(scenario.devices[0].device.sdk == nil)
+        #expect(scenario.devices[1].device.sdk?.name == "js@10.14.1")
+        #expect(throws: ValidationError.self) { try DeviceOptions.apply(SDKProfile.named("android@23.2.0"), to: &scenario) }
+        // The in-app reset plays on iOS 11.12+, whose ActionCodeURL reads resetPassword links...
+        try await command(["password-reset-in-app", "--sdk", "ios@11.15.0", "--quiet"]).run()
+        // ...but not on 11.11, which maps the mode to unknown: the app stays on the sign-in screen.
+        await #expect(throws: ExitCode.failure) { try await command(["password-reset-in-app", "--sdk", "ios@11.11.0", "--quiet"]).run() }
     }
 }

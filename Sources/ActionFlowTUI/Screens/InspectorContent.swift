@@ -304,7 +304,15 @@ enum InspectorContent {
                 $0.platform = preset.platform
                 $0.osName = preset.osName
                 if preset.platform == .desktop { $0.appInstalled = false }
+                if $0.sdk?.platform.device != preset.platform { $0.sdk = nil }
             }
+        }
+        // No profile, then each profile for the platform, named by the newest release read.
+        let sdkChoices: [SDKProfile?] = [nil] + SDKProfile.choices(for: device.platform)
+        func sdk(_ direction: Int) -> [UICommand] {
+            let index = sdkChoices.firstIndex { $0?.range == device.sdk?.range && $0?.platform == device.sdk?.platform } ?? 0
+            let next = sdkChoices[(index + direction + sdkChoices.count) % sdkChoices.count]
+            return edit { $0.sdk = next }
         }
         // With two devices the pane is about the one in focus: its name says which.
         let heading = session.hasSeveralDevices ? "Device · \(session.focusedDevice.name.title)" : "Device"
@@ -325,6 +333,14 @@ enum InspectorContent {
         blocks.append(.control(Control(id: "device.killed", label: "Killed before tap", kind: .toggle(device.appKilledBeforeTap),
                                        note: device.appKilledBeforeTap ? Note("the next link cold-starts the app: only its continue URL survives", .warning) : nil,
                                        forward: edit { $0.appKilledBeforeTap.toggle() })))
+        blocks.append(.control(Control(id: "device.sdk", label: "App's SDK", kind: .choice(device.sdk?.name ?? "as documented"),
+                                       note: device.sdk.map { Note("\($0.range): reads links as \($0.readAt) does", .muted) },
+                                       forward: sdk(1), backward: sdk(-1))))
+        if device.sdk != nil {
+            blocks.append(.control(Control(id: "device.wholeLink", label: "SDK gets", kind: .choice(device.passesWholeLink ? "whole link" : "action URL"),
+                                           note: Note(device.passesWholeLink ? "the Hosting link as the system gave it" : "taken out of the Hosting link first", .muted),
+                                           forward: edit { $0.passesWholeLink.toggle() }, backward: edit { $0.passesWholeLink.toggle() })))
+        }
         return blocks
     }
 
