@@ -191,6 +191,8 @@ public enum JournalFact: Sendable, Equatable, Codable {
     case askForSignInEmail(continueURL: String?, inWebApp: Bool? = nil)
     /// The app was killed before the tap and started from this link, forgetting what it held.
     case appColdStarted(link: String, forgotDestination: AppScreen?, forgotEmailForSignIn: String?, forgotFlow: FlowKind?)
+    /// The app's SDK release changed the settings it sends: each field, and the rule.
+    case sdkSent([String])
     /// The app read the link it was opened with through its SDK profile, and what that decided.
     case sdkHandled(SDKAppHandling)
     /// The app's process ended (an SDK trap); `lostFlow` is the flow it was in.

@@ -17,6 +17,7 @@ public enum JournalText {
         case .exchange, .mailSent: 0
         case .routed(_, let route): route.steps.count + route.assumptions.count
         case .sdkHandled(let handling): 1 + handling.reasons.count
+        case .sdkSent(let notes): notes.count
         case .captured(.call(let call)): 1 + call.actionCodeSettings.count
         default: 1
         }
@@ -93,6 +94,8 @@ public enum JournalText {
             if let flow { forgotten.append("the \(flow.rawValue) in progress") }
             let lost = forgotten.isEmpty ? "nothing was in memory" : "it forgets " + forgotten.joined(separator: ", ")
             return ["the app was killed before the tap: it cold-starts from the link (\(lost)); the link's continue URL is the only state that survives"]
+        case .sdkSent(let notes):
+            return notes.map(safe)
         case .sdkHandled(let handling):
             return [sdkHeadline(handling)] + handling.reasons.map(safe)
         case .appCrashed(let reason, let flow):

@@ -290,7 +290,7 @@ struct SequenceDiagramBuilder {
         case .askForSignInEmail:
             narrate(fact, over: appLine)
             request(appLine, .user, "which email did you sign in with?")
-        case .appColdStarted, .appCrashed:
+        case .appColdStarted, .appCrashed, .sdkSent:
             narrate(fact, over: appLine)
         case .sdkHandled(let handling):
             // The headline only: the rules behind it are in the narration.

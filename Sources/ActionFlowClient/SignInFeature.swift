@@ -107,12 +107,17 @@ extension Session {
     mutating func requestEmail(_ type: OobRequestType, email: String?) -> [Effect] {
         app.location = .app
         app.banner = nil
-        let sent = app.settingsToSend()
+        var sent = app.settingsToSend()
         let platform = app.clientPlatform
         if let problem = sent.validate(for: platform, requestType: type).first {
             log(.refused(.sdkRefused(type, sdk: platform.sdkName, problem)))
             app.banner = ErrorBanner(message: Narration.safe(problem.message), code: AuthErrorCode(problem.code), retry: nil)
             return []
+        }
+        if let sdk = app.device.sdk {
+            let release = sdk.sends(sent, appBundleID: project.iOSApp?.bundleId)
+            sent = release.settings
+            if !release.notes.isEmpty { log(.sdkSent(release.notes)) }
         }
         let request = SendOobCodeRequest(requestType: type, email: type == .verifyEmail ? nil : email, idToken: type == .verifyEmail ? app.session?.idToken : nil, settings: sent, clientType: platform)
         app.flow = FlowProgress(kind: FlowKind(type), step: .requesting, email: email, continueURL: sent.url)

@@ -73,4 +73,25 @@ struct SDKAppTests {
         #expect(diagram.contains("the app (ios@11.11.0) reads the link with its SDK: it finds no action to handle"))
         #expect(!diagram.contains("ActionCodeInfo actionCodeOperation"))
     }
+
+    @Test("an iOS app with no bundle id set sends its own, so the Hosting link opens the app; the idealised app's link names no app and falls back to the web widget")
+    func iOSSendsItsOwnBundleID() throws {
+        func tapped(_ profile: String?) throws -> Session {
+            var device = Device.iPhone
+            device.sdk = try profile.map(SDKProfile.named)
+            var session = Session.embedded(project: try ProjectConfigLoader.loadDefault(),
+                                           app: AppState(device: device, settings: ActionCodeSettings(url: "https://www.example.com/articles/42", handleCodeInApp: true)))
+            _ = session.reduce(.passwordResetRequested(email: "bob@example.com"))
+            _ = session.reduce(.mailboxOpened)
+            _ = session.reduce(.linkTapped(messageID: try #require(session.inbox.last).id))
+            return session
+        }
+        let onSDK = try tapped("ios@12.18.0")
+        #expect(onSDK.app.sentSettings?.iOSBundleID == "com.example.ios")
+        #expect(onSDK.app.lastLink?.outcome == "app")
+        #expect(onSDK.narration.contains { $0.hasPrefix("ios@12.18.0 sends iOSBundleId com.example.ios, the app's own bundle id, when none is set") })
+        let idealised = try tapped(nil)
+        #expect(idealised.app.sentSettings?.iOSBundleID == nil)
+        #expect(idealised.app.lastLink?.outcome == "web widget")
+    }
 }

@@ -120,4 +120,30 @@ import Testing
         old["sdk"] = "ios@9.0.0"
         #expect(throws: DecodingError.self) { try JSONDecoder().decode(Device.self, from: JSONSerialization.data(withJSONObject: old)) }
     }
+
+    /// What each release sends for the same settings (GetOOBConfirmationCodeRequest.swift,
+    /// action_code_settings.ts, the wrappers' ActionCodeSettings parsers).
+    @Test func whatEachReleaseSends() throws {
+        let given = ActionCodeSettings(url: "https://www.example.com/a", handleCodeInApp: true, dynamicLinkDomain: "example.page.link", linkDomain: "links.example.com")
+        func sent(_ profile: String) throws -> SDKSentSettings { try SDKProfile.named(profile).sends(given, appBundleID: "com.example.ios") }
+
+        let ios11 = try sent("ios@11.7.0")
+        #expect(ios11.settings.iOSBundleID == "com.example.ios", "the main bundle's id when none is set")
+        #expect(ios11.settings.linkDomain == nil && ios11.settings.dynamicLinkDomain == "example.page.link")
+        #expect(ios11.notes.contains { $0.hasPrefix("ios@11.7.0 does not send linkDomain (links.example.com): the setting arrived in 11.8.0") })
+        let ios12 = try sent("ios@12.18.0")
+        #expect(ios12.settings.linkDomain == "links.example.com" && ios12.settings.dynamicLinkDomain == nil)
+        #expect(ios12.notes.contains { $0.contains("CocoaPods-12.17.0") })
+
+        let js10 = try sent("js@10.14.1")
+        #expect(js10.settings.linkDomain == nil && js10.settings.iOSBundleID == nil, "JS has no default bundle id")
+        #expect(try sent("js@11.3.0").settings.linkDomain == "links.example.com")
+        #expect(try sent("js@12.18.0").notes.isEmpty, "JS 12 sends both domains as given")
+
+        #expect(try sent("rnfb@21.0.0").settings.linkDomain == nil)
+        #expect(try sent("rnfb@23.0.0").settings.dynamicLinkDomain == nil)
+        #expect(try sent("flutterfire@6.0.0").settings.dynamicLinkDomain == nil)
+        #expect(try sent("flutterfire@5.4.0").settings.linkDomain == nil)
+        #expect(try sent("android@23.2.0").settings == given)
+    }
 }
