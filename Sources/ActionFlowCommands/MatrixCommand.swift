@@ -74,6 +74,28 @@ struct MatrixCommand: ParsableCommand {
     @Option(help: "Output format: text, markdown or json.")
     var format: Format = .text
 
+    @Option(help: ArgumentHelp("Also route the email an app on these SDK releases asks for, and read each link the app is opened with as that SDK does: PLATFORM@VERSION, several separated by commas, or all.", valueName: "profiles"))
+    var sdk: String?
+
+    func validate() throws {
+        _ = try profiles()
+    }
+
+    /// The profiles `--sdk` names; `all` is each range at the newest release read.
+    func profiles() throws -> [SDKProfile] {
+        guard let sdk else { return [] }
+        if sdk.lowercased() == "all" { return Device.Platform.allCases.flatMap(SDKProfile.choices(for:)) }
+        var profiles: [SDKProfile] = []
+        for name in sdk.split(separator: ",", omittingEmptySubsequences: false) {
+            do throws(SDKProfileError) {
+                profiles.append(try SDKProfile.named(String(name).trimmingWhitespace()))
+            } catch {
+                throw ValidationError("--sdk: \(error.description)")
+            }
+        }
+        return profiles
+    }
+
     var settings: ActionCodeSettings {
         ActionCodeSettings(url: url, handleCodeInApp: handleCodeInApp, iOSBundleID: iosBundleId, androidPackageName: androidPackageName,
                            androidInstallIfNotAvailable: androidInstall, androidMinimumVersion: androidMinimumVersion,
@@ -89,7 +111,7 @@ struct MatrixCommand: ParsableCommand {
             throw ExitCode(2)
         }
         if let linkStyle { project.mobileLinkStyle = linkStyle.mobileLinkStyle }
-        switch Self.render(settings: settings, requestType: requestType.oobRequestType, project: project, format: format) {
+        switch Self.render(settings: settings, requestType: requestType.oobRequestType, project: project, format: format, sdks: try profiles()) {
         case .success(let output):
             print(output)
         case .failure(let refusal):
@@ -106,49 +128,93 @@ struct MatrixCommand: ParsableCommand {
     /// A sample code: real ones are 54 URL-safe base64 characters.
     static let sampleOobCode = "EXAMPLE-oobCode-54-url-safe-base64-characters_0123456"
 
-    static func render(settings: ActionCodeSettings, requestType: OobRequestType, project: ProjectConfiguration, format: Format) -> Result<String, Refusal> {
+    static func render(settings: ActionCodeSettings, requestType: OobRequestType, project: ProjectConfiguration, format: Format, sdks: [SDKProfile] = []) -> Result<String, Refusal> {
         let errors = settings.validate(for: .iOS, requestType: requestType)
         let findings = SettingsFindings.findings(for: settings, requestType: requestType, project: project)
         let rejections = findings.filter { SettingsFindings.rejectedByServer.contains($0.code) }
         guard errors.isEmpty, rejections.isEmpty else {
             return .failure(Refusal(lines: errors.map { "\($0.code) (\($0.field)): \($0.message)" } + rejections.map { "\($0.code): \(UntrustedText.sanitize($0.message))" }))
         }
+        let matrix: RoutingMatrix
+        var releases: [SDKMatrix] = []
+        do throws(Refusal) {
+            matrix = try routed(settings, requestType: requestType, project: project)
+            for profile in sdks {
+                let sent = profile.sends(settings, appBundleID: project.iOSApp?.bundleId)
+                releases.append(SDKMatrix(name: profile.name, range: profile.range, sent: sent.settings, sendNotes: sent.notes,
+                                          matrix: try routed(sent.settings, requestType: requestType, project: project).read(by: profile)))
+            }
+        } catch {
+            return .failure(error)
+        }
+        switch format {
+        case .json: return .success(json(matrix, settings: settings, requestType: requestType, project: project, findings: findings, sdks: releases))
+        case .text, .markdown:
+            var text = table(matrix, findings: findings, markdown: format == .markdown)
+            for release in releases { text += "\n\n" + sdkTable(release, base: matrix, markdown: format == .markdown) }
+            return .success(text)
+        }
+    }
+
+    /// The email the project sends for `settings`, routed under every condition.
+    static func routed(_ settings: ActionCodeSettings, requestType: OobRequestType, project: ProjectConfiguration) throws(Refusal) -> RoutingMatrix {
         var request = SendOobCodeRequest(requestType: requestType, email: "ada@example.com", settings: settings, clientType: .iOS)
         request.iOSAppStoreId = settings.iOSBundleID == project.iOSApp?.bundleId ? project.iOSApp?.appStoreId : nil
         let linkDomain: String
         do {
             linkDomain = try project.mobileLinkDomain(for: request)
         } catch {
-            return .failure(Refusal(lines: [UntrustedText.sanitize(error.wireMessage)]))
+            throw Refusal(lines: [UntrustedText.sanitize(error.wireMessage)])
         }
         let link = ActionLinkBuilder.emailLink(for: request, oobCode: sampleOobCode, lang: project.defaultLocale, project: project, linkDomain: linkDomain)
-        let matrix = RoutingMatrix.build(link: link, project: project, requested: settings)
-        switch format {
-        case .json: return .success(json(matrix, settings: settings, requestType: requestType, project: project, findings: findings))
-        case .text, .markdown: return .success(table(matrix, findings: findings, markdown: format == .markdown))
+        return RoutingMatrix.build(link: link, project: project, requested: settings)
+    }
+
+    /// One SDK release's part of the matrix.
+    struct SDKMatrix: Encodable {
+        var name: String
+        var range: String
+        /// The settings that release sends for the ones given, and why each change.
+        var sent: ActionCodeSettings
+        var sendNotes: [String]
+        var matrix: RoutingMatrix
+
+        enum CodingKeys: String, CodingKey { case name, range, sent, sendNotes, link, rows }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(name, forKey: .name)
+            try container.encode(range, forKey: .range)
+            try container.encode(sent, forKey: .sent)
+            try container.encode(sendNotes, forKey: .sendNotes)
+            try container.encode(matrix.link, forKey: .link)
+            try container.encode(matrix.rows, forKey: .rows)
         }
     }
 
     // MARK: - Output
 
+    /// Where a route ends, named against the link's action and continue URLs.
+    static func describe(_ route: TapRoute?, anatomy: LinkAnatomy?) -> String {
+        guard let route else { return "-" }
+        let target = route.destination.url
+        let what = target == anatomy?.actionURL ? "action URL"
+            : target == anatomy?.continueLink?.destination ? "continue URL"
+            : UntrustedText.sanitize(target)
+        switch route.destination {
+        case .app: return "app <- \(what)"
+        case .store(let visit): return "\(visit.store.title) (\(visit.purpose.rawValue)), then app <- \(what)"
+        case .webWidget: return "web widget"
+        case .browser: return "browser: \(what)"
+        }
+    }
+
     static func table(_ matrix: RoutingMatrix, findings: [Finding], markdown: Bool) -> String {
         let anatomy = try? LinkInspector.inspect(matrix.link)
-        func describe(_ route: TapRoute?) -> String {
-            guard let route else { return "-" }
-            let target = route.destination.url
-            let what = target == anatomy?.actionURL ? "action URL"
-                : target == anatomy?.continueLink?.destination ? "continue URL"
-                : UntrustedText.sanitize(target)
-            switch route.destination {
-            case .app: return "app <- \(what)"
-            case .store(let visit): return "\(visit.store.title) (\(visit.purpose.rawValue)), then app <- \(what)"
-            case .webWidget: return "web widget"
-            case .browser: return "browser: \(what)"
-            }
-        }
         let header = ["Device", "App", "Links", "Mail", "Tap lands in", "Continue leads to"]
         let rows = matrix.rows.map { row in
-            [row.condition.osName, row.condition.appLabel, row.condition.linksLabel, row.condition.mailLabel, describe(row.tap), describe(row.afterContinue)]
+            [row.condition.osName, row.condition.appLabel, row.condition.linksLabel, row.condition.mailLabel,
+             describe(row.tap, anatomy: anatomy), describe(row.afterContinue, anatomy: anatomy)]
         }
         var lines = ["Email link: \(UntrustedText.sanitize(matrix.link))"]
         if let anatomy {
@@ -170,6 +236,35 @@ struct MatrixCommand: ParsableCommand {
             lines.append(contentsOf: matrix.assumptions.map { "\(markdown ? "- " : "  ")\(UntrustedText.sanitize($0))" })
         }
         return lines.joined(separator: "\n")
+    }
+
+    /// An SDK release's rows: what it sent, the link when it differs, and what its app reads.
+    static func sdkTable(_ release: SDKMatrix, base: RoutingMatrix, markdown: Bool) -> String {
+        let anatomy = try? LinkInspector.inspect(release.matrix.link)
+        var lines = ["\(markdown ? "### " : "")App on \(release.name) (\(release.range))"]
+        lines += release.sendNotes.map { "\(markdown ? "- " : "  ")\(UntrustedText.sanitize($0))" }
+        if release.matrix.link != base.link {
+            lines.append("Email link: \(UntrustedText.sanitize(release.matrix.link))")
+        }
+        lines.append("")
+        let header = ["Device", "App", "Links", "Mail", "Tap lands in", "Continue leads to", "The app reads"]
+        let rows = release.matrix.rows.map { row in
+            [row.condition.osName, row.condition.appLabel, row.condition.linksLabel, row.condition.mailLabel,
+             describe(row.tap, anatomy: anatomy), describe(row.afterContinue, anatomy: anatomy), row.appReads.map(describe) ?? "-"]
+        }
+        lines.append(contentsOf: markdown ? markdownTable(header, rows) : alignedTable(header, rows))
+        return lines.joined(separator: "\n")
+    }
+
+    /// What the app did with the link, in a table cell.
+    static func describe(_ handling: SDKAppHandling) -> String {
+        switch handling.outcome {
+        case .handles(let operation, _, let continueURL):
+            "\(operation.mode ?? operation.rawValue), resumes at \(continueURL.map(UntrustedText.sanitize) ?? "(no continue URL)")"
+        case .ignores: "no action found"
+        case .throwsError(let message): "throws \(UntrustedText.sanitize(message))"
+        case .crashes(let message): "crash: \(UntrustedText.sanitize(message))"
+        }
     }
 
     static func alignedTable(_ header: [String], _ rows: [[String]]) -> [String] {
@@ -197,11 +292,13 @@ struct MatrixCommand: ParsableCommand {
         var findings: [Finding]
         var rows: [RoutingMatrix.Row]
         var assumptions: [String]
+        /// With `--sdk`: each release's rows.
+        var sdks: [SDKMatrix]?
     }
 
-    static func json(_ matrix: RoutingMatrix, settings: ActionCodeSettings, requestType: OobRequestType, project: ProjectConfiguration, findings: [Finding]) -> String {
+    static func json(_ matrix: RoutingMatrix, settings: ActionCodeSettings, requestType: OobRequestType, project: ProjectConfiguration, findings: [Finding], sdks: [SDKMatrix]) -> String {
         let value = MatrixJSON(link: matrix.link, requestType: requestType, mobileLinkStyle: project.mobileLinkStyle, settings: settings,
-                               findings: findings, rows: matrix.rows, assumptions: matrix.assumptions)
+                               findings: findings, rows: matrix.rows, assumptions: matrix.assumptions, sdks: sdks.isEmpty ? nil : sdks)
         return JSONWriter.commandOutput(value)
     }
 }

@@ -65,6 +65,8 @@ public struct RoutingMatrix: Sendable, Hashable, Codable {
         public var tap: TapRoute
         /// Pressing Continue in the web widget, when the tap lands there and there is a continue URL.
         public var afterContinue: TapRoute?
+        /// What an app on an SDK profile does with the link it is opened with (`matrix --sdk`).
+        public var appReads: SDKAppHandling?
     }
 
     public var link: String
@@ -91,6 +93,29 @@ public struct RoutingMatrix: Sendable, Hashable, Codable {
             }
         }
         return RoutingMatrix(link: link, rows: rows, assumptions: assumptions)
+    }
+
+    /// The rows of `profile`'s platform, each app landing (the tap's, else Continue's) read as
+    /// that SDK reads the action URL it is given.
+    public func read(by profile: SDKProfile) -> RoutingMatrix {
+        var matrix = self
+        matrix.rows = rows.filter { $0.condition.platform == profile.platform.device }.map { row in
+            var row = row
+            // A continue URL without a code is a page to resume at: the SDK does not read it.
+            let opened = [row.tap, row.afterContinue].compactMap { $0.flatMap(Self.urlTheAppIsOpenedWith) }.first
+            row.appReads = opened.flatMap { (try? LinkInspector.inspect($0))?.oobCode == nil ? nil : profile.appHandling(of: $0) }
+            return row
+        }
+        return matrix
+    }
+
+    /// The URL an app is opened with at the end of `route`, when it ends in the app.
+    static func urlTheAppIsOpenedWith(_ route: TapRoute) -> String? {
+        switch route.destination {
+        case .app(let url): url
+        case .store(let visit): visit.thenAppReceives
+        case .webWidget, .browser: nil
+        }
     }
 
     /// iOS and Android: app installed (current, or too old when a minimum version is requested)

@@ -10,7 +10,7 @@ import Testing
         let command = try #require(try ActionFlowCommand.parseAsRoot(["matrix"] + arguments) as? MatrixCommand)
         var project = try ProjectConfigLoader.loadDefault()
         if let style = command.linkStyle { project.mobileLinkStyle = style.mobileLinkStyle }
-        return MatrixCommand.render(settings: command.settings, requestType: command.requestType.oobRequestType, project: project, format: command.format)
+        return MatrixCommand.render(settings: command.settings, requestType: command.requestType.oobRequestType, project: project, format: command.format, sdks: try command.profiles())
     }
 
     let appSettings = ["--url", "https://www.example.com/articles/42", "--ios-bundle-id", "com.example.ios",
@@ -58,6 +58,31 @@ import Testing
     @Test func unknownValuesAreRejectedByTheParser() {
         #expect(throws: (any Error).self) { try ActionFlowCommand.parseAsRoot(["matrix", "--format", "html"]) }
         #expect(throws: (any Error).self) { try ActionFlowCommand.parseAsRoot(["matrix", "--link-style", "firebase"]) }
+    }
+
+    /// Each release's rows: iOS 11.0-11.11 maps resetPassword to unknown (ActionCodeInfo.swift:43-51@CocoaPods-11.11.0),
+    /// 11.12+ cuts the continue URL's query (ActionCodeURL.swift:72-74@CocoaPods-11.15.0), Android
+    /// reads the link itself (assumed); iOS 11.7 cannot send linkDomain, so its email keeps the default domain.
+    @Test func sdkAxis() throws {
+        let cart = ["--url", "https://www.example.com/articles/42?cartId=1234", "--ios-bundle-id", "com.example.ios", "--android-package-name", "com.example.android", "--handle-code-in-app"]
+        let text = try output(cart + ["--sdk", "ios@11.11.0,ios@11.15.0,android@23.2.0"]).get()
+        let section = { (name: String) in text.components(separatedBy: "App on \(name)").dropFirst().first?.components(separatedBy: "App on ").first ?? "" }
+        #expect(section("ios@11.11.0").contains("no action found"))
+        #expect(section("ios@11.15.0").contains("resetPassword, resumes at https://www.example.com/articles/42?cartId\n"))
+        #expect(section("android@23.2.0").contains("resetPassword, resumes at https://www.example.com/articles/42?cartId=1234"))
+        #expect(!section("android@23.2.0").contains("iOS 18"), "a release's rows are its platform's")
+
+        let json = try output(cart + ["--link-domain", "demo-actionflow.web.app", "--sdk", "ios@11.7.0", "--format", "json"]).get()
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+        let release = try #require((object["sdks"] as? [[String: Any]])?.first)
+        #expect(release["name"] as? String == "ios@11.7.0")
+        #expect((release["sendNotes"] as? [String])?.first?.hasPrefix("ios@11.7.0 does not send linkDomain (demo-actionflow.web.app)") == true)
+        #expect((release["link"] as? String) != (object["link"] as? String), "the email differs from the one the settings ask for")
+        let reads = (release["rows"] as? [[String: Any]])?.compactMap { $0["appReads"] as? [String: Any] }
+        #expect(reads?.count == 1, "only the row that opens the app reads the link")
+
+        #expect(throws: (any Error).self) { try ActionFlowCommand.parseAsRoot(["matrix", "--sdk", "ios@9"]) }
+        #expect(try output(cart + ["--sdk", "all"]).get().components(separatedBy: "App on ").count == 1 + SDKProfile.all.count)
     }
 }
 
