@@ -1,3 +1,4 @@
+import ActionFlowBackend
 @testable import ActionFlowClient
 import ActionFlowModel
 import Foundation
@@ -133,5 +134,39 @@ struct SecondFactorReducerTests {
         }
         signedIn.finish()
         #expect(signedIn.session.narration.last == "no SMS code for +15555550100 arrived: the second factor is not added")
+    }
+
+    @Test("the revert-second-factor scenario's session: the Network pane, curl export and diagram show the v2 calls; its file reads back whole")
+    func shippedScenarioSession() async throws {
+        let scenario = try ScenarioParser.load(contentsOf: ScenarioLibrary.locate("revert-second-factor"))
+        let transcript = await ScenarioLibrary.runEmbedded(scenario, baseProject: try ProjectConfigLoader.loadDefault())
+        let recording = try #require(transcript.recording)
+        let session = recording.current
+        let enrollment = session.exchanges.filter { $0.request.contains("/v2/") }
+        #expect(enrollment.map(\.operation) == [.startMfaEnrollment, .finalizeMfaEnrollment])
+        #expect(enrollment.allSatisfy { $0.status == 200 })
+        #expect(enrollment.first?.request.hasPrefix("POST /v2/accounts/mfaEnrollment:start?key=") == true)
+        let script = CurlScript(title: scenario.name, session: session, revealsSecrets: false).script
+        #expect(script.contains("/v2/accounts/mfaEnrollment:finalize"))
+        let diagram = SequenceDiagram(session).mermaid
+        #expect(diagram.contains("add +15555550100 as a second step"))
+        #expect(diagram.contains("200 accounts/mfaEnrollment:finalize"))
+        let reread = try SessionFile.decode(try SessionFile.encode(recording), path: "revert.json", transport: nil)
+        #expect(reread.current == session)
+        #expect(reread.events.contains(.secondFactorRequested(phoneNumber: "+15555550100")))
+    }
+
+    @Test("a session file written before second factors were kept still loads: the cached user has none listed")
+    func olderSessionFileLoads() throws {
+        var session = signedInAtAccount()
+        session.app.session?.secondFactors = nil
+        let recording = SessionRecording(start: session, events: [], current: session)
+        let data = try SessionFile.encode(recording)
+        let json = String(decoding: data, as: UTF8.self)
+        #expect(!json.contains("secondFactors") && !json.contains("addingSecondFactor"), "an older file has neither key")
+        let loaded = try SessionFile.decode(data, path: "old.json", transport: nil)
+        #expect(loaded.current.app.session?.secondFactors == nil)
+        #expect(loaded.current.app.addingSecondFactor == nil)
+        #expect(loaded.current.app.session?.email == alice)
     }
 }
