@@ -161,6 +161,8 @@ public enum ScannerFact: Sendable, Equatable, Codable {
     case cannotConfirmEmail(subject: String)
     /// The scanner's call was answered.
     case result(AuthCall)
+    /// The scanner's browser applied a REVERT_SECOND_FACTOR_ADDITION code: the factor is gone.
+    case removedSecondFactor
     case failed(IdentityToolkitOperation, AuthFailure)
 }
 

@@ -297,6 +297,8 @@ public enum JournalText {
             "mail scanner opens the link in \"\(safe(subject))\" like a desktop browser: the hosted page sends it on to the continue URL, whose web app asks for the email, which a scanner cannot give; the code is left alone"
         case .result(let call):
             "mail scanner: \(scannerResult(call))"
+        case .removedSecondFactor:
+            "mail scanner: accounts:update with oobCode → REVERT_SECOND_FACTOR_ADDITION code consumed: the second factor is removed before the user reads the email, and the user's tap will fail with INVALID_OOB_CODE"
         case .failed(let operation, let failure):
             "mail scanner: \(operation.rawValue) → \(Narration.describe(failure))"
         }

@@ -63,6 +63,12 @@ extension Session {
         return start(.call(lookup, by: .app)) + start(.refreshMailbox)
     }
 
+    /// Whether `call` applies the code of a "second factor added" email in the inbox.
+    func removesSecondFactor(_ call: AuthCall) -> Bool {
+        guard case .update(let request) = call, let code = request.oobCode else { return false }
+        return inbox.contains { $0.oobCode == code && $0.requestType == .revertSecondFactorAddition }
+    }
+
     /// A sign-in that waits for a second factor, which this app does not ask for: it stays
     /// signed out and says why.
     mutating func secondFactorRequired(email: String?, factors: Int) -> [Effect] {

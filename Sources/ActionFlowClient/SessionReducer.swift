@@ -94,7 +94,7 @@ extension Session {
             }
             switch caller {
             case .mailScanner:
-                log(.scanner(.result(call)))
+                log(.scanner(removesSecondFactor(call) ? .removedSecondFactor : .result(call)))
                 return []
             case .webWidget:
                 return webWidgetSucceeded(answered)

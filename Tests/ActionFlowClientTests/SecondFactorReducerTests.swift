@@ -169,4 +169,19 @@ struct SecondFactorReducerTests {
         #expect(loaded.current.app.addingSecondFactor == nil)
         #expect(loaded.current.app.session?.email == alice)
     }
+
+    @Test("a mail scanner pre-opens the \"second factor added\" link like a browser: the hosted page removes the factor before the user reads the email")
+    func scannerRemovesFactor() throws {
+        var app = AppState(device: .iPhone, settings: ActionCodeSettings())
+        app.device.mailScanner = true
+        var session = Session.embedded(project: try ProjectConfigLoader.loadDefault(), app: app)
+        for event: AppEvent in [.openRoute("/account"), .signInSubmitted(email: alice, password: "alice-password-1"), .secondFactorRequested(phoneNumber: phone)] {
+            _ = session.reduce(event)
+        }
+        #expect(session.narration.contains { $0.contains("is a second factor now") })
+        #expect(session.narration.contains("mail scanner: accounts:update with oobCode → REVERT_SECOND_FACTOR_ADDITION code consumed: the second factor is removed before the user reads the email, and the user's tap will fail with INVALID_OOB_CODE"))
+        _ = session.reduce(.signOutTapped)
+        _ = session.reduce(.signInSubmitted(email: alice, password: "alice-password-1"))
+        #expect(session.app.session?.email == alice, "one factor again: \(session.narration.suffix(4))")
+    }
 }
