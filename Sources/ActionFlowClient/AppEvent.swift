@@ -31,6 +31,9 @@ public enum AppEvent: Sendable, Equatable, Codable {
     /// Back to the app from the mailbox, browser or store.
     case appOpened
     case reloadUserTapped
+    /// The account screen's "Add phone": this number becomes the signed-in user's second sign-in
+    /// step (`mfaEnrollment:start`, the SMS code read, `mfaEnrollment:finalize`).
+    case secondFactorRequested(phoneNumber: String)
     case subscribeTapped
     case signOutTapped
     case settingsEdited(ActionCodeSettings)
@@ -61,6 +64,8 @@ public enum AppEvent: Sendable, Equatable, Codable {
     case callSucceeded(AuthCall, by: Caller, AuthReply)
     case callFailed(AuthCall, by: Caller, AuthFailure)
     case mailboxRefreshed([MailMessage])
+    /// The SMS codes the world has sent and not seen used (`verificationCodes`).
+    case textMessagesRead([PhoneVerificationCode])
     case clockAdvanced(Date)
     case worldReset(now: Date?)
     /// The world restarted with this project.
@@ -79,6 +84,8 @@ public enum Effect: Sendable, Hashable, Codable {
     /// A mail scanner pre-opening a link is a call `by: .mailScanner`.
     case call(AuthCall, by: Caller)
     case refreshMailbox
+    /// The phone reads its SMS: the codes come back as `textMessagesRead`.
+    case readTextMessages
     case advanceClock(seconds: TimeInterval)
     case resetWorld
     /// Restart the world with another project configuration; the app's project changes only
@@ -108,6 +115,8 @@ public enum AuthCall: Sendable, Hashable, Codable {
     case update(UpdateAccountRequest)
     case lookup(LookupRequest)
     case signInWithEmailLink(SignInWithEmailLinkRequest)
+    case startMfaEnrollment(StartMfaEnrollmentRequest)
+    case finalizeMfaEnrollment(FinalizeMfaEnrollmentRequest)
 
     public var operation: IdentityToolkitOperation {
         switch self {
@@ -117,6 +126,8 @@ public enum AuthCall: Sendable, Hashable, Codable {
         case .update: .update
         case .lookup: .lookup
         case .signInWithEmailLink: .signInWithEmailLink
+        case .startMfaEnrollment: .startMfaEnrollment
+        case .finalizeMfaEnrollment: .finalizeMfaEnrollment
         }
     }
 
@@ -128,6 +139,7 @@ public enum AuthCall: Sendable, Hashable, Codable {
         case .update: .applyCode
         case .lookup: .lookup
         case .signInWithEmailLink: .emailLinkSignIn
+        case .startMfaEnrollment, .finalizeMfaEnrollment: .secondFactor
         }
     }
 }
@@ -139,6 +151,8 @@ public enum AuthReply: Sendable, Hashable, Codable {
     case passwordReset(ResetPasswordResponse)
     case updated(UpdateAccountResponse)
     case lookedUp(LookupResponse)
+    case mfaEnrollmentStarted(StartMfaEnrollmentResponse)
+    case mfaEnrolled(MfaTokensResponse)
 }
 
 /// A call with its reply, typed per operation, so that every handler covers every call.
@@ -149,6 +163,8 @@ public enum CallReply: Sendable, Hashable {
     case update(UpdateAccountRequest, UpdateAccountResponse)
     case lookup(LookupRequest, LookupResponse)
     case signInWithEmailLink(SignInWithEmailLinkRequest, SignInResponse)
+    case startMfaEnrollment(StartMfaEnrollmentRequest, StartMfaEnrollmentResponse)
+    case finalizeMfaEnrollment(FinalizeMfaEnrollmentRequest, MfaTokensResponse)
 
     /// Pairs a call with its reply; nil when the reply is of another operation's type.
     public init?(_ call: AuthCall, _ reply: AuthReply) {
@@ -159,6 +175,8 @@ public enum CallReply: Sendable, Hashable {
         case (.update(let request), .updated(let response)): self = .update(request, response)
         case (.lookup(let request), .lookedUp(let response)): self = .lookup(request, response)
         case (.signInWithEmailLink(let request), .signedIn(let response)): self = .signInWithEmailLink(request, response)
+        case (.startMfaEnrollment(let request), .mfaEnrollmentStarted(let response)): self = .startMfaEnrollment(request, response)
+        case (.finalizeMfaEnrollment(let request), .mfaEnrolled(let response)): self = .finalizeMfaEnrollment(request, response)
         default: return nil
         }
     }
@@ -172,6 +190,8 @@ public enum CallReply: Sendable, Hashable {
         case .update(let request, _): .update(request)
         case .lookup(let request, _): .lookup(request)
         case .signInWithEmailLink(let request, _): .signInWithEmailLink(request)
+        case .startMfaEnrollment(let request, _): .startMfaEnrollment(request)
+        case .finalizeMfaEnrollment(let request, _): .finalizeMfaEnrollment(request)
         }
     }
 }

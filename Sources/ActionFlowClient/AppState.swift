@@ -41,6 +41,8 @@ public struct AppState: Sendable, Equatable, Codable {
     public var subscribed: Bool
     /// The link the app last cold-started from, having been killed before the tap.
     public var coldStartLink: String?
+    /// The phone second factor being added, until it is enrolled or refused.
+    public var addingSecondFactor: SecondFactorEnrollment?
 
     public init(device: Device, settings: ActionCodeSettings, continueURLBase: String = "https://www.example.com", locale: String? = nil) {
         screen = .articles
@@ -146,12 +148,27 @@ public struct CachedUser: Sendable, Hashable, Codable {
     /// As last reloaded: the server may already know better.
     public var emailVerified: Bool
     public var idToken: String?
+    /// The second factors the last lookup listed (phone numbers, or names); nil before one, and
+    /// in sessions saved before they were kept.
+    public var secondFactors: [String]?
 
-    public init(localId: String, email: String?, emailVerified: Bool, idToken: String?) {
+    public init(localId: String, email: String?, emailVerified: Bool, idToken: String?, secondFactors: [String]? = nil) {
         self.localId = localId
         self.email = email
         self.emailVerified = emailVerified
         self.idToken = idToken
+        self.secondFactors = secondFactors
+    }
+}
+
+/// A phone number becoming a second factor: the SMS code's session once one was sent.
+public struct SecondFactorEnrollment: Sendable, Hashable, Codable {
+    public var phoneNumber: String
+    public var sessionInfo: String?
+
+    public init(phoneNumber: String, sessionInfo: String? = nil) {
+        self.phoneNumber = phoneNumber
+        self.sessionInfo = sessionInfo
     }
 }
 
@@ -299,7 +316,7 @@ public struct LinkVisit: Sendable, Hashable, Codable {
 }
 
 public enum BusyTask: String, Sendable, Hashable, CaseIterable, Codable {
-    case signIn, sendOobCode, checkCode, resetPassword, applyCode, lookup, emailLinkSignIn
+    case signIn, sendOobCode, checkCode, resetPassword, applyCode, lookup, emailLinkSignIn, secondFactor
     case mailbox, clock, resetWorld, scanner
 }
 

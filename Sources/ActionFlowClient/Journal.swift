@@ -70,6 +70,12 @@ public enum CallPurpose: Sendable, Equatable, Codable {
     case webWidgetLoaded(actionURL: String)
     /// A mail security scanner pre-opened the link of this message.
     case scannerPreOpened(subject: String)
+    /// The user adds a phone as a second sign-in step: an SMS code is sent to it.
+    case addSecondFactor
+    /// The SMS code read: the factor is enrolled with it.
+    case finishSecondFactor
+    /// After enrolling a factor, load the user with the new ID token that names it.
+    case reloadAfterSecondFactor
 }
 
 /// A request the app refused to make, or an action that had nothing to act on.
@@ -92,6 +98,9 @@ public enum Refusal: Sendable, Equatable, Codable {
     case sdkRefused(OobRequestType, sdk: String, SettingsValidationError)
     /// A link mode the app does not handle.
     case unsupportedMode(String)
+    case secondFactorNeedsSignIn
+    /// The SMS code sent to this number is not among the phone's messages.
+    case noTextMessage(phoneNumber: String)
 }
 
 /// What the app, the web widget or the scanner learned from a reply.
@@ -115,6 +124,13 @@ public enum ReplyFact: Sendable, Equatable, Codable {
     /// The code checked is of another kind than the link's mode says.
     case codeOfWrongKind(OobRequestType)
     case unexpected(IdentityToolkitOperation)
+    /// `mfaEnrollment:start` sent an SMS code to this number.
+    case secondFactorCodeSent(phoneNumber: String)
+    /// `mfaEnrollment:finalize` enrolled this number; new tokens name the factor.
+    case secondFactorEnrolled(phoneNumber: String?)
+    /// A first factor answered with no tokens: the account has `factors` second factors and the
+    /// sign-in waits for one (`mfaPendingCredential`).
+    case secondFactorRequired(email: String?, factors: Int)
 }
 
 /// What the hosted web widget did.
@@ -124,6 +140,8 @@ public enum WebWidgetFact: Sendable, Equatable, Codable {
     case resetFormShown(email: String?)
     case passwordChanged(email: String?, continueShown: Bool)
     case emailVerified(email: String?, continueShown: Bool)
+    /// A REVERT_SECOND_FACTOR_ADDITION code applied: the factor it names is removed.
+    case secondFactorRemoved(email: String?, continueShown: Bool)
     case done(IdentityToolkitOperation)
     case failed(IdentityToolkitOperation, AuthFailure)
     /// The link has no code the page can use.
@@ -143,6 +161,8 @@ public enum ScannerFact: Sendable, Equatable, Codable {
     case cannotConfirmEmail(subject: String)
     /// The scanner's call was answered.
     case result(AuthCall)
+    /// The scanner's browser applied a REVERT_SECOND_FACTOR_ADDITION code: the factor is gone.
+    case removedSecondFactor
     case failed(IdentityToolkitOperation, AuthFailure)
 }
 
@@ -178,6 +198,8 @@ public enum JournalFact: Sendable, Equatable, Codable {
     /// The world sent an email (recorded where the world is in process).
     case mailSent(id: String, to: String, OobRequestType)
     case messageOpened(subject: String, to: String)
+    /// The phone got the SMS code sent to this number, and the app fills it in.
+    case textMessageArrived(phoneNumber: String)
     case linkPasted(String)
     /// A link tapped: the device's reasons and the router's assumptions.
     case routed(link: String, TapRoute)

@@ -74,6 +74,8 @@ public enum JournalText {
             return [new > 0 ? "mailbox: \(new) new, \(total) in all" : "mailbox: \(total) message\(total == 1 ? "" : "s"), nothing new"]
         case .messageOpened(let subject, let to):
             return ["open \"\(safe(subject))\" to \(safe(to))"]
+        case .textMessageArrived(let phoneNumber):
+            return ["SMS to \(safe(phoneNumber)) arrives with a 6-digit code; the app fills it in"]
         case .linkPasted(let link):
             return ["link pasted into the app: \(safe(link))"]
         case .routed(_, let route):
@@ -185,6 +187,8 @@ public enum JournalText {
         case .sdkRefused(let type, let sdk, let problem):
             "sendOobCode \(type.rawValue) refused by the \(sdk) SDK before sending: \(problem.code) (\(problem.field)): \(safe(problem.message))"
         case .unsupportedMode(let mode): "app does not handle mode \(safe(mode)); ignored"
+        case .secondFactorNeedsSignIn: "adding a second sign-in step needs a signed-in user: sign in first"
+        case .noTextMessage(let phoneNumber): "no SMS code for \(safe(phoneNumber)) arrived: the second factor is not added"
         }
     }
 
@@ -221,6 +225,13 @@ public enum JournalText {
             return "web widget opens \(safe(actionURL)): \(webWidgetAction(call))"
         case .scannerPreOpened(let subject):
             return "mail scanner pre-opens the link in \"\(safe(subject))\" like a desktop browser: the web widget \(webWidgetAction(call))"
+        case .addSecondFactor:
+            guard case .startMfaEnrollment(let request) = call else { return call.operation.rawValue }
+            return "add \(safe(request.phoneEnrollmentInfo?.phoneNumber)) as a second sign-in step: accounts/mfaEnrollment:start with idToken sends it an SMS code"
+        case .finishSecondFactor:
+            return "accounts/mfaEnrollment:finalize with the SMS code and its sessionInfo"
+        case .reloadAfterSecondFactor:
+            return "accounts:lookup with the new idToken to load the enrolled factor"
         }
     }
 
@@ -264,6 +275,12 @@ public enum JournalText {
             return "resetPassword check → a \(type.rawValue) code opened as mode resetPassword: code of the wrong kind"
         case .unexpected(let operation):
             return "\(operation.rawValue) → unexpected reply"
+        case .secondFactorCodeSent(let phoneNumber):
+            return "accounts/mfaEnrollment:start → SMS code sent to \(safe(phoneNumber))"
+        case .secondFactorEnrolled(let phoneNumber):
+            return "accounts/mfaEnrollment:finalize → \(safe(phoneNumber)) is a second factor now; new ID token (a production project emails a link that removes it again)"
+        case .secondFactorRequired(let email, let factors):
+            return "signInWithPassword → no ID token for \(safe(email)): the account has \(factors) second factor\(factors == 1 ? "" : "s"), and the sign-in waits for one (mfaPendingCredential)"
         }
     }
 
@@ -279,6 +296,8 @@ public enum JournalText {
             "resetPassword with newPassword → PASSWORD_RESET code consumed for \(safe(email)); older sessions revoked\(continueShown ? "; Continue shown" : "")"
         case .emailVerified(let email, let continueShown):
             "accounts:update with oobCode → code consumed; \(safe(email)) verified on the server\(continueShown ? "; Continue shown" : "")"
+        case .secondFactorRemoved(let email, let continueShown):
+            "accounts:update with oobCode → REVERT_SECOND_FACTOR_ADDITION code consumed; the second factor of \(safe(email)) is removed: the password alone signs in again\(continueShown ? "; Continue shown" : "")"
         case .done(let operation):
             "\(operation.rawValue) → done"
         case .failed(let operation, let failure):
@@ -304,6 +323,8 @@ public enum JournalText {
             "mail scanner opens the link in \"\(safe(subject))\" like a desktop browser: the hosted page sends it on to the continue URL, whose web app asks for the email, which a scanner cannot give; the code is left alone"
         case .result(let call):
             "mail scanner: \(scannerResult(call))"
+        case .removedSecondFactor:
+            "mail scanner: accounts:update with oobCode → REVERT_SECOND_FACTOR_ADDITION code consumed: the second factor is removed before the user reads the email, and the user's tap will fail with INVALID_OOB_CODE"
         case .failed(let operation, let failure):
             "mail scanner: \(operation.rawValue) → \(Narration.describe(failure))"
         }

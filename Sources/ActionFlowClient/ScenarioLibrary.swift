@@ -13,7 +13,7 @@ public enum ScenarioLibrary {
         "email-link-sign-in", "android-app-missing-install", "android-app-too-old",
         "ios-webmail-in-app-browser", "mail-scanner-consumes-code", "expired-link",
         "unauthorized-continue-domain", "legacy-dynamic-links",
-        "cross-device-email-link-sign-in-on-laptop",
+        "cross-device-email-link-sign-in-on-laptop", "revert-second-factor",
     ]
 
     /// Every shipped scenario file, sorted by name.

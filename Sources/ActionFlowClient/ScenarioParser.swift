@@ -65,7 +65,7 @@ public enum ScenarioParser {
     static let actionNames = [
         "open", "signIn", "forgotPassword", "requestPasswordReset", "requestVerification", "requestSignInLink",
         "confirmSignInEmail", "openMailbox", "openMessage", "tapLink", "pasteLink", "newPassword", "continue",
-        "install", "update", "backToApp", "reloadUser", "subscribe", "signOut", "advance", "device", "settings",
+        "install", "update", "backToApp", "reloadUser", "addSecondFactor", "subscribe", "signOut", "advance", "device", "settings",
         "resetWorld", "retry", "dismissError", "draft", "killApp", "focus", "expect",
     ]
 }
@@ -397,6 +397,7 @@ private struct Reader {
         case "install", "update": return try none(.event(.storeActionTapped))
         case "backToApp": return try none(.event(.appOpened))
         case "reloadUser": return try none(.event(.reloadUserTapped))
+        case "addSecondFactor": return .event(.secondFactorRequested(phoneNumber: try text()))
         case "subscribe": return try none(.event(.subscribeTapped))
         case "signOut": return try none(.event(.signOutTapped))
         case "resetWorld": return try none(.event(.worldResetRequested))
@@ -503,6 +504,7 @@ private struct Reader {
         case "signIn": "`signIn: {email: bob@example.com, password: hunter22}`"
         case "requestPasswordReset", "requestSignInLink", "confirmSignInEmail": "`\(action): bob@example.com`"
         case "newPassword": "`newPassword: correct-horse`"
+        case "addSecondFactor": "`addSecondFactor: \"+15555550100\"`"
         case "advance": "`advance: 2h`"
         case "device": "`device: {appInstalled: false}`"
         case "settings": "`settings: {handleCodeInApp: true}`"

@@ -317,7 +317,7 @@ extension AppEvent {
     public var isUserStep: Bool {
         switch self {
         case .onDevice(_, let event): event.isUserStep
-        case .callSucceeded, .callFailed, .mailboxRefreshed, .clockAdvanced, .worldReset, .projectApplied, .serviceFailed,
+        case .callSucceeded, .callFailed, .mailboxRefreshed, .textMessagesRead, .clockAdvanced, .worldReset, .projectApplied, .serviceFailed,
              .exchangeRecorded, .presenterStarted, .presenterStepPlayed, .draftEdited:
             false
         default: true
@@ -340,6 +340,7 @@ extension AppEvent {
         case .storeActionTapped: "Installs or updates the app from the store"
         case .appOpened: "Goes back to the app"
         case .reloadUserTapped: "Reloads the user"
+        case .secondFactorRequested(let phoneNumber): "Adds \(UntrustedText.sanitize(phoneNumber)) as a second sign-in step"
         case .subscribeTapped: "Subscribes"
         case .signOutTapped: "Signs out"
         case .clockAdvanceRequested(let seconds): "Time passes: \(SimulatedDuration.describe(seconds))"
@@ -396,6 +397,7 @@ extension AppEvent {
         case .storeActionTapped: "install/update"
         case .appOpened: "backToApp"
         case .reloadUserTapped: "reloadUser"
+        case .secondFactorRequested(let phoneNumber): "addSecondFactor \(phoneNumber)"
         case .subscribeTapped: "subscribe"
         case .signOutTapped: "signOut"
         case .settingsEdited: "settings change"
@@ -410,6 +412,7 @@ extension AppEvent {
         case .callSucceeded(let call, let caller, _): "\(caller.rawValue): \(call.operation.rawValue) succeeded"
         case .callFailed(let call, let caller, _): "\(caller.rawValue): \(call.operation.rawValue) failed"
         case .mailboxRefreshed(let messages): "mailbox refreshed (\(messages.count))"
+        case .textMessagesRead(let messages): "text messages read (\(messages.count))"
         case .clockAdvanced: "clock advanced"
         case .worldReset: "world reset"
         case .serviceFailed(let effect, _): "\(effect.summary) failed"

@@ -274,6 +274,8 @@ struct SequenceDiagramBuilder {
         case .messageOpened(let subject, _):
             widgetShowing = false
             request(.user, .mailbox, "open \"\(subject)\"")
+        case .textMessageArrived:
+            narrate(fact, over: appLine)
         case .linkPasted(let link):
             request(.user, appLine, "paste the link \(link)")
         case .routed(_, let route):
@@ -324,7 +326,11 @@ struct SequenceDiagramBuilder {
             if case .sendOobCode(let sent, _) = call { request(.user, appLine, "send me a \(sent.requestType.rawValue) email") }
         case .handleLink, .webWidgetLoaded, .reloadAfterApplying, .scannerPreOpened:
             narrate(.request(call, by: caller, purpose: purpose), over: from)
-        case .signInWithNewPassword, .loadSignedInUser:
+        case .addSecondFactor:
+            if case .startMfaEnrollment(let sent) = call { request(.user, appLine, "add \(sent.phoneEnrollmentInfo?.phoneNumber ?? "(no number)") as a second step") }
+        case .finishSecondFactor:
+            narrate(.request(call, by: caller, purpose: purpose), over: from)
+        case .signInWithNewPassword, .loadSignedInUser, .reloadAfterSecondFactor:
             break
         }
         request(from, .auth, Self.requestText(call))
@@ -401,6 +407,10 @@ struct SequenceDiagramBuilder {
             fields = [secret(request.idToken, "idToken")]
         case .signInWithEmailLink(let request):
             fields = ["email \(request.email)", secret(request.oobCode, "oobCode")]
+        case .startMfaEnrollment(let request):
+            fields = [request.phoneEnrollmentInfo?.phoneNumber.map { "phoneNumber \($0)" }, secret(request.idToken, "idToken")]
+        case .finalizeMfaEnrollment(let request):
+            fields = [secret(request.phoneVerificationInfo?.code, "code"), secret(request.idToken, "idToken")]
         }
         return ([operation] + fields.compactMap { $0 }).joined(separator: " ")
     }

@@ -182,6 +182,7 @@ public enum DraftField: String, Sendable, CaseIterable {
     case newPassword = "newPassword"
     case confirmEmail = "confirm.email"
     case widgetPassword = "widget.password"
+    case secondFactorPhone = "account.phone"
 
     /// The field's label on the screen that shows it.
     public var label: String {
@@ -189,6 +190,7 @@ public enum DraftField: String, Sendable, CaseIterable {
         case .signInEmail, .forgotEmail, .confirmEmail: "Email"
         case .signInPassword: "Password"
         case .newPassword, .widgetPassword: "New password"
+        case .secondFactorPhone: "Phone"
         }
     }
 }

@@ -33,6 +33,8 @@ public struct RemoteEffects: Sendable {
                 return [.exchangeRecorded(record, call.operation, by: caller), reply]
             case .refreshMailbox:
                 return [.mailboxRefreshed(try await transport.mailbox())]
+            case .readTextMessages:
+                return [.textMessagesRead(try await transport.textMessages())]
             case .advanceClock(let seconds):
                 return [.clockAdvanced(try await transport.advanceClock(by: seconds))]
             case .resetWorld:

@@ -53,6 +53,8 @@ extension Session {
             return reducePasswordReset(event)
         case .verificationRequested, .reloadUserTapped:
             return reduceVerification(event)
+        case .secondFactorRequested, .textMessagesRead:
+            return reduceSecondFactor(event)
         case .signInLinkRequested, .signInEmailConfirmed:
             return reduceEmailLinkSignIn(event)
         case .continueTapped:
@@ -92,7 +94,7 @@ extension Session {
             }
             switch caller {
             case .mailScanner:
-                log(.scanner(.result(call)))
+                log(.scanner(removesSecondFactor(call) ? .removedSecondFactor : .result(call)))
                 return []
             case .webWidget:
                 return webWidgetSucceeded(answered)
@@ -199,6 +201,8 @@ extension Session {
             }
         case .refreshMailbox:
             return [.mailboxRefreshed(simulated.mailbox)]
+        case .readTextMessages:
+            return [.textMessagesRead(simulated.verificationCodes)]
         case .advanceClock(let seconds):
             do throws(AuthFailure) {
                 return [.clockAdvanced(try simulated.advanceClock(by: seconds))]
@@ -233,6 +237,8 @@ extension SimulatedProject {
         case .update(let request): .updated(try update(request))
         case .lookup(let request): .lookedUp(try lookup(request))
         case .signInWithEmailLink(let request): .signedIn(try signInWithEmailLink(request))
+        case .startMfaEnrollment(let request): .mfaEnrollmentStarted(try startMfaEnrollment(request))
+        case .finalizeMfaEnrollment(let request): .mfaEnrolled(try finalizeMfaEnrollment(request))
         }
     }
 }
@@ -247,6 +253,8 @@ extension AuthCall {
         case .update(let request): .updated(try await transport.update(request))
         case .lookup(let request): .lookedUp(try await transport.lookup(request))
         case .signInWithEmailLink(let request): .signedIn(try await transport.signInWithEmailLink(request))
+        case .startMfaEnrollment(let request): .mfaEnrollmentStarted(try await transport.startMfaEnrollment(request))
+        case .finalizeMfaEnrollment(let request): .mfaEnrolled(try await transport.finalizeMfaEnrollment(request))
         }
     }
 
@@ -262,6 +270,8 @@ extension AuthCall {
         case .update(let request): return record(request)
         case .lookup(let request): return record(request)
         case .signInWithEmailLink(let request): return record(request)
+        case .startMfaEnrollment(let request): return record(request)
+        case .finalizeMfaEnrollment(let request): return record(request)
         }
     }
 }
@@ -278,6 +288,8 @@ private struct EncodedReply: Encodable {
         case .passwordReset(let response): try response.encode(to: encoder)
         case .updated(let response): try response.encode(to: encoder)
         case .lookedUp(let response): try response.encode(to: encoder)
+        case .mfaEnrollmentStarted(let response): try response.encode(to: encoder)
+        case .mfaEnrolled(let response): try response.encode(to: encoder)
         }
     }
 }

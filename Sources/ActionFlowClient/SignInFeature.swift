@@ -17,6 +17,10 @@ extension Session {
             return passwordResetAnswered(request, response)
         case .update(_, let response):
             return codeApplied(response)
+        case .startMfaEnrollment(let request, let response):
+            return secondFactorCodeSent(request, response)
+        case .finalizeMfaEnrollment(_, let response):
+            return secondFactorEnrolled(response)
         }
     }
 
@@ -25,6 +29,9 @@ extension Session {
     mutating func signedIn(_ response: SignInResponse, via call: AuthCall) -> [Effect] {
         let email = response.email ?? call.email
         app.banner = nil
+        if response.idToken == nil, response.mfaPendingCredential != nil {
+            return secondFactorRequired(email: email, factors: response.mfaInfo?.count ?? 0)
+        }
         if case .signInWithEmailLink = call {
             app.emailForSignIn = nil
             log(.reply(.signedInWithEmailLink(email: email)))
@@ -59,6 +66,7 @@ extension Session {
             app.session = CachedUser(localId: user.localId, email: user.email, emailVerified: verified, idToken: token)
             log(.reply(.lookupSignedIn(email: user.email, verified: verified)))
         }
+        app.session?.secondFactors = user.mfaInfo.map { $0.map { $0.phoneInfo ?? $0.displayName ?? "authenticator app" } }
         return resume()
     }
 
@@ -90,6 +98,8 @@ extension Session {
                 app.screen = .signIn
             }
             if app.flow?.step == .reloadingUser { app.flow?.step = .completed }
+        case .startMfaEnrollment, .finalizeMfaEnrollment:
+            app.addingSecondFactor = nil
         case .signInWithEmailLink:
             if code == .invalidEmail, app.flow?.kind == .emailLinkSignIn {
                 app.flow?.step = .emailSent
@@ -200,6 +210,7 @@ extension Effect {
         switch self {
         case .call(let call, let caller): caller == .mailScanner ? .scanner : call.busyTask
         case .refreshMailbox: .mailbox
+        case .readTextMessages: .secondFactor
         case .advanceClock: .clock
         case .resetWorld, .applyProject: .resetWorld
         case .onDevice(_, let effect): effect.busyTask
@@ -210,6 +221,7 @@ extension Effect {
         switch self {
         case .call(let call, _): call.operation.rawValue
         case .refreshMailbox: "mailbox refresh"
+        case .readTextMessages: "text messages"
         case .advanceClock: "clock advance"
         case .resetWorld: "world reset"
         case .applyProject: "project change"

@@ -83,7 +83,7 @@ extension Session {
             answer = request.newPassword == nil ? .resetCodeChecked(response) : .passwordSaved(response)
         case .update(_, let response):
             answer = .codeApplied(response)
-        case .signInWithPassword, .signInWithEmailLink, .sendOobCode, .lookup:
+        case .signInWithPassword, .signInWithEmailLink, .sendOobCode, .lookup, .startMfaEnrollment, .finalizeMfaEnrollment:
             // The page never makes these; say so rather than guess what they mean for it.
             log(.webWidget(.done(reply.call.operation)))
             return []
@@ -98,9 +98,12 @@ extension Session {
             log(.webWidget(.resetFormShown(email: response.email)))
         case (.done(let outcome), _):
             app.flow?.step = .handledInWebWidget
-            if page.operation == .passwordReset {
+            switch page.operation {
+            case .passwordReset:
                 log(.webWidget(.passwordChanged(email: outcome.email, continueShown: continueShown)))
-            } else {
+            case .revertSecondFactorAddition:
+                log(.webWidget(.secondFactorRemoved(email: outcome.email, continueShown: continueShown)))
+            default:
                 log(.webWidget(.emailVerified(email: outcome.email, continueShown: continueShown)))
             }
         default:

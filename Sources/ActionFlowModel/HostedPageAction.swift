@@ -18,7 +18,12 @@ public enum HostedPageAction: Sendable, Equatable {
     public init(_ operation: ActionCodeOperation) {
         switch operation {
         case .passwordReset: self = .checkResetCode
-        // A revert removes the second factor on load, as the hosted widget applies it.
+        // A revert removes the second factor on load: `accounts:update` applies a
+        // REVERT_SECOND_FACTOR_ADDITION code (firebase-tools `src/emulator/auth/apiSpec.ts:5523`),
+        // as the SDKs' `applyActionCode` sends it (firebase-js-sdk
+        // `packages/auth/src/core/strategies/email_and_password.ts:169-174`). The emulator's own
+        // page has no such mode (`handlers.ts:41-193`, "Invalid mode") and never issues the code
+        // (`operations.ts:2141`), so this stands in for the hosted page.
         case .verifyEmail, .verifyAndChangeEmail, .recoverEmail, .revertSecondFactorAddition: self = .applyCode
         case .emailLink: self = .forwardToContinueURL
         case .unknown: self = .unsupported

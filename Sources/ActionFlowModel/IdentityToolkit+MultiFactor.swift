@@ -60,6 +60,12 @@ public struct StartMfaEnrollmentRequest: Sendable, Hashable, Codable {
     public var phoneEnrollmentInfo: PhoneEnrollmentInfo?
     public var totpEnrollmentInfo: TotpMarker?
     public var tenantId: String?
+    public init(idToken: String?, phoneEnrollmentInfo: PhoneEnrollmentInfo? = nil, totpEnrollmentInfo: TotpMarker? = nil, tenantId: String? = nil) {
+        self.idToken = idToken
+        self.phoneEnrollmentInfo = phoneEnrollmentInfo
+        self.totpEnrollmentInfo = totpEnrollmentInfo
+        self.tenantId = tenantId
+    }
 }
 
 /// `POST /v2/accounts/mfaEnrollment:finalize`.
@@ -69,6 +75,13 @@ public struct FinalizeMfaEnrollmentRequest: Sendable, Hashable, Codable {
     public var phoneVerificationInfo: PhoneVerificationInfo?
     public var totpVerificationInfo: TotpVerificationInfo?
     public var tenantId: String?
+    public init(idToken: String?, displayName: String? = nil, phoneVerificationInfo: PhoneVerificationInfo? = nil, totpVerificationInfo: TotpVerificationInfo? = nil, tenantId: String? = nil) {
+        self.idToken = idToken
+        self.displayName = displayName
+        self.phoneVerificationInfo = phoneVerificationInfo
+        self.totpVerificationInfo = totpVerificationInfo
+        self.tenantId = tenantId
+    }
 }
 
 /// `POST /v2/accounts/mfaEnrollment:withdraw`.

@@ -3,7 +3,7 @@ import Foundation
 // Identity Toolkit v1 request and response bodies (protocol.md section 3). Property names are the
 // JSON field names; optional fields are omitted from the JSON when nil.
 
-/// The v1 operations the tool speaks, with their path below `/v1/`.
+/// The operations the tool speaks, with their path below `/v1/` (or `/v2/`, see `version`).
 public enum IdentityToolkitOperation: String, Sendable, Codable, CaseIterable {
     case signUp = "accounts:signUp"
     case signInWithPassword = "accounts:signInWithPassword"
@@ -12,6 +12,16 @@ public enum IdentityToolkitOperation: String, Sendable, Codable, CaseIterable {
     case update = "accounts:update"
     case lookup = "accounts:lookup"
     case signInWithEmailLink = "accounts:signInWithEmailLink"
+    case startMfaEnrollment = "accounts/mfaEnrollment:start"
+    case finalizeMfaEnrollment = "accounts/mfaEnrollment:finalize"
+
+    /// The API version whose path holds the operation: multi-factor enrollment is v2 only.
+    public var version: String {
+        switch self {
+        case .startMfaEnrollment, .finalizeMfaEnrollment: "v2"
+        default: "v1"
+        }
+    }
 }
 
 public struct SignUpRequest: Sendable, Hashable, Codable {

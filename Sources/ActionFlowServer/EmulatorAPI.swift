@@ -722,7 +722,7 @@ public struct EmulatorAPI: Sendable {
                 return .json(EmulatorOobCodeList(oobCodes: project.pendingCodes.map { Self.entry($0, message: $0.mailID.flatMap { messages[$0] }) }))
             case ("GET", "verificationCodes"):
                 // The SMS codes of second factors, oldest first (operations.ts:2030-2036).
-                return .json(["verificationCodes": transport.snapshot.verificationCodes])
+                return .json(EmulatorVerificationCodeList(verificationCodes: transport.snapshot.verificationCodes))
             case ("DELETE", "oobCodes"):
                 try transport.withProject { (project) throws(AuthFailure) in project.deleteAllCodes() }
                 return .jsonObject([:])

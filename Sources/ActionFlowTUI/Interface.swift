@@ -340,6 +340,7 @@ public struct Interface: Sendable {
         case .signInLinkRequested(let email): candidates = [(.signInEmail, email)]
         case .signInEmailConfirmed(let email): candidates = [(.confirmEmail, email)]
         case .newPasswordSubmitted(let password): candidates = [(.newPassword, password), (.widgetPassword, password)]
+        case .secondFactorRequested(let phoneNumber): candidates = [(.secondFactorPhone, phoneNumber)]
         default: return nil
         }
         let shown = Set(PhoneContent.page(driver.session, ui).blocks.compactMap { block -> String? in

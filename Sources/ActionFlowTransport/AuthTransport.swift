@@ -32,6 +32,14 @@ public protocol AuthTransport: Sendable {
     func update(_ request: UpdateAccountRequest) async throws(AuthFailure) -> UpdateAccountResponse
     func lookup(_ request: LookupRequest) async throws(AuthFailure) -> LookupResponse
     func signInWithEmailLink(_ request: SignInWithEmailLinkRequest) async throws(AuthFailure) -> SignInResponse
+    /// v2 `accounts/mfaEnrollment:start`: a code sent by SMS to enroll a second factor.
+    func startMfaEnrollment(_ request: StartMfaEnrollmentRequest) async throws(AuthFailure) -> StartMfaEnrollmentResponse
+    /// v2 `accounts/mfaEnrollment:finalize`: the factor enrolled with its code; new tokens.
+    func finalizeMfaEnrollment(_ request: FinalizeMfaEnrollmentRequest) async throws(AuthFailure) -> MfaTokensResponse
+
+    /// The SMS codes sent and not used yet, oldest first, as the emulator lists them at
+    /// `verificationCodes` (needs `capabilities.listsMailbox`).
+    func textMessages() async throws(AuthFailure) -> [PhoneVerificationCode]
 
     /// Every email sent so far, oldest first (needs `capabilities.listsMailbox`).
     func mailbox() async throws(AuthFailure) -> [MailMessage]

@@ -93,8 +93,20 @@ public final class EmbeddedTransport: AuthTransport, @unchecked Sendable {
         try withProject { (project) throws(AuthFailure) in try project.signInWithEmailLink(request) }
     }
 
+    public func startMfaEnrollment(_ request: StartMfaEnrollmentRequest) async throws(AuthFailure) -> StartMfaEnrollmentResponse {
+        try withProject { (project) throws(AuthFailure) in try project.startMfaEnrollment(request) }
+    }
+
+    public func finalizeMfaEnrollment(_ request: FinalizeMfaEnrollmentRequest) async throws(AuthFailure) -> MfaTokensResponse {
+        try withProject { (project) throws(AuthFailure) in try project.finalizeMfaEnrollment(request) }
+    }
+
     public func mailbox() async throws(AuthFailure) -> [MailMessage] {
         snapshotValue(\.mailbox)
+    }
+
+    public func textMessages() async throws(AuthFailure) -> [PhoneVerificationCode] {
+        snapshotValue(\.verificationCodes)
     }
 
     public func now() async throws(AuthFailure) -> Date {

@@ -4,6 +4,12 @@ import Foundation
 // JSON of the Auth Emulator's own API (`/emulator/v1/projects/PROJECT/...`), shared by the REST
 // client and `actionflow serve`.
 
+/// `GET /emulator/v1/projects/PROJECT/verificationCodes`: the SMS codes not used yet.
+public struct EmulatorVerificationCodeList: Sendable, Hashable, Codable {
+    public var verificationCodes: [PhoneVerificationCode]
+    public init(verificationCodes: [PhoneVerificationCode]) { self.verificationCodes = verificationCodes }
+}
+
 /// `GET /emulator/v1/projects/PROJECT/oobCodes`.
 public struct EmulatorOobCodeList: Sendable, Hashable, Codable {
     public struct Entry: Sendable, Hashable, Codable {

@@ -150,7 +150,16 @@ public final class FaultInjectingTransport: AuthTransport, @unchecked Sendable {
         try await inject(.signInWithEmailLink) { () async throws(AuthFailure) in try await base.signInWithEmailLink(request) }
     }
 
+    public func startMfaEnrollment(_ request: StartMfaEnrollmentRequest) async throws(AuthFailure) -> StartMfaEnrollmentResponse {
+        try await inject(.startMfaEnrollment) { () async throws(AuthFailure) in try await base.startMfaEnrollment(request) }
+    }
+
+    public func finalizeMfaEnrollment(_ request: FinalizeMfaEnrollmentRequest) async throws(AuthFailure) -> MfaTokensResponse {
+        try await inject(.finalizeMfaEnrollment) { () async throws(AuthFailure) in try await base.finalizeMfaEnrollment(request) }
+    }
+
     public func mailbox() async throws(AuthFailure) -> [MailMessage] { try await base.mailbox() }
+    public func textMessages() async throws(AuthFailure) -> [PhoneVerificationCode] { try await base.textMessages() }
     public func now() async throws(AuthFailure) -> Date { try await base.now() }
     public func advanceClock(by seconds: TimeInterval) async throws(AuthFailure) -> Date { try await base.advanceClock(by: seconds) }
     public func resetWorld() async throws(AuthFailure) { try await base.resetWorld() }

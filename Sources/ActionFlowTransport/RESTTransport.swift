@@ -86,7 +86,22 @@ public final class RESTTransport: AuthTransport {
         try await call(.signInWithEmailLink, request)
     }
 
+    public func startMfaEnrollment(_ request: StartMfaEnrollmentRequest) async throws(AuthFailure) -> StartMfaEnrollmentResponse {
+        try await call(.startMfaEnrollment, request)
+    }
+
+    public func finalizeMfaEnrollment(_ request: FinalizeMfaEnrollmentRequest) async throws(AuthFailure) -> MfaTokensResponse {
+        try await call(.finalizeMfaEnrollment, request)
+    }
+
     // MARK: The emulator's own API
+
+    /// `GET .../verificationCodes`: the Auth Emulator's and `serve`'s list of SMS codes.
+    public func textMessages() async throws(AuthFailure) -> [PhoneVerificationCode] {
+        let base = try emulatorBase(orExplain: "a production project sends SMS codes to a real phone: type the code from there")
+        let list: EmulatorVerificationCodeList = try await send(method: "GET", url: "\(base)/verificationCodes", body: nil, label: "verificationCodes")
+        return list.verificationCodes
+    }
 
     /// `serve` lists every email it sent (`.../mailbox`); a plain Auth Emulator lists the codes
     /// not used yet (`.../oobCodes`), so its mailbox loses a message once its link is used.

@@ -53,7 +53,7 @@ public struct RESTTransportConfiguration: Sendable, Hashable {
 
     /// `/v1/accounts:sendOobCode`: an operation's path below Identity Toolkit's root.
     public static func path(of operation: IdentityToolkitOperation) -> String {
-        "/v1/\(operation.rawValue)"
+        "/\(operation.version)/\(operation.rawValue)"
     }
 
     /// The API key as the `key` query parameter's value.

@@ -2,8 +2,8 @@ import ActionFlowModel
 import Foundation
 
 /// Wraps any transport and records each Identity Toolkit call as an `ExchangeRecord` (the
-/// network pane and transcripts), with secrets masked by `SecretMasking`. Mailbox, clock and
-/// reset calls pass through unrecorded: they are no part of the protocol.
+/// network pane and transcripts), with secrets masked by `SecretMasking`. Mailbox, text messages,
+/// clock and reset calls pass through unrecorded: they are no part of the protocol.
 public final class RecordingTransport: AuthTransport, @unchecked Sendable {
     // `@unchecked`: the mutable state below is only touched under `lock`.
     private let lock = NSLock()
@@ -90,9 +90,18 @@ public final class RecordingTransport: AuthTransport, @unchecked Sendable {
         try await exchange(.signInWithEmailLink, request) { () async throws(AuthFailure) in try await base.signInWithEmailLink(request) }
     }
 
+    public func startMfaEnrollment(_ request: StartMfaEnrollmentRequest) async throws(AuthFailure) -> StartMfaEnrollmentResponse {
+        try await exchange(.startMfaEnrollment, request) { () async throws(AuthFailure) in try await base.startMfaEnrollment(request) }
+    }
+
+    public func finalizeMfaEnrollment(_ request: FinalizeMfaEnrollmentRequest) async throws(AuthFailure) -> MfaTokensResponse {
+        try await exchange(.finalizeMfaEnrollment, request) { () async throws(AuthFailure) in try await base.finalizeMfaEnrollment(request) }
+    }
+
     // MARK: Pass-through
 
     public func mailbox() async throws(AuthFailure) -> [MailMessage] { try await base.mailbox() }
+    public func textMessages() async throws(AuthFailure) -> [PhoneVerificationCode] { try await base.textMessages() }
     public func now() async throws(AuthFailure) -> Date { try await base.now() }
     public func advanceClock(by seconds: TimeInterval) async throws(AuthFailure) -> Date { try await base.advanceClock(by: seconds) }
     public func resetWorld() async throws(AuthFailure) { try await base.resetWorld() }

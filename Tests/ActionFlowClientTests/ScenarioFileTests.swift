@@ -230,7 +230,10 @@ struct RefusedTransport: AuthTransport {
     func update(_ request: UpdateAccountRequest) async throws(AuthFailure) -> UpdateAccountResponse { throw refused }
     func lookup(_ request: LookupRequest) async throws(AuthFailure) -> LookupResponse { throw refused }
     func signInWithEmailLink(_ request: SignInWithEmailLinkRequest) async throws(AuthFailure) -> SignInResponse { throw refused }
+    func startMfaEnrollment(_ request: StartMfaEnrollmentRequest) async throws(AuthFailure) -> StartMfaEnrollmentResponse { throw refused }
+    func finalizeMfaEnrollment(_ request: FinalizeMfaEnrollmentRequest) async throws(AuthFailure) -> MfaTokensResponse { throw refused }
     func mailbox() async throws(AuthFailure) -> [MailMessage] { throw refused }
+    func textMessages() async throws(AuthFailure) -> [PhoneVerificationCode] { throw refused }
     func now() async throws(AuthFailure) -> Date { throw refused }
     func advanceClock(by seconds: TimeInterval) async throws(AuthFailure) -> Date { throw refused }
     func resetWorld() async throws(AuthFailure) { throw refused }

@@ -31,7 +31,10 @@ struct RestrictedTransport: AuthTransport {
     func update(_ request: UpdateAccountRequest) async throws(AuthFailure) -> UpdateAccountResponse { try await base.update(request) }
     func lookup(_ request: LookupRequest) async throws(AuthFailure) -> LookupResponse { try await base.lookup(request) }
     func signInWithEmailLink(_ request: SignInWithEmailLinkRequest) async throws(AuthFailure) -> SignInResponse { try await base.signInWithEmailLink(request) }
+    func startMfaEnrollment(_ request: StartMfaEnrollmentRequest) async throws(AuthFailure) -> StartMfaEnrollmentResponse { try await base.startMfaEnrollment(request) }
+    func finalizeMfaEnrollment(_ request: FinalizeMfaEnrollmentRequest) async throws(AuthFailure) -> MfaTokensResponse { try await base.finalizeMfaEnrollment(request) }
     func mailbox() async throws(AuthFailure) -> [MailMessage] { try await unless("mailbox") { () async throws(AuthFailure) in try await base.mailbox() } }
+    func textMessages() async throws(AuthFailure) -> [PhoneVerificationCode] { try await unless("text messages") { () async throws(AuthFailure) in try await base.textMessages() } }
     func now() async throws(AuthFailure) -> Date { likeProduction ? Date(timeIntervalSince1970: 0) : try await base.now() }
     func advanceClock(by seconds: TimeInterval) async throws(AuthFailure) -> Date { try await unless("clock") { () async throws(AuthFailure) in try await base.advanceClock(by: seconds) } }
     func resetWorld() async throws(AuthFailure) { try await unless("reset") { () async throws(AuthFailure) in try await base.resetWorld() } }

@@ -50,7 +50,7 @@ struct TestStore {
         case (.callSucceeded(let call, let caller, _), .call(let sent, let sentBy)),
              (.callFailed(let call, let caller, _), .call(let sent, let sentBy)):
             call == sent && caller == sentBy
-        case (.mailboxRefreshed, .refreshMailbox), (.clockAdvanced, .advanceClock), (.worldReset, .resetWorld):
+        case (.mailboxRefreshed, .refreshMailbox), (.textMessagesRead, .readTextMessages), (.clockAdvanced, .advanceClock), (.worldReset, .resetWorld):
             true
         case (.projectApplied(let applied, _), .applyProject(let asked)):
             applied == asked
@@ -147,6 +147,25 @@ extension TestStore {
             $0.log(.request(call, by: .webWidget, purpose: .webWidgetLoaded(actionURL: actionURL)))
         }
         return (page, anatomy, route)
+    }
+
+    /// Taps the message's link into the web widget, which applies `code` on load
+    /// (`accounts:update`), the server answers for `email`, and the page shows `outcome` and
+    /// journals `fact`. Returns the page as it loaded, and the link's anatomy.
+    mutating func applyInWebWidget(_ message: MailMessage, code: String, operation: ActionCodeOperation, email: String,
+                                   outcome: HostedActionHandler.Outcome, fact: WebWidgetFact,
+                                   sourceLocation: SourceLocation = #_sourceLocation) throws -> (page: WebWidgetPage, anatomy: LinkAnatomy) {
+        let apply = AuthCall.update(UpdateAccountRequest(oobCode: code))
+        let (loading, anatomy, _) = try tapIntoWebWidget(message, call: apply, busy: .applyCode, operation: operation, code: code, sourceLocation: sourceLocation)
+        var done = loading
+        done.step = .done(outcome)
+        let answer = UpdateAccountResponse(localId: "uid-\(email)", email: email, emailVerified: true)
+        receive(.callSucceeded(apply, by: .webWidget, .updated(answer)), sourceLocation: sourceLocation) {
+            $0.app.busy = []
+            $0.app.location = .webWidget(done)
+            $0.log(.webWidget(fact))
+        }
+        return (loading, anatomy)
     }
 }
 

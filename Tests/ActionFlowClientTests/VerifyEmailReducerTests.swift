@@ -102,15 +102,10 @@ struct VerifyEmailReducerTests {
     @Test("web widget: applied on the page, Continue reopens the app, stale cache until reload")
     func webWidget() throws {
         var (store, _, message) = storeWithVerificationSent(settings: Fixture.webWidgetSettings)
-        let apply = AuthCall.update(UpdateAccountRequest(oobCode: "VERIFY1"))
-        let (loading, anatomy, _) = try store.tapIntoWebWidget(message, call: apply, busy: .applyCode, operation: .verifyEmail, code: "VERIFY1")
-        var done = loading
-        done.step = .done(HostedActionHandler.Outcome(title: "Your email has been verified", detail: "You can now sign in with your new account.", email: bob))
-        store.receive(.callSucceeded(apply, by: .webWidget, .updated(UpdateAccountResponse(localId: "uid-bob", email: bob, emailVerified: true)))) {
-            $0.app.busy = []
-            $0.app.location = .webWidget(done)
-            $0.log(.webWidget(.emailVerified(email: self.bob, continueShown: true)))
-        }
+        let (loading, anatomy) = try store.applyInWebWidget(
+            message, code: "VERIFY1", operation: .verifyEmail, email: bob,
+            outcome: HostedActionHandler.Outcome(title: "Your email has been verified", detail: "You can now sign in with your new account.", email: bob),
+            fact: .emailVerified(email: bob, continueShown: true))
         let continueRoute = try #require(LinkRouter.continueRoute(afterWidget: loading.actionURL, on: .iPhone, project: Fixture.project, requested: store.session.app.sentSettings))
         let continueURL = try #require(anatomy.continueUrl)
         store.send(.continueTapped) {

@@ -85,6 +85,27 @@ struct ControllerTests {
         #expect(handle([.enter], &session, &ui) == [.send(.signInSubmitted(email: "bob@example.com", password: "secre"))])
     }
 
+    @Test("The Account screen adds a phone as a second sign-in step: type the number, press the button; the screen then lists it")
+    func addPhoneOnAccount() async throws {
+        let world = try await World.start()
+        var session = await world.send(.openRoute("/account"), .signInSubmitted(email: "alice@example.com", password: "alice-password-1"))
+        let before = render(session, mainUI(), large).text
+        #expect(before.contains("2nd step") && before.contains("Add phone as second step"))
+        var ui = mainUI()
+        #expect(handle([.enter], &session, &ui).isEmpty)
+        #expect(ui.editing?.id == "account.phone")
+        _ = handle("+15555550100".map { .character($0) } + [.enter], &session, &ui)
+        let commands = handle([.enter], &session, &ui)
+        #expect(commands == [.send(.secondFactorRequested(phoneNumber: "+15555550100"))])
+        for case .send(let event) in commands { session = await world.send(event) }
+        let after = render(session, mainUI(), large).text
+        #expect(session.app.session?.secondFactors == ["+15555550100"])
+        let secondStepLine = { (text: String) in text.split(separator: "\n").first { $0.contains("2nd step") }.map(String.init) ?? "" }
+        #expect(secondStepLine(before).contains("none"))
+        #expect(secondStepLine(after).contains("+15555550100"))
+        #expect(session.inbox.last?.requestType == .revertSecondFactorAddition)
+    }
+
     @Test("Esc leaves a field with what was typed, and the letters are shortcuts again")
     func escLeavesField() async throws {
         var session = try await World.start().send(.openRoute("/articles/42"), .draftEdited(field: "signIn.email", text: "a@b.c"))

@@ -156,7 +156,13 @@ enum PhoneContent {
             blocks.append(.pair("Email", email ?? "signed out", .text, nameWidth: 9))
             blocks.append(.pair("Verified", session.app.session.map { $0.emailVerified ? "yes" : "no (cached)" } ?? "–", session.app.session?.emailVerified == true ? .success : .warning, nameWidth: 9))
             blocks.append(.pair("Letter", session.app.subscribed ? "subscribed" : "not subscribed", .text, nameWidth: 9))
+            let factors = session.app.session?.secondFactors ?? []
+            blocks.append(.pair("2nd step", factors.isEmpty ? "none" : factors.map(UntrustedText.sanitize).joined(separator: ", "), .text, nameWidth: 9))
             blocks.append(.blank)
+            if session.app.session != nil {
+                blocks.append(.control(field(.secondFactorPhone, session, placeholder: "+15555550100")))
+                blocks.append(.control(.button("account.phone.add", "Add phone as second step", [.send(.secondFactorRequested(phoneNumber: draft(session, .secondFactorPhone)))])))
+            }
             blocks.append(.control(.button("account.reload", "Reload user", [.send(.reloadUserTapped)])))
             blocks.append(.control(.button("account.signout", "Sign out", [.send(.signOutTapped)])))
             blocks.append(.control(back()))
@@ -240,6 +246,7 @@ enum PhoneContent {
         case .passwordReset: "Reset your password"
         case .verifyEmail: "Verify your email"
         case .emailLink: "Sign in"
+        case .revertSecondFactorAddition: "Remove the second sign-in step"
         default: "Email action"
         }
         blocks.append(.heading(heading))
