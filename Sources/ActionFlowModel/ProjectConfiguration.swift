@@ -131,6 +131,15 @@ extension ProjectConfiguration {
         return hostingDomains.contains(domain) || domain == defaultHostingDomain
     }
 
+    /// A default Hosting domain (`PROJECT.web.app`, `PROJECT.firebaseapp.com`): mobile links use
+    /// one when no `linkDomain` is asked for, but a request may not name one (firebase-js-sdk
+    /// packages/auth/src/core/errors.ts:392-394@firebase@12.18.0: INVALID_HOSTING_LINK_DOMAIN
+    /// "cannot be a default Hosting domain").
+    public static func isDefaultHostingDomain(_ domain: String) -> Bool {
+        let domain = domain.lowercased()
+        return domain.hasSuffix(".web.app") || domain.hasSuffix(".firebaseapp.com")
+    }
+
     /// Whether a request may name this Dynamic Links domain as its `dynamicLinkDomain`.
     public func ownsDynamicLinkDomain(_ domain: String) -> Bool {
         dynamicLinkDomains.contains(domain.lowercased())
@@ -140,8 +149,13 @@ extension ProjectConfiguration {
     /// Dynamic Links domain when the project owns it, else the default for its link style.
     /// A domain the project does not own: INVALID_HOSTING_LINK_DOMAIN / INVALID_DYNAMIC_LINK_DOMAIN.
     public func mobileLinkDomain(for request: SendOobCodeRequest) throws(AuthFailure) -> String {
-        if let hosting = request.linkDomain, !ownsHostingDomain(hosting) {
-            throw AuthFailure.server(.invalidHostingLinkDomain, detail: "'\(hosting)' is not a Hosting domain of project \(projectId)")
+        if let hosting = request.linkDomain {
+            if Self.isDefaultHostingDomain(hosting) {
+                throw AuthFailure.server(.invalidHostingLinkDomain, detail: "'\(hosting)' is a default Hosting domain; linkDomain must be a custom domain of project \(projectId)'s Hosting")
+            }
+            if !ownsHostingDomain(hosting) {
+                throw AuthFailure.server(.invalidHostingLinkDomain, detail: "'\(hosting)' is not a Hosting domain of project \(projectId)")
+            }
         }
         if let dynamic = request.dynamicLinkDomain, !ownsDynamicLinkDomain(dynamic) {
             throw AuthFailure.server(.invalidDynamicLinkDomain, detail: "'\(dynamic)' is not a Dynamic Links domain of project \(projectId)")

@@ -4,7 +4,7 @@ public enum SettingsFindings {
     /// Finding codes that mean the server refuses to send the email at all.
     public static let rejectedByServer: Set<String> = [
         "continue-url.invalid", "continue-url.unauthorized", "settings.install-without-package",
-        "settings.link-domain-unknown", "settings.dynamic-link-domain-unknown",
+        "settings.link-domain-unknown", "settings.link-domain-default", "settings.dynamic-link-domain-unknown",
     ]
 
     public static func findings(for settings: ActionCodeSettings, requestType: OobRequestType, project: ProjectConfiguration) -> [Finding] {
@@ -39,7 +39,10 @@ public enum SettingsFindings {
         } else if project.mobileLinkStyle == .firebaseDynamicLinkDomain {
             findings.append(.legacyDynamicLinks("Project \(project.projectId) (mobile link style FIREBASE_DYNAMIC_LINK_DOMAIN)"))
         }
-        if let domain = settings.linkDomain, !domain.isEmpty, !project.ownsHostingDomain(domain) {
+        if let domain = settings.linkDomain, ProjectConfiguration.isDefaultHostingDomain(domain) {
+            findings.append(Finding(code: "settings.link-domain-default", severity: .danger,
+                                    message: "\(domain) is a default Hosting domain: mobile links use it when no linkDomain is set, but naming it is refused with INVALID_HOSTING_LINK_DOMAIN; leave linkDomain unset or name a custom domain."))
+        } else if let domain = settings.linkDomain, !domain.isEmpty, !project.ownsHostingDomain(domain) {
             findings.append(Finding(code: "settings.link-domain-unknown", severity: .danger,
                                     message: "\(domain) is not a Hosting domain of project \(project.projectId): the server answers INVALID_HOSTING_LINK_DOMAIN."))
         }

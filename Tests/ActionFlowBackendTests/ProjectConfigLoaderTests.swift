@@ -34,7 +34,7 @@ import Testing
         #expect(project.androidApp?.sha1.count == 1)
         #expect(project.androidApp?.sha256.count == 1)
         #expect(project.mobileLinkStyle == .hostingDomain)
-        #expect(project.hostingDomains == ["demo-actionflow.firebaseapp.com", "demo-actionflow.web.app"])
+        #expect(project.hostingDomains == ["demo-actionflow.firebaseapp.com", "demo-actionflow.web.app", "links.example.com"])
         #expect(project.dynamicLinkDomains == ["example.page.link"])
         #expect(project.actionHandlerURL == nil)
         #expect(project.effectiveActionHandlerURL == "https://demo-actionflow.firebaseapp.com/__/auth/action")

@@ -35,7 +35,7 @@ import Testing
         let request = SendOobCodeRequest(
             requestType: .emailSignIn, email: "new@example.com", continueUrl: articleURL, iOSBundleId: "com.example.ios",
             androidPackageName: "com.example.android", androidMinimumVersion: "12", androidInstallApp: true,
-            canHandleCodeInApp: true, linkDomain: "demo-actionflow.web.app", clientType: .android)
+            canHandleCodeInApp: true, linkDomain: "links.example.com", clientType: .android)
         _ = try await transport.sendOobCode(request, locale: nil)
         let code = try #require(try await transport.mailbox().first?.oobCode)
         #expect(code.count == 54)
@@ -43,7 +43,7 @@ import Testing
         let settings = try #require(transport.settings(forOobCode: code))
         #expect(settings == ActionCodeSettings(
             url: articleURL, handleCodeInApp: true, iOSBundleID: "com.example.ios", androidPackageName: "com.example.android",
-            androidInstallIfNotAvailable: true, androidMinimumVersion: "12", linkDomain: "demo-actionflow.web.app"))
+            androidInstallIfNotAvailable: true, androidMinimumVersion: "12", linkDomain: "links.example.com"))
         #expect(transport.settings(forOobCode: "unknown") == nil)
         let issued = try #require(transport.issuedCodes().first)
         #expect(issued.clientType == .android)
@@ -54,9 +54,9 @@ import Testing
         let transport = try embedded()
         _ = try await transport.sendOobCode(SendOobCodeRequest(
             requestType: .emailSignIn, email: alice.email, continueUrl: articleURL, iOSBundleId: "com.example.ios",
-            canHandleCodeInApp: true, linkDomain: "demo-actionflow.web.app"), locale: nil)
+            canHandleCodeInApp: true, linkDomain: "links.example.com"), locale: nil)
         let mail = try #require(try await transport.mailbox().first)
-        #expect(mail.link.hasPrefix("https://demo-actionflow.web.app/__/auth/links?link="))
+        #expect(mail.link.hasPrefix("https://links.example.com/__/auth/links?link="))
         let inner = try #require(queryValue("link", in: mail.link))
         #expect(queryValue("mode", in: inner) == "signIn")
         #expect(queryValue("oobCode", in: inner) == mail.oobCode)
@@ -126,6 +126,10 @@ import Testing
         (SendOobCodeRequest(requestType: .passwordReset, email: alice.email, continueUrl: articleURL, androidInstallApp: true), .missingAndroidPackageName),
         (SendOobCodeRequest(requestType: .passwordReset, email: alice.email, continueUrl: articleURL, androidMinimumVersion: "12"), .missingAndroidPackageName),
         (SendOobCodeRequest(requestType: .passwordReset, email: alice.email, continueUrl: articleURL, linkDomain: "evil.web.app"), .invalidHostingLinkDomain),
+        // A default Hosting domain the project owns is still refused as linkDomain (firebase-js-sdk errors.ts:392-394).
+        (SendOobCodeRequest(requestType: .passwordReset, email: alice.email, continueUrl: articleURL, linkDomain: "demo-actionflow.web.app"), .invalidHostingLinkDomain),
+        (SendOobCodeRequest(requestType: .passwordReset, email: alice.email, continueUrl: articleURL, linkDomain: "Demo-Actionflow.firebaseapp.com"), .invalidHostingLinkDomain),
+        (SendOobCodeRequest(requestType: .passwordReset, email: alice.email, continueUrl: articleURL, linkDomain: "links.example.org"), .invalidHostingLinkDomain),
         (SendOobCodeRequest(requestType: .passwordReset, email: alice.email, continueUrl: articleURL, dynamicLinkDomain: "other.page.link"), .invalidDynamicLinkDomain),
         (SendOobCodeRequest(requestType: .passwordReset, email: "nobody@example.com"), .emailNotFound),
         (SendOobCodeRequest(requestType: .passwordReset, email: carol.email), .userDisabled),

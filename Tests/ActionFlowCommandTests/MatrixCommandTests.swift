@@ -72,11 +72,11 @@ import Testing
         #expect(section("android@23.2.0").contains("resetPassword, resumes at https://www.example.com/articles/42?cartId=1234"))
         #expect(!section("android@23.2.0").contains("iOS 18"), "a release's rows are its platform's")
 
-        let json = try output(cart + ["--link-domain", "demo-actionflow.web.app", "--sdk", "ios@11.7.0", "--format", "json"]).get()
+        let json = try output(cart + ["--link-domain", "links.example.com", "--sdk", "ios@11.7.0", "--format", "json"]).get()
         let object = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
         let release = try #require((object["sdks"] as? [[String: Any]])?.first)
         #expect(release["name"] as? String == "ios@11.7.0")
-        #expect((release["sendNotes"] as? [String])?.first?.hasPrefix("ios@11.7.0 does not send linkDomain (demo-actionflow.web.app)") == true)
+        #expect((release["sendNotes"] as? [String])?.first?.hasPrefix("ios@11.7.0 does not send linkDomain (links.example.com)") == true)
         #expect((release["link"] as? String) != (object["link"] as? String), "the email differs from the one the settings ask for")
         let reads = (release["rows"] as? [[String: Any]])?.compactMap { $0["appReads"] as? [String: Any] }
         #expect(reads?.count == 1, "only the row that opens the app reads the link")

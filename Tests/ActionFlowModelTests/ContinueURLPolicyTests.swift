@@ -88,7 +88,7 @@ import Testing
     let project = ProjectConfiguration(
         projectId: "demo-actionflow", apiKey: "fake-api-key", authorizedDomains: ["www.example.com"],
         iOSApp: RegisteredIOSApp(bundleId: "com.example.ios"), androidApp: RegisteredAndroidApp(packageName: "com.example.android", latestVersion: 12),
-        mobileLinkStyle: .hostingDomain, hostingDomains: ["demo-actionflow.firebaseapp.com"], dynamicLinkDomains: ["example.page.link"],
+        mobileLinkStyle: .hostingDomain, hostingDomains: ["demo-actionflow.firebaseapp.com", "links.example.com"], dynamicLinkDomains: ["example.page.link"],
         actionHandlerURL: nil, emailEnumerationProtection: false, codeLifetimes: CodeLifetimes(), rateLimit: RateLimit(),
         defaultLocale: "en", clockStart: .init(timeIntervalSince1970: 0), users: []
     )
@@ -150,18 +150,21 @@ import Testing
     @Test func requestedDomainIsUsedWhenTheProjectOwnsIt() throws {
         var request = SendOobCodeRequest(requestType: .passwordReset, email: "a@b.c")
         #expect(try project.mobileLinkDomain(for: request) == "demo-actionflow.firebaseapp.com")
+        request.linkDomain = "Links.Example.com"
+        #expect(try project.mobileLinkDomain(for: request) == "links.example.com")
+        // A default domain is where links go unasked, never a domain to ask for (errors.ts:392-394@firebase@12.18.0).
         request.linkDomain = "Demo-ActionFlow.FirebaseApp.com"
-        #expect(try project.mobileLinkDomain(for: request) == "demo-actionflow.firebaseapp.com")
+        #expect(throws: AuthFailure.self) { try project.mobileLinkDomain(for: request) }
     }
 
     /// Settings findings predict exactly what the server answers.
     @Test func findingsAgreeWithTheServer() {
-        for domain in ["Demo-ActionFlow.FirebaseApp.com", "evil.example"] {
+        for domain in ["Links.Example.com", "Demo-ActionFlow.FirebaseApp.com", "evil.example"] {
             let findings = SettingsFindings.findings(for: ActionCodeSettings(url: "https://www.example.com/", linkDomain: domain), requestType: .passwordReset, project: project)
             var request = SendOobCodeRequest(requestType: .passwordReset, email: "a@b.c")
             request.linkDomain = domain
             let refused = (try? project.mobileLinkDomain(for: request)) == nil
-            #expect(findings.contains { $0.code == "settings.link-domain-unknown" } == refused, "\(domain)")
+            #expect(findings.contains { $0.code == "settings.link-domain-unknown" || $0.code == "settings.link-domain-default" } == refused, "\(domain)")
         }
     }
 

@@ -19,7 +19,7 @@ enum Fixtures {
                                              sha1: fingerprints ? ["AB:CD:EF:01:23:45:67:89:AB:CD:EF:01:23:45:67:89:AB:CD:EF:01"] : [],
                                              latestVersion: 12),
             mobileLinkStyle: style,
-            hostingDomains: ["demo-actionflow.firebaseapp.com", "demo-actionflow.web.app"],
+            hostingDomains: ["demo-actionflow.firebaseapp.com", "demo-actionflow.web.app", "links.example.com"],
             dynamicLinkDomains: ["example.page.link"],
             actionHandlerURL: handler,
             emailEnumerationProtection: false,

@@ -222,7 +222,7 @@ struct FaultTests {
             return MisbehavingServer.reply(status: .ok, #"{"kind":"identitytoolkit#GetOobConfirmationCodeResponse","email":"ada@example.com"}"#)
         }
         defer { Task { await server.stop() } }
-        var settings = ActionCodeSettings(url: "https://www.example.com/checkout?cartId=1234", handleCodeInApp: true, iOSBundleID: "com.example.ios", linkDomain: "demo-actionflow.web.app")
+        var settings = ActionCodeSettings(url: "https://www.example.com/checkout?cartId=1234", handleCodeInApp: true, iOSBundleID: "com.example.ios", linkDomain: "links.example.com")
         settings.setAndroidPackageName("com.example.android", installIfNotAvailable: true, minimumVersion: "12")
         let request = SendOobCodeRequest(requestType: .passwordReset, email: "ada@example.com", settings: settings, clientType: .iOS)
         let response = try await server.transport().sendOobCode(request, locale: "fr")
@@ -237,7 +237,7 @@ struct FaultTests {
         #expect(json["androidInstallApp"] as? Bool == true)
         #expect(json["androidMinimumVersion"] as? String == "12")
         #expect(json["canHandleCodeInApp"] as? Bool == true)
-        #expect(json["linkDomain"] as? String == "demo-actionflow.web.app")
+        #expect(json["linkDomain"] as? String == "links.example.com")
         #expect(json["clientType"] as? String == "CLIENT_TYPE_IOS")
         #expect(json["returnOobLink"] == nil)
     }

@@ -112,7 +112,7 @@ struct FirebaseAdminInteropTests {
         // The reset link: handled in the app, so a Hosting link on the requested domain around the action URL.
         let reset = try LinkInspector.inspect(report.resetLink, authorizedDomains: fixture.configuration.authorizedDomains)
         #expect(reset.layers.map(\.kind) == [.hostingWrapper, .actionURL, .continueURL])
-        #expect(reset.layers.first?.host == "demo-actionflow.web.app")
+        #expect(reset.layers.first?.host == "links.example.com")
         #expect(reset.operation == .passwordReset)
         #expect(reset.apiKey == fixture.configuration.apiKey)
         #expect(reset.continueUrl == "https://www.example.com/checkout?cartId=1234")

@@ -120,7 +120,7 @@ struct RESTParityTests {
         ParityCase(name: "sendOobCode PASSWORD_RESET with full settings", expected: nil, run: Steps.oob(SendOobCodeRequest(
             requestType: .passwordReset, email: Steps.alice.email, continueUrl: "https://www.example.com/checkout?cartId=1234",
             iOSBundleId: "com.example.ios", androidPackageName: "com.example.android", androidMinimumVersion: "12",
-            androidInstallApp: true, canHandleCodeInApp: true, linkDomain: "demo-actionflow.web.app", clientType: .iOS))),
+            androidInstallApp: true, canHandleCodeInApp: true, linkDomain: "links.example.com", clientType: .iOS))),
         ParityCase(name: "sendOobCode INVALID_REQ_TYPE", expected: .invalidRequestType, run: Steps.oob(SendOobCodeRequest(requestType: .recoverEmail, email: Steps.alice.email))),
         ParityCase(name: "sendOobCode MISSING_EMAIL", expected: .missingEmail, run: Steps.oob(SendOobCodeRequest(requestType: .passwordReset))),
         ParityCase(name: "sendOobCode INVALID_EMAIL", expected: .invalidEmail, run: Steps.oob(SendOobCodeRequest(requestType: .passwordReset, email: "alice-at-example"))),

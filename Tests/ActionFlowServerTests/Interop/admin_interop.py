@@ -24,7 +24,7 @@ def main() -> None:
         android_package_name="com.example.android",
         android_install_app=True,
         android_minimum_version="12",
-        link_domain="demo-actionflow.web.app",
+        link_domain="links.example.com",
     )
     reset_link = auth.generate_password_reset_link(email, reset_settings)
 
@@ -36,7 +36,6 @@ def main() -> None:
         android_package_name="com.example.android",
         android_install_app=False,
         android_minimum_version="11",
-        link_domain="demo-actionflow.firebaseapp.com",
     )
     verify_link = auth.generate_email_verification_link(email, verify_settings)
 
