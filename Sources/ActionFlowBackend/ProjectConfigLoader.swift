@@ -161,6 +161,7 @@ private final class ConfigReader {
             case "defaultLocale": project.defaultLocale = try string(value, key)
             case "clockStart": project.clockStart = try date(value, key)
             case "users": project.users = try users(value, key)
+            case "fieldApps": project.fieldApps = try list(value, key) { (node, itemPath) throws(ProjectConfigError) in try fieldApp(node, itemPath) }
             default: break // `mapping` already rejected unknown keys.
             }
         }
@@ -173,7 +174,7 @@ private final class ConfigReader {
     static let topLevelKeys = [
         "projectId", "apiKey", "authorizedDomains", "iosApp", "androidApp", "mobileLinkStyle", "hostingDomains",
         "dynamicLinkDomains", "actionHandlerUrl", "emailEnumerationProtection", "codeLifetimes", "rateLimit",
-        "defaultLocale", "clockStart", "users",
+        "defaultLocale", "clockStart", "users", "fieldApps",
     ]
 
     /// Where a problem is in this file: its setting, a setting the rule involves, or the nearest
@@ -230,6 +231,45 @@ private final class ConfigReader {
         guard let packageName else { throw error(node, path, "missing required key 'packageName'") }
         guard let latestVersion else { throw error(node, path, "missing required key 'latestVersion'") }
         return RegisteredAndroidApp(packageName: packageName, sha1: sha1, sha256: sha256, latestVersion: latestVersion)
+    }
+
+    /// `{name: iOS 3.1, platform: iOS, sdk: ios@11.7.0, linkDomains: [example.page.link]}`.
+    func fieldApp(_ node: Node, _ path: String) throws(ProjectConfigError) -> FieldApp {
+        let entries = try mapping(node, path, allowed: ["name", "platform", "version", "sdk", "linkDomains"])
+        var name: String?
+        var platform: Device.Platform?
+        var version: Int?
+        var sdk: SDKProfile?
+        var linkDomains: [String] = []
+        for (key, value) in entries {
+            let keyPath = path + "." + key
+            switch key {
+            case "name": name = try string(value, keyPath)
+            case "platform":
+                let text = try string(value, keyPath)
+                guard let read = [Device.Platform.iOS, .android].first(where: { $0.rawValue.lowercased() == text.lowercased() }) else {
+                    throw error(value, keyPath, "expected iOS or android, got \(quoted(text))")
+                }
+                platform = read
+            case "version": version = try wholeNumber(value, keyPath)
+            case "sdk":
+                let text = try string(value, keyPath)
+                do throws(SDKProfileError) {
+                    sdk = try SDKProfile.named(text)
+                } catch {
+                    throw self.error(value, keyPath, error.description)
+                }
+            case "linkDomains": linkDomains = try list(value, keyPath, item: string)
+            default: break
+            }
+        }
+        guard let name else { throw error(node, path, "missing required key 'name'") }
+        guard let platform else { throw error(node, path, "missing required key 'platform'") }
+        guard let sdk else { throw error(node, path, "missing required key 'sdk'") }
+        guard sdk.platform.device == platform else {
+            throw error(entries.first { $0.key == "sdk" }?.value, path + ".sdk", "\(sdk.name) is for \(sdk.platform.device.title) apps, and \(quoted(name)) is an \(platform.title) app")
+        }
+        return FieldApp(name: name, platform: platform, version: version, sdk: sdk, linkDomains: linkDomains)
     }
 
     func codeLifetimes(_ node: Node, _ path: String, base: CodeLifetimes) throws(ProjectConfigError) -> CodeLifetimes {

@@ -61,6 +61,12 @@ extension ProjectConfiguration {
         rules.duration(rateLimit.windowSeconds, "rateLimit.window")
         rules.locale(defaultLocale, "defaultLocale")
         rules.users(users, "users")
+        for (index, app) in apps.enumerated() {
+            rules.domains(app.linkDomains, "fieldApps[\(index)].linkDomains")
+            if apps[..<index].contains(where: { $0.name == app.name }) {
+                rules.report("fieldApps[\(index)].name", "\"\(app.name)\" names two field apps; each needs its own name")
+            }
+        }
         return rules.problems
     }
 
@@ -71,6 +77,11 @@ extension ProjectConfiguration {
         project.authorizedDomains = authorizedDomains.map { $0.lowercased() }
         project.hostingDomains = hostingDomains.map { $0.lowercased() }
         project.dynamicLinkDomains = dynamicLinkDomains.map { $0.lowercased() }
+        project.fieldApps = fieldApps?.map { app in
+            var app = app
+            app.linkDomains = app.linkDomains.map { $0.lowercased() }
+            return app
+        }
         project.androidApp?.sha1 = androidApp?.sha1.map { $0.uppercased() } ?? []
         project.androidApp?.sha256 = androidApp?.sha256.map { $0.uppercased() } ?? []
         project.defaultLocale = MailTemplates.language(for: defaultLocale) ?? defaultLocale

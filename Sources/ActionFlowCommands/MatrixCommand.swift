@@ -77,8 +77,13 @@ struct MatrixCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Also route the email an app on these SDK releases asks for, and read each link the app is opened with as that SDK does: PLATFORM@VERSION, several separated by commas, or all.", valueName: "profiles"))
     var sdk: String?
 
+    @Flag(help: "Show the project's apps in the field (fieldApps) across the move from Dynamic Links to Hosting links, and the association files its link domains serve.")
+    var migration = false
+
     func validate() throws {
         _ = try profiles()
+        if migration, sdk != nil { throw ValidationError("--migration shows each field app on its own SDK release; leave --sdk out") }
+        if migration, linkStyle != nil { throw ValidationError("--migration shows both link styles; leave --link-style out") }
     }
 
     /// The profiles `--sdk` names; `all` is each range at the newest release read.
@@ -111,6 +116,15 @@ struct MatrixCommand: ParsableCommand {
             throw ExitCode(2)
         }
         if let linkStyle { project.mobileLinkStyle = linkStyle.mobileLinkStyle }
+        if migration {
+            switch Self.renderMigration(settings: settings, requestType: requestType.oobRequestType, project: project, format: format) {
+            case .success(let output): print(output)
+            case .failure(let refusal):
+                FileHandle.standardError.write(Data(refusal.lines.map { "actionflow matrix: \($0)\n" }.joined().utf8))
+                throw ExitCode.failure
+            }
+            return
+        }
         switch Self.render(settings: settings, requestType: requestType.oobRequestType, project: project, format: format, sdks: try profiles()) {
         case .success(let output):
             print(output)
@@ -124,9 +138,6 @@ struct MatrixCommand: ParsableCommand {
     struct Refusal: Error {
         var lines: [String]
     }
-
-    /// A sample code: real ones are 54 URL-safe base64 characters.
-    static let sampleOobCode = "EXAMPLE-oobCode-54-url-safe-base64-characters_0123456"
 
     static func render(settings: ActionCodeSettings, requestType: OobRequestType, project: ProjectConfiguration, format: Format, sdks: [SDKProfile] = []) -> Result<String, Refusal> {
         let errors = settings.validate(for: .iOS, requestType: requestType)
@@ -158,16 +169,12 @@ struct MatrixCommand: ParsableCommand {
 
     /// The email the project sends for `settings`, routed under every condition.
     static func routed(_ settings: ActionCodeSettings, requestType: OobRequestType, project: ProjectConfiguration) throws(Refusal) -> RoutingMatrix {
-        var request = SendOobCodeRequest(requestType: requestType, email: "ada@example.com", settings: settings, clientType: .iOS)
-        request.iOSAppStoreId = settings.iOSBundleID == project.iOSApp?.bundleId ? project.iOSApp?.appStoreId : nil
-        let linkDomain: String
         do {
-            linkDomain = try project.mobileLinkDomain(for: request)
+            let link = try ActionLinkBuilder.sampleEmailLink(for: settings, requestType: requestType, clientType: .iOS, project: project)
+            return RoutingMatrix.build(link: link, project: project, requested: settings)
         } catch {
             throw Refusal(lines: [UntrustedText.sanitize(error.wireMessage)])
         }
-        let link = ActionLinkBuilder.emailLink(for: request, oobCode: sampleOobCode, lang: project.defaultLocale, project: project, linkDomain: linkDomain)
-        return RoutingMatrix.build(link: link, project: project, requested: settings)
     }
 
     /// One SDK release's part of the matrix.
@@ -189,6 +196,76 @@ struct MatrixCommand: ParsableCommand {
             try container.encode(sendNotes, forKey: .sendNotes)
             try container.encode(matrix.link, forKey: .link)
             try container.encode(matrix.rows, forKey: .rows)
+        }
+    }
+
+    /// `--migration`: each field app before and after the switch, and the association files.
+    static func renderMigration(settings: ActionCodeSettings, requestType: OobRequestType, project: ProjectConfiguration, format: Format) -> Result<String, Refusal> {
+        guard !project.apps.isEmpty else {
+            return .failure(Refusal(lines: ["project \(project.projectId) lists no apps in the field: add them under fieldApps in the project file (docs/file-formats.md)"]))
+        }
+        guard !project.dynamicLinkDomains.isEmpty else {
+            return .failure(Refusal(lines: ["project \(project.projectId) has no Dynamic Links domain to move from: add one under dynamicLinkDomains"]))
+        }
+        let migration = LinkMigration.build(project: project, settings: settings, requestType: requestType)
+        let files = associationFiles(project)
+        if format == .json {
+            struct MigrationJSON: Encodable {
+                var requestType: OobRequestType
+                var settings: ActionCodeSettings
+                var rows: [LinkMigration.Row]
+                var associationFiles: [AssociationFiles]
+                var assumptions: [String]
+            }
+            return .success(JSONWriter.commandOutput(MigrationJSON(requestType: requestType, settings: settings, rows: migration.rows, associationFiles: files, assumptions: migration.assumptions)))
+        }
+        let markdown = format == .markdown
+        let bullet = markdown ? "- " : "  "
+        func cells(_ app: FieldApp, _ side: LinkMigration.Side) -> [String] {
+            let style = side.style == .hostingDomain ? "after: Hosting" : "before: Dynamic Links"
+            guard side.refusal == nil else { return [app.name, app.sdk.name, style, "refused", "-", "-", "-"] }
+            let anatomy = side.link.flatMap { try? LinkInspector.inspect($0) }
+            let lands = side.afterContinue.map { "web widget, then \(describe($0, anatomy: anatomy))" } ?? describe(side.tap, anatomy: anatomy)
+            return [app.name, app.sdk.name, style, side.linkDomain ?? "(none)", side.opensApp ? "opens the app" : "does not", lands, side.appReads.map(describe) ?? "-"]
+        }
+        let header = ["App", "SDK", "Links", "Email's link domain", "Association", "Tap lands in", "The app reads"]
+        let rows = migration.rows.flatMap { [cells($0.app, $0.before), cells($0.app, $0.after)] }
+        var lines = ["Apps in the field across the move from Dynamic Links to Hosting links (\(requestType.rawValue) email)", ""]
+        lines += markdown ? markdownTable(header, rows) : alignedTable(header, rows)
+        lines += ["", "Why:"]
+        for row in migration.rows {
+            // The release sends the same fields under both styles: said once.
+            for note in row.after.sendNotes { lines.append("\(bullet)\(row.app.name): \(UntrustedText.sanitize(note))") }
+            for side in [row.before, row.after] {
+                let label = "\(row.app.name), \(side.style == .hostingDomain ? "after" : "before")"
+                if let refusal = side.refusal { lines.append("\(bullet)\(label): the server refuses the request: \(UntrustedText.sanitize(refusal))") }
+                if let association = side.association { lines.append("\(bullet)\(label): \(UntrustedText.sanitize(association))") }
+            }
+        }
+        lines += ["", "Association files:"]
+        for file in files {
+            lines.append("\(bullet)\(file.domain): apple-app-site-association lists \(file.iOSApps.isEmpty ? "no app" : file.iOSApps.joined(separator: ", ")); assetlinks.json lists \(file.androidApps.isEmpty ? "no app" : file.androidApps.joined(separator: ", "))")
+        }
+        lines += ["", "Assumptions:"] + migration.assumptions.map { "\(bullet)\(UntrustedText.sanitize($0))" }
+        return .success(lines.joined(separator: "\n"))
+    }
+
+    /// What each link domain of the project serves, as `serve` serves it.
+    struct AssociationFiles: Encodable {
+        var domain: String
+        var iOSApps: [String]
+        var androidApps: [String]
+        var appleAppSiteAssociation: String
+        var assetlinks: String
+    }
+
+    static func associationFiles(_ project: ProjectConfiguration) -> [AssociationFiles] {
+        (project.hostingDomains + project.dynamicLinkDomains).map { domain in
+            AssociationFiles(domain: domain,
+                             iOSApps: project.iOSApp.flatMap { app in app.teamId.map { ["\($0).\(app.bundleId)"] } } ?? [],
+                             androidApps: project.androidApp.flatMap { $0.sha256.isEmpty ? nil : [$0.packageName] } ?? [],
+                             appleAppSiteAssociation: SiteAssociation.appleFile(for: project, domain: domain),
+                             assetlinks: SiteAssociation.androidFile(for: project))
         }
     }
 

@@ -87,6 +87,18 @@ public enum ActionLinkBuilder {
         return action(continueURL: returnLink)
     }
 
+    /// A sample code: real ones are 54 URL-safe base64 characters.
+    public static let sampleOobCode = "EXAMPLE-oobCode-54-url-safe-base64-characters_0123456"
+
+    /// The email link `project` sends for `settings` (with a sample code), as `matrix` shows it;
+    /// the server's refusal of a link domain is thrown.
+    public static func sampleEmailLink(for settings: ActionCodeSettings, requestType: OobRequestType, clientType: ClientPlatform, project: ProjectConfiguration) throws(AuthFailure) -> String {
+        var request = SendOobCodeRequest(requestType: requestType, email: "ada@example.com", settings: settings, clientType: clientType)
+        request.iOSAppStoreId = settings.iOSBundleID == project.iOSApp?.bundleId ? project.iOSApp?.appStoreId : nil
+        let linkDomain = try project.mobileLinkDomain(for: request)
+        return emailLink(for: request, oobCode: sampleOobCode, lang: project.defaultLocale, project: project, linkDomain: linkDomain)
+    }
+
     private static func appendQuery(_ query: [(String, String)], to base: String) -> String {
         var url = base
         var separator: Character? = "?"

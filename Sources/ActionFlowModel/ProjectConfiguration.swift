@@ -99,6 +99,11 @@ public struct ProjectConfiguration: Sendable, Hashable, Codable {
     /// Where the simulated clock starts, so runs repeat exactly.
     public var clockStart: Date
     public var users: [PresetUser]
+    /// The app builds in users' hands (`fieldApps`); nil in files written before they were kept.
+    public var fieldApps: [FieldApp]?
+
+    /// The app builds in users' hands.
+    public var apps: [FieldApp] { fieldApps ?? [] }
 
     public init(projectId: String, apiKey: String, authorizedDomains: [String], iOSApp: RegisteredIOSApp?, androidApp: RegisteredAndroidApp?, mobileLinkStyle: MobileLinkStyle, hostingDomains: [String], dynamicLinkDomains: [String], actionHandlerURL: String?, emailEnumerationProtection: Bool, codeLifetimes: CodeLifetimes, rateLimit: RateLimit, defaultLocale: String, clockStart: Date, users: [PresetUser]) {
         self.projectId = projectId

@@ -287,6 +287,14 @@ public struct EmulatorAPI: Sendable {
             return await EmulatorActionEndpoint(api: self).respond(to: request)
         case .mailboxPage:
             return await MailboxPage(transport: projects.defaultProject, project: project).respond()
+        case .siteAssociation(let apple):
+            // The domain the request names, when it is one of the project's; else the one
+            // mobile links use by default (serve is usually reached as localhost).
+            let configuration = projects.defaultProject.snapshot.configuration
+            let host = request.headers["host"].map { String($0.split(separator: ":").first ?? "").lowercased() } ?? ""
+            let domain = SiteAssociation.serves(configuration, domain: host) ? host : configuration.defaultHostingDomain
+            let file = apple ? SiteAssociation.appleFile(for: configuration, domain: domain) : SiteAssociation.androidFile(for: configuration)
+            return APIResponse(status: 200, contentType: "application/json", body: Data(file.utf8))
         case .actionHandlerPage:
             return .notFound
         case .secureToken:

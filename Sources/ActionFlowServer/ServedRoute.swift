@@ -43,6 +43,8 @@ enum RouteHandler: Sendable, Hashable {
     case tenant
     /// The emulator's own API and serve's extensions below `/emulator/v1/projects/P/[tenants/T/]`.
     case emulatorResource(String)
+    /// A link domain's association file (`/.well-known/...`), Apple's or Android's.
+    case siteAssociation(apple: Bool)
 }
 
 /// One route this server answers. The router matches requests against `ServedRoute.all`, and
@@ -220,6 +222,8 @@ struct ServedRoute: Sendable {
             ServedRoute("POST", "\(emulator)/clock", "actionflow.clock.advance", "Advance the simulated clock by advanceSeconds.", .open, .emulatorResource("clock"), isExtension: true),
             ServedRoute("POST", "\(emulator)/reset", "actionflow.reset", "Back to the project's start.", .open, .emulatorResource("reset"), isExtension: true),
             ServedRoute("GET", "/mailbox", "actionflow.mailboxPage", "The sent emails, as a web page.", .open, .mailboxPage, isExtension: true),
+            ServedRoute("GET", SiteAssociation.appleFilePath, "actionflow.appleAppSiteAssociation", "The link domain's apple-app-site-association: the project's iOS app (by the Host, else the default Hosting domain).", .open, .siteAssociation(apple: true), isExtension: true),
+            ServedRoute("GET", SiteAssociation.androidFilePath, "actionflow.assetlinks", "The link domain's Digital Asset Links: the project's Android app.", .open, .siteAssociation(apple: false), isExtension: true),
         ]
         return routes
     }()

@@ -84,7 +84,30 @@ import Testing
         #expect(throws: (any Error).self) { try ActionFlowCommand.parseAsRoot(["matrix", "--sdk", "ios@9"]) }
         #expect(try output(cart + ["--sdk", "all"]).get().components(separatedBy: "App on ").count == 1 + SDKProfile.all.count)
     }
+
+    /// The bundled project's apps in the field: each build before and after the switch, why, and
+    /// what the link domains serve.
+    @Test func migrationView() throws {
+        let project = try ProjectConfigLoader.loadDefault()
+        let settings = ActionCodeSettings(url: "https://www.example.com/articles/42", handleCodeInApp: true, iOSBundleID: "com.example.ios",
+                                          androidPackageName: "com.example.android", dynamicLinkDomain: "example.page.link", linkDomain: "links.example.com")
+        let text = try MatrixCommand.renderMigration(settings: settings, requestType: .passwordReset, project: project, format: .text).get()
+        let rows = text.split(separator: "\n").map(String.init)
+        #expect(rows.contains { $0.hasPrefix("Android 9 ") && $0.contains("after: Hosting") && $0.contains("demo-actionflow.firebaseapp.com  does not") })
+        #expect(rows.contains { $0.hasPrefix("iOS 4.0 ") && $0.contains("after: Hosting") && $0.contains("links.example.com") && $0.contains("opens the app") })
+        #expect(text.contains("  iOS 2.4: ios@10.29.0 does not send linkDomain (links.example.com)"))
+        #expect(text.contains("  links.example.com: apple-app-site-association lists ABCDE12345.com.example.ios; assetlinks.json lists com.example.android"))
+        let json = try MatrixCommand.renderMigration(settings: settings, requestType: .passwordReset, project: project, format: .json).get()
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+        #expect((object["rows"] as? [Any])?.count == project.apps.count)
+
+        var bare = project
+        bare.fieldApps = nil
+        #expect(MatrixCommand.renderMigration(settings: settings, requestType: .passwordReset, project: bare, format: .text).failure?.lines.first?.contains("lists no apps in the field") == true)
+        #expect(throws: (any Error).self) { try ActionFlowCommand.parseAsRoot(["matrix", "--migration", "--sdk", "all"]) }
+    }
 }
+
 
 extension Result {
     var failure: Failure? {

@@ -212,3 +212,25 @@ struct EmulatorSurfaceTests {
         }
     }
 }
+
+@Suite("serve's link domains serve their association files")
+struct SiteAssociationOverServeTests {
+    @Test("apple-app-site-association and assetlinks.json list the project's apps, by the Host when it is a link domain of the project")
+    func wellKnownFiles() async throws {
+        let fixture = try await ServeFixture.start()
+        defer { Task { await fixture.stop() } }
+        let apple = try await fixture.http("GET", "/.well-known/apple-app-site-association")
+        #expect(apple.status == 200)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(apple.body.utf8)) as? [String: Any])
+        let details = try #require((object["applinks"] as? [String: Any])?["details"] as? [[String: Any]])
+        #expect(details.first?["appIDs"] as? [String] == ["ABCDE12345.com.example.ios"])
+        #expect((details.first?["components"] as? [[String: String]])?.first?["/"] == "/__/auth/links")
+        let dynamic = try await fixture.http("GET", "/.well-known/apple-app-site-association", headers: ["Host": "example.page.link"])
+        #expect(dynamic.body.contains(#""/" : "/*""#), "a Dynamic Links domain claims every path")
+        let android = try await fixture.http("GET", "/.well-known/assetlinks.json")
+        let statements = try #require(try JSONSerialization.jsonObject(with: Data(android.body.utf8)) as? [[String: Any]])
+        let target = try #require(statements.first?["target"] as? [String: Any])
+        #expect(target["package_name"] as? String == "com.example.android")
+        #expect((target["sha256_cert_fingerprints"] as? [String])?.first?.hasPrefix("FA:C6:17") == true)
+    }
+}

@@ -497,6 +497,42 @@ enum InspectorContent {
         blocks.append(.blank)
         blocks.append(.line([Span("Code lifetimes ", .title), Span("(assumed: Firebase does not publish them)", .muted)]))
         blocks += [lifetime(0), lifetime(1), lifetime(2)]
+        blocks += fieldApps(session)
+        return blocks
+    }
+
+    /// The project's apps in the field before and after the move to Hosting links, for the
+    /// settings the app sends now (`matrix --migration` has the reasons).
+    private static func fieldApps(_ session: Session) -> [Block] {
+        let project = session.project
+        guard !project.apps.isEmpty, !project.dynamicLinkDomains.isEmpty else { return [] }
+        let migration = LinkMigration.build(project: project, settings: session.app.settingsToSend(), requestType: .passwordReset)
+        func place(_ route: TapRoute) -> String {
+            switch route.destination {
+            case .app, .store: "app"
+            case .webWidget: "widget"
+            case .browser: "browser"
+            }
+        }
+        func outcome(_ side: LinkMigration.Side) -> String {
+            guard side.refusal == nil, let tap = side.tap else { return "refused" }
+            var landing = place(tap)
+            if let onward = side.afterContinue { landing += ", then " + place(onward) }
+            switch side.appReads?.outcome {
+            case .ignores?: return landing + " (ignored)"
+            case .throwsError?: return landing + " (throws)"
+            case .crashes?: return landing + " (crash)"
+            case .handles?, nil: return landing
+            }
+        }
+        var blocks: [Block] = [.blank, .line([Span("Apps in the field", .title)]),
+                               .paragraph("Where a reset email lands now, before and after the move from Dynamic Links to Hosting links.", .muted)]
+        for row in migration.rows {
+            blocks.append(.pair(row.app.name, row.app.sdk.name, .text, nameWidth: 11))
+            blocks.append(.pair("  before", outcome(row.before), .muted, nameWidth: 11))
+            blocks.append(.pair("  after", outcome(row.after), row.after.opensApp ? .text : .warning, nameWidth: 11))
+        }
+        blocks.append(.paragraph("Why, and the association files: actionflow matrix --migration", .muted))
         return blocks
     }
 
