@@ -103,6 +103,9 @@ extension Session {
             devices[index].drafts = [:]
         }
         if case .remote(var remote) = world {
+            if !remote.inbox.isEmpty {
+                remote.earlierInboxes = (remote.earlierInboxes ?? []) + [RemoteWorld.EarlierInbox(messages: remote.inbox, untilJournalEntry: journal.count)]
+            }
             remote.inbox = []
             remote.now = now
             world = .remote(remote)

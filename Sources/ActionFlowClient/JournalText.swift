@@ -110,7 +110,7 @@ public enum JournalText {
             return ["settings: \(Narration.changes(from: old, to: new))"]
         case .deviceEdited(let device):
             let version = device.installedVersion.map { " v\($0)" } ?? ""
-            return ["device: \(safe(device.osName)), app \(device.appInstalled ? "installed\(version)" : "not installed"), links \(device.linksVerified ? "verified" : "not verified"), mail \(device.mailClient.rawValue)\(device.mailScanner ? ", mail scanner" : "")\(device.appKilledBeforeTap ? ", app killed before the next tap" : "")\(device.sdk.map { ", app on \($0.name)\(device.passesWholeLink ? " (given the whole link)" : "")" } ?? "")"]
+            return ["device: \(safe(device.osName)), app \(device.appInstalled ? "installed\(version)" : "not installed"), links \(device.linksVerified ? "verified" : "not verified"), mail \(device.mailClient.rawValue)\(device.mailScanner ? ", mail scanner" : "")\(device.appKilledBeforeTap ? ", app killed before the next tap" : "")\(device.sdk.map { ", app on \($0.name)\(device.passesWholeLink ? " (given the whole link)" : "")" } ?? "")\(device.linkDomains.map { ", claims \($0.isEmpty ? "no link domain" : $0.map(safe).joined(separator: ", "))" } ?? "")"]
         case .projectEdited(let project):
             return ["project \(safe(project.projectId)): \(project.mobileLinkStyle.rawValue), authorized domains \(project.authorizedDomains.map(safe).joined(separator: ", ")); the world restarts with it"]
         case .continueURLBaseEdited(let base):

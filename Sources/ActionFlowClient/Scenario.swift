@@ -100,6 +100,8 @@ public enum ScenarioAction: Sendable, Equatable {
     case pasteMessageLink(MessageReference)
     case changeDevice(DevicePatch)
     case changeSettings(SettingsPatch)
+    /// `project: {mobileLinkStyle: HOSTING_DOMAIN}`: the project changes and the world restarts with it.
+    case changeProject(ProjectPatch)
     case expect([Expectation])
     /// The named device takes the focus: the following steps happen on it.
     case focus(DeviceName)
@@ -207,6 +209,8 @@ public struct DevicePatch: Sendable, Equatable {
     /// `.some(nil)` takes the SDK profile away.
     public var sdk: SDKProfile??
     public var passesWholeLink: Bool?
+    /// `.some(nil)` claims whichever domain the project's links use again.
+    public var linkDomains: [String]??
 
     public init() {}
 
@@ -229,6 +233,7 @@ public struct DevicePatch: Sendable, Equatable {
         if let appKilledBeforeTap { device.appKilledBeforeTap = appKilledBeforeTap }
         if let sdk { device.sdk = sdk }
         if let passesWholeLink { device.passesWholeLink = passesWholeLink }
+        if let linkDomains { device.linkDomains = linkDomains?.map { $0.lowercased() } }
         return device
     }
 }

@@ -65,7 +65,7 @@ public enum ScenarioParser {
     static let actionNames = [
         "open", "signIn", "forgotPassword", "requestPasswordReset", "requestVerification", "requestSignInLink",
         "confirmSignInEmail", "openMailbox", "openMessage", "tapLink", "pasteLink", "newPassword", "continue",
-        "install", "update", "backToApp", "reloadUser", "addSecondFactor", "subscribe", "signOut", "advance", "device", "settings",
+        "install", "update", "backToApp", "reloadUser", "addSecondFactor", "subscribe", "signOut", "advance", "device", "settings", "project",
         "resetWorld", "retry", "dismissError", "draft", "killApp", "focus", "expect",
     ]
 }
@@ -185,7 +185,7 @@ private struct Reader {
         throw error(node, key: "sdk", "\(sdk.name) is for \(sdk.platform.device.title) apps, and this device is \(device.platform.title); profiles for it: \(Set(fitting).sorted().joined(separator: ", "))")
     }
 
-    static let deviceKeys = ["platform", "osName", "appInstalled", "installedVersion", "linksVerified", "mailClient", "mailScanner", "appKilledBeforeTap", "sdk", "passesWholeLink"]
+    static let deviceKeys = ["platform", "osName", "appInstalled", "installedVersion", "linksVerified", "mailClient", "mailScanner", "appKilledBeforeTap", "sdk", "passesWholeLink", "linkDomains"]
 
     /// `devices: [iphone, laptop]`, or items with knobs: `- {name: android, installedVersion: 9}`.
     func devices(_ node: Node) throws(ScenarioFileError) -> [NamedDevice] {
@@ -257,6 +257,7 @@ private struct Reader {
         if let value = mapping["appKilledBeforeTap"] { patch.appKilledBeforeTap = try bool(value, key: "appKilledBeforeTap", step: step) }
         if let value = mapping["sdk"] { patch.sdk = .some(try sdkProfile(value, step: step)) }
         if let value = mapping["passesWholeLink"] { patch.passesWholeLink = try bool(value, key: "passesWholeLink", step: step) }
+        if let value = mapping["linkDomains"] { patch.linkDomains = .some(value.null != nil ? nil : try strings(value, key: "linkDomains", step: step)) }
         return patch
     }
 
@@ -286,23 +287,23 @@ private struct Reader {
         return patch
     }
 
-    func projectPatch(_ node: Node) throws(ScenarioFileError) -> ProjectPatch {
-        let mapping = try self.mapping(node, key: "project", step: nil)
-        try checkKeys(mapping, allowed: ["authorizedDomains", "mobileLinkStyle", "emailEnumerationProtection", "actionHandlerURL", "androidLatestVersion", "hostingDomains", "dynamicLinkDomains", "rateLimitMaxEmails", "passwordResetLifetime", "verifyEmailLifetime", "emailSignInLifetime"], context: "project", step: nil)
+    func projectPatch(_ node: Node, step: Int? = nil) throws(ScenarioFileError) -> ProjectPatch {
+        let mapping = try self.mapping(node, key: "project", step: step)
+        try checkKeys(mapping, allowed: ["authorizedDomains", "mobileLinkStyle", "emailEnumerationProtection", "actionHandlerURL", "androidLatestVersion", "hostingDomains", "dynamicLinkDomains", "rateLimitMaxEmails", "passwordResetLifetime", "verifyEmailLifetime", "emailSignInLifetime"], context: "project", step: step)
         var patch = ProjectPatch()
-        if let value = mapping["authorizedDomains"] { patch.authorizedDomains = try strings(value, key: "authorizedDomains", step: nil) }
+        if let value = mapping["authorizedDomains"] { patch.authorizedDomains = try strings(value, key: "authorizedDomains", step: step) }
         if let value = mapping["mobileLinkStyle"] {
-            patch.mobileLinkStyle = try oneOf(value, key: "mobileLinkStyle", step: nil, MobileLinkStyle.allCases.map { ($0.rawValue, $0) })
+            patch.mobileLinkStyle = try oneOf(value, key: "mobileLinkStyle", step: step, MobileLinkStyle.allCases.map { ($0.rawValue, $0) })
         }
-        if let value = mapping["emailEnumerationProtection"] { patch.emailEnumerationProtection = try bool(value, key: "emailEnumerationProtection", step: nil) }
-        if let value = mapping["actionHandlerURL"] { patch.actionHandlerURL = .some(try optionalString(value, key: "actionHandlerURL", step: nil)) }
-        if let value = mapping["androidLatestVersion"] { patch.androidLatestVersion = try int(value, key: "androidLatestVersion", step: nil) }
-        if let value = mapping["hostingDomains"] { patch.hostingDomains = try strings(value, key: "hostingDomains", step: nil) }
-        if let value = mapping["dynamicLinkDomains"] { patch.dynamicLinkDomains = try strings(value, key: "dynamicLinkDomains", step: nil) }
-        if let value = mapping["rateLimitMaxEmails"] { patch.rateLimitMaxEmails = try int(value, key: "rateLimitMaxEmails", step: nil) }
-        if let value = mapping["passwordResetLifetime"] { patch.passwordResetLifetime = try duration(value, key: "passwordResetLifetime", step: nil) }
-        if let value = mapping["verifyEmailLifetime"] { patch.verifyEmailLifetime = try duration(value, key: "verifyEmailLifetime", step: nil) }
-        if let value = mapping["emailSignInLifetime"] { patch.emailSignInLifetime = try duration(value, key: "emailSignInLifetime", step: nil) }
+        if let value = mapping["emailEnumerationProtection"] { patch.emailEnumerationProtection = try bool(value, key: "emailEnumerationProtection", step: step) }
+        if let value = mapping["actionHandlerURL"] { patch.actionHandlerURL = .some(try optionalString(value, key: "actionHandlerURL", step: step)) }
+        if let value = mapping["androidLatestVersion"] { patch.androidLatestVersion = try int(value, key: "androidLatestVersion", step: step) }
+        if let value = mapping["hostingDomains"] { patch.hostingDomains = try strings(value, key: "hostingDomains", step: step) }
+        if let value = mapping["dynamicLinkDomains"] { patch.dynamicLinkDomains = try strings(value, key: "dynamicLinkDomains", step: step) }
+        if let value = mapping["rateLimitMaxEmails"] { patch.rateLimitMaxEmails = try int(value, key: "rateLimitMaxEmails", step: step) }
+        if let value = mapping["passwordResetLifetime"] { patch.passwordResetLifetime = try duration(value, key: "passwordResetLifetime", step: step) }
+        if let value = mapping["verifyEmailLifetime"] { patch.verifyEmailLifetime = try duration(value, key: "verifyEmailLifetime", step: step) }
+        if let value = mapping["emailSignInLifetime"] { patch.emailSignInLifetime = try duration(value, key: "emailSignInLifetime", step: step) }
         try checkRules(patch, mapping)
         return patch
     }
@@ -407,6 +408,7 @@ private struct Reader {
         case "advance": return .event(.clockAdvanceRequested(seconds: try duration(try required(), key: name, step: step)))
         case "device": return .changeDevice(try devicePatch(try required(), step: step))
         case "settings": return .changeSettings(try settingsPatch(try required(), step: step))
+        case "project": return .changeProject(try projectPatch(try required(), step: step))
         case "draft": return try draft(try required(), step: step)
         case "focus": return .focus(try deviceName(try required(), key: name, step: step))
         default:
@@ -508,6 +510,7 @@ private struct Reader {
         case "advance": "`advance: 2h`"
         case "device": "`device: {appInstalled: false}`"
         case "settings": "`settings: {handleCodeInApp: true}`"
+        case "project": "`project: {mobileLinkStyle: HOSTING_DOMAIN}`"
         case "draft": "`draft: {field: signIn.email, value: $verified.email}`"
         case "focus": "`focus: laptop`"
         case "expect": "`expect: {landsAt: /articles/42}`"

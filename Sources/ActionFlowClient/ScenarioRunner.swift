@@ -1,3 +1,4 @@
+import ActionFlowBackend
 import ActionFlowModel
 import ActionFlowTransport
 import Foundation
@@ -199,6 +200,12 @@ public enum ScenarioRunner {
         case .pasteMessageLink(let reference): return message(reference).map { .event(.linkPasted($0.link)) }
         case .changeDevice(let patch): return .success(.event(.deviceEdited(patch.applied(to: state.device))))
         case .changeSettings(let patch): return .success(.event(.settingsEdited(patch.applied(to: state.settings))))
+        case .changeProject(let patch):
+            let project = patch.applied(to: session.project)
+            if let problem = project.validate().first {
+                return .failure(ResolveError("the project change breaks a project rule: \(ProjectPatch.scenarioKeys[problem.path] ?? problem.path): \(problem.message)"))
+            }
+            return .success(.event(.projectEdited(project.normalized())))
         case .expect(let expectations): return .success(.expectations(expectations, device: nil))
         case .focus(let name): return device(name).map { .event(.deviceFocused($0)) }
         case .expectOn(let name, let expectations): return device(name).map { .expectations(expectations, device: $0) }
@@ -287,6 +294,7 @@ extension ScenarioAction {
         case .pasteMessageLink(let reference): "pasteLink \(reference)"
         case .changeDevice(let patch): patch == .appKilled ? "killApp" : "device change"
         case .changeSettings: "settings change"
+        case .changeProject: "project change"
         case .expect(let expectations): "expect " + expectations.map(\.description).joined(separator: ", ")
         case .focus(let name): "focus \(name.rawValue)"
         case .expectOn(let name, let expectations): "expect on \(name.rawValue): " + expectations.map(\.description).joined(separator: ", ")
@@ -305,6 +313,7 @@ extension ScenarioAction {
         case .pasteMessageLink: "Copies the email's link and pastes it into the app"
         case .changeDevice(let patch): patch == .appKilled ? "The system kills the app in the background" : "The device changes"
         case .changeSettings: "The app changes the settings it sends with the email"
+        case .changeProject: "The project changes, and its world restarts with it"
         case .expect(let expectations), .expectOn(_, let expectations): "Checks " + expectations.map { UntrustedText.sanitize($0.description) }.joined(separator: ", ")
         case .focus(let name): "Picks up the \(name.title)"
         }

@@ -298,7 +298,8 @@ struct SequenceDiagramBuilder {
             // The headline only: the rules behind it are in the narration.
             note([JournalText.sdkHeadline(handling)], over: [appLine])
         case .projectEdited, .clockAdvanced, .worldReset:
-            if case .worldReset = fact { mailDrawn = 0 }
+            // The world restarts with an empty mailbox.
+            if case .clockAdvanced = fact {} else { mailDrawn = 0 }
             narrate(fact, over: .auth)
         case .retryRequested:
             request(.user, appLine, "retry")
@@ -342,12 +343,15 @@ struct SequenceDiagramBuilder {
     /// A remote world sends mail out of sight: each email is drawn when the mailbox lists it.
     private mutating func addMailSeenByListing(new: Int, total: Int) {
         guard let since = remoteInboxSince, new > 0 else { return }
-        let inbox = session.sentMail
+        // Listed before a restart: the mailbox as it was then.
+        var earlier: RemoteWorld.EarlierInbox?
+        if case .remote(let remote) = session.world { earlier = remote.earlierInboxes?.first { $0.untilJournalEntry > position } }
+        let inbox = earlier?.messages ?? session.sentMail
         let first = max(total - new, mailDrawn)
         mailDrawn = max(mailDrawn, total)
         guard first < total else { return }
         for index in first..<total {
-            if position >= since, inbox.indices.contains(index) {
+            if position >= since || earlier != nil, inbox.indices.contains(index) {
                 let message = inbox[index]
                 request(.auth, .mailbox, "\(message.requestType.rawValue) email to \(message.to): \"\(message.subject)\"")
             } else {

@@ -143,6 +143,15 @@ public struct RemoteWorld: Sendable, Equatable, Codable {
     public var inbox: [MailMessage]
     /// The server's clock as last read.
     public var now: Date?
+    /// Each mailbox emptied by a restart of the server's world, as last listed, with the
+    /// journal's length when it was emptied: diagrams still name the emails listed before.
+    /// Nil in sessions written before it was kept.
+    public var earlierInboxes: [EarlierInbox]?
+
+    public struct EarlierInbox: Sendable, Equatable, Codable {
+        public var messages: [MailMessage]
+        public var untilJournalEntry: Int
+    }
 
     public init(project: ProjectConfiguration, inbox: [MailMessage], now: Date?) {
         self.project = project

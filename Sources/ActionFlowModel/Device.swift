@@ -41,8 +41,11 @@ public struct Device: Sendable, Hashable, Codable {
     /// The app hands its SDK the whole link the system opened it with, a Hosting wrapper
     /// included, rather than the action URL inside it (protocol.md section 4: apps do either).
     public var passesWholeLink: Bool
+    /// The link domains the installed build claims (iOS associated domains, Android verified
+    /// intent filters); nil claims whichever domain the project's links use.
+    public var linkDomains: [String]?
 
-    public init(platform: Platform, osName: String, appInstalled: Bool, installedVersion: Int?, linksVerified: Bool, mailClient: MailClient, mailScanner: Bool, appKilledBeforeTap: Bool = false, sdk: SDKProfile? = nil, passesWholeLink: Bool = false) {
+    public init(platform: Platform, osName: String, appInstalled: Bool, installedVersion: Int?, linksVerified: Bool, mailClient: MailClient, mailScanner: Bool, appKilledBeforeTap: Bool = false, sdk: SDKProfile? = nil, passesWholeLink: Bool = false, linkDomains: [String]? = nil) {
         self.platform = platform
         self.osName = osName
         self.appInstalled = appInstalled
@@ -53,9 +56,15 @@ public struct Device: Sendable, Hashable, Codable {
         self.appKilledBeforeTap = appKilledBeforeTap
         self.sdk = sdk
         self.passesWholeLink = passesWholeLink
+        self.linkDomains = linkDomains
     }
 
-    /// Files written before the app's SDK was chosen have neither `sdk` nor `passesWholeLink`.
+    /// Whether the installed build claims `domain`.
+    public func claims(_ domain: String) -> Bool {
+        linkDomains.map { $0.contains { $0.lowercased() == domain.lowercased() } } ?? true
+    }
+
+    /// Files written before the app's SDK was chosen have no `sdk`, `passesWholeLink` or `linkDomains`.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         platform = try container.decode(Platform.self, forKey: .platform)
@@ -68,6 +77,7 @@ public struct Device: Sendable, Hashable, Codable {
         appKilledBeforeTap = try container.decode(Bool.self, forKey: .appKilledBeforeTap)
         sdk = try container.decodeIfPresent(SDKProfile.self, forKey: .sdk)
         passesWholeLink = try container.decodeIfPresent(Bool.self, forKey: .passesWholeLink) ?? false
+        linkDomains = try container.decodeIfPresent([String].self, forKey: .linkDomains)
     }
 
     public static let iPhone = Device(platform: .iOS, osName: "iOS 18", appInstalled: true, installedVersion: 11, linksVerified: true, mailClient: .native, mailScanner: false)

@@ -180,6 +180,12 @@ struct Routing {
 
     mutating func step(_ text: String) { steps.append(text) }
 
+    /// The domains the installed build claims, as the narration lists them.
+    var claimed: String {
+        let domains = device.linkDomains ?? []
+        return domains.isEmpty ? "none" : domains.joined(separator: ", ")
+    }
+
     mutating func assume(_ text: String) {
         if !assumptions.contains(text) { assumptions.append(text) }
     }
@@ -248,6 +254,10 @@ struct Routing {
             step("\(os): the webmail app opens the link in its in-app browser, where universal links do not fire")
             return fallback(to: targets.iOSFallback, domain: domain)
         }
+        guard device.claims(domain) else {
+            step("\(os): the installed build does not claim \(domain) (its associated domains: \(claimed)), so Safari opens the link")
+            return fallback(to: targets.iOSFallback, domain: domain)
+        }
         guard device.linksVerified else {
             step("\(os): universal links are not verified for \(domain) (associated domains), so Safari opens the link")
             return fallback(to: targets.iOSFallback, domain: domain)
@@ -281,6 +291,10 @@ struct Routing {
         guard device.mailClient == .native else {
             step("\(os): the webmail app opens the link in its in-app browser, which does not hand links to apps")
             assume("assumed: Android webmail in-app browsers, like iOS ones, do not hand links to apps")
+            return fallback(to: targets.androidFallback, domain: domain)
+        }
+        guard device.claims(domain) else {
+            step("\(os): the installed build does not claim \(domain) (its verified intent filters: \(claimed)), so the browser opens the link")
             return fallback(to: targets.androidFallback, domain: domain)
         }
         guard device.linksVerified else {

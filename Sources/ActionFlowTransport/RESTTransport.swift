@@ -40,8 +40,16 @@ public final class RESTTransport: AuthTransport {
         // Both at once: a server that does not answer costs one timeout, not two.
         async let clock = try? probe.fetchClock()
         async let status = try? probe.fetchStatus()
-        let servesClock = await clock != nil
-        let server = await status.map(EmulatorServerKind.init) ?? .unknown
+        var servesClock = await clock != nil
+        var answer = await status
+        // A server that answered one probe is up: the other, lost on a busy machine, is asked
+        // once more rather than taken for a plain emulator's silence.
+        if servesClock, answer == nil {
+            answer = try? await probe.fetchStatus()
+        } else if !servesClock, case .actionflowServe? = answer.map(EmulatorServerKind.init) {
+            servesClock = (try? await probe.fetchClock()) != nil
+        }
+        let server = answer.map(EmulatorServerKind.init) ?? .unknown
         return RESTTransport(configuration: configuration, servesClock: servesClock, server: server)
     }
 

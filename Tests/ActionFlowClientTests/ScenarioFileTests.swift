@@ -77,6 +77,8 @@ struct ScenarioFileTests {
         BadFile(yaml: "name: t\ndevice: {sdk: ios@9.0.0}\nsteps:\n  - forgotPassword\n", expected: "bad.yaml:2: `sdk`: no profile covers \"ios@9.0.0\": the versions read start at ios@10.0.0"),
         BadFile(yaml: "name: t\ndevice: {preset: pixel, sdk: ios@11.15.0}\nsteps:\n  - forgotPassword\n", expected: "bad.yaml:2: `sdk`: ios@11.15.0 is for iOS apps, and this device is Android; profiles for it: android@..., flutterfire@..., rnfb@..."),
         BadFile(yaml: "name: t\ndevices:\n  - {name: laptop, sdk: android@23.2.0}\nsteps:\n  - forgotPassword\n", expected: "bad.yaml:3: `sdk`: android@23.2.0 is for Android apps, and this device is Desktop; profiles for it: js@..."),
+        BadFile(yaml: header + "  - project: {mobileLinkStyle: PAGES}\n", expected: "bad.yaml:4: step 1: `mobileLinkStyle`: expected one of HOSTING_DOMAIN, FIREBASE_DYNAMIC_LINK_DOMAIN"),
+        BadFile(yaml: header + "  - project: {projectId: other}\n", expected: "bad.yaml:4: step 1: `projectId`: unknown key in `project`"),
         BadFile(yaml: header + "  - device: {sdk: 12}\n", expected: "bad.yaml:4: step 1: `sdk`: unknown SDK profile \"12\": write PLATFORM@VERSION"),
     ]
 

@@ -32,6 +32,25 @@ import Testing
         #expect(LinkRouter.route(tapped: link, on: device(.iOS, installed: false), project: project, requested: settings).destination == .webWidget(actionURL: actionURL))
     }
 
+    /// A build claims its link domains (associated domains, verified intent filters): a link on
+    /// any other domain goes to the browser, whatever the OS verified.
+    @Test func aBuildOpensOnlyTheDomainsItClaims() {
+        for platform in [Device.Platform.iOS, .android] {
+            var old = device(platform)
+            old.linkDomains = ["example.page.link"]
+            var androidSettings = settings
+            androidSettings.androidPackageName = "com.example.android"
+            let route = LinkRouter.route(tapped: Fixtures.emailLink(androidSettings), on: old, project: Fixtures.project(), requested: androidSettings)
+            #expect(route.destination != .app(url: actionURL), "\(platform)")
+            #expect(route.steps.contains { $0.contains("the installed build does not claim demo-actionflow.firebaseapp.com") && $0.contains("example.page.link") }, "\(platform)")
+            old.linkDomains = ["example.page.link", "Demo-ActionFlow.firebaseapp.com"]
+            guard case .app = LinkRouter.route(tapped: Fixtures.emailLink(androidSettings), on: old, project: Fixtures.project(), requested: androidSettings).destination else {
+                Issue.record("\(platform): a build that claims the domain did not open")
+                continue
+            }
+        }
+    }
+
     @Test func androidAtOrAboveMinimumVersionOpensTheApp() {
         let route = LinkRouter.route(tapped: link, on: device(.android, version: 10), project: project, requested: settings)
         #expect(route.destination == .app(url: actionURL))

@@ -3,6 +3,7 @@ import ActionFlowModel
 import ActionFlowServer
 import ActionFlowTransport
 import Foundation
+import Synchronization
 import Testing
 
 /// What a call ended in, comparable across transports: the response as sorted JSON, or the failure.
@@ -255,6 +256,30 @@ struct RESTParityTests {
         let fixture = try await ServeFixture.start(as: .emulator)
         defer { Task { await fixture.stop() } }
         #expect(fixture.rest.summary == "rest \(fixture.origin) (actionflow serve --as emulator, project demo-actionflow)")
+    }
+
+    @Test("a probe lost while the other answered is asked once more: serve is still named, not taken for a silent emulator")
+    func lostProbeIsAskedAgain() async throws {
+        let statusCalls = Mutex(0)
+        let server = try await MisbehavingServer.start { request in
+            if request.uri.path.hasSuffix("/clock") {
+                return MisbehavingServer.reply(status: .ok, #"{"nowMillis":1768467600000,"now":"2026-01-15T09:00:00.000Z"}"#)
+            }
+            // The first GET / is lost (a busy server's 503); the second answers as serve.
+            let first = statusCalls.withLock { calls in
+                calls += 1
+                return calls == 1
+            }
+            return first ? MisbehavingServer.reply(status: .serviceUnavailable, "{}")
+                : MisbehavingServer.reply(status: .ok, #"{"authEmulator":{"ready":true},"actionflow":{"behaviour":"production","project":"demo-actionflow"}}"#)
+        }
+        defer { Task { await server.stop() } }
+        let transport = await RESTTransport.connect(configuration: RESTTransportConfiguration(
+            target: .emulator(host: "127.0.0.1", port: server.port), apiKey: "fake-api-key", projectId: "demo-actionflow", timeout: 5
+        ))
+        #expect(transport.summary == "rest http://127.0.0.1:\(server.port) (actionflow serve --as production, project demo-actionflow)")
+        #expect(transport.capabilities.controlsClock)
+        #expect(statusCalls.withLock { $0 } == 2)
     }
 
     @Test("a server answering GET / as the Auth Emulator alone is named so")
