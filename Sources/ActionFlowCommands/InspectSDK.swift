@@ -28,9 +28,9 @@ struct SDKInspectOutput: Encodable {
 enum SDKTable {
     static func text(_ readings: [SDKLinkReading]) -> String {
         let safe = UntrustedText.sanitize
-        let header = ["SDK", "isSignInWithEmailLink", "parseLink", "apiKey", "continueUrl", "languageCode"]
+        let header = ["SDK", "isSignInWithEmailLink", "parseLink", "checkActionCode", "apiKey", "continueUrl", "languageCode"]
         let rows: [[String]] = readings.map { reading in
-            var row = [reading.profile, reading.isSignInWithEmailLink.word, reading.parseLink.word]
+            var row = [reading.profile, reading.isSignInWithEmailLink.word, reading.parseLink.word, reading.checkActionCode ?? "-"]
             if case .parsed(let url) = reading.parseLink {
                 row += [url.apiKey, url.continueUrl, url.languageCode].map { $0.map(safe) ?? "(none)" }
             } else {

@@ -34,6 +34,9 @@ public struct SDKLinkReading: Sendable, Hashable {
     public var profile: String
     public var isSignInWithEmailLink: SDKSignInCheck
     public var parseLink: SDKParsedLink
+    /// What `checkActionCode` answers for the link's code (the server sends the code's request
+    /// type): the request type as the SDK reports it, `unknown`, or nil when the link has no mode.
+    public var checkActionCode: String?
     public var notes: [String]
 }
 
@@ -105,7 +108,46 @@ extension SDKProfile {
                 notes.append("parseActionCodeURL throws \"unsupported by the native Firebase SDKs\" (react-native-firebase lib/modular/index.js:396-398@v24.0.0)")
             }
         }
-        return SDKLinkReading(profile: name, isSignInWithEmailLink: check, parseLink: parsed, notes: notes)
+        let mode = (try? LinkInspector.inspect(link))?.operation.requestType
+        let checked = mode.map { checkActionCode(answering: $0, notes: &notes) }
+        return SDKLinkReading(profile: name, isSignInWithEmailLink: check, parseLink: parsed, checkActionCode: checked, notes: notes)
+    }
+}
+
+extension SDKProfile {
+    /// The operation `checkActionCode` reports when the server answers `requestType` for the code.
+    func checkActionCode(answering requestType: OobRequestType, notes: inout [String]) -> String {
+        switch platform {
+        case .ios where first >= "11.12.0":
+            // Auth.swift checkActionCode maps the server's request type with
+            // ActionCodeInfo.actionCodeOperation(forRequestType:) (CocoaPods-12.17.0:1008), which
+            // from 11.12 knows only modes (ActionCodeInfo.swift:45-50@CocoaPods-11.12.0).
+            notes.append("checkActionCode answers unknown: the server sends \(requestType.rawValue), which this release maps as a mode (ActionCodeInfo.swift:45-50@CocoaPods-11.12.0; firebase-ios-sdk #15010)")
+            return "unknown"
+        case .ios:
+            // FIRAuth.m:1304 with actionCodeOperationForRequestType: (:234, CocoaPods-10.29.0);
+            // ActionCodeInfo.swift:43-51@CocoaPods-11.11.0.
+            return requestType.rawValue
+        case .js:
+            // email_and_password.ts checkActionCode: response.requestType (firebase@12.18.0:199-235).
+            return requestType.rawValue
+        case .android:
+            notes.append("assumed: Android's checkActionCode reports the server's request type (firebase-auth is closed source)")
+            return requestType.rawValue
+        case .flutterfire:
+            // PigeonParser.java:317-364@firebase_auth-v6.5.7 maps every request type.
+            return requestType.rawValue
+        case .rnfb:
+            // NativeRNFBTurboAuth.java:1741-1767@v26.3.2 (ReactNativeFirebaseAuthModule.java:1555-1575@v21.0.0):
+            // VERIFY_AND_CHANGE_EMAIL and REVERT_SECOND_FACTOR_ADDITION fall to UNKNOWN.
+            switch requestType {
+            case .verifyAndChangeEmail, .revertSecondFactorAddition:
+                notes.append("checkActionCode answers UNKNOWN for \(requestType.rawValue): react-native-firebase maps only five operations (NativeRNFBTurboAuth.java:1741-1767@v26.3.2)")
+                return "unknown"
+            default:
+                return requestType.rawValue
+            }
+        }
     }
 }
 
@@ -377,7 +419,7 @@ extension ActionCodeOperation {
 }
 
 extension SDKLinkReading: Encodable {
-    enum CodingKeys: String, CodingKey { case name, isSignInWithEmailLink, parseLink, notes }
+    enum CodingKeys: String, CodingKey { case name, isSignInWithEmailLink, parseLink, checkActionCode, notes }
 
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
@@ -392,6 +434,7 @@ extension SDKLinkReading: Encodable {
         case .throwsError, .crash: try container.encode(parseLink.word, forKey: .parseLink)
         case .parsed(let url): try container.encode(url, forKey: .parseLink)
         }
+        try container.encode(checkActionCode, forKey: .checkActionCode)
         try container.encode(notes, forKey: .notes)
     }
 }

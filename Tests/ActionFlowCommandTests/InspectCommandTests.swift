@@ -83,8 +83,10 @@ import Testing
         #expect(parsed["apiKey"] is NSNull)
         #expect(parsed["operation"] as? String == "EMAIL_SIGNIN")
         #expect(parsed["tenantId"] is NSNull)
+        #expect(sdk["checkActionCode"] as? String == "unknown", "from 11.12 iOS maps the server's request type as a mode")
         let js = try #require(try object([Self.wrapped, "--json", "--sdk", "js@10.14.1"])["sdk"] as? [String: Any])
         #expect((js["parseLink"] as? [String: Any])?["apiKey"] as? String == "AIzaKey")
+        #expect(js["checkActionCode"] as? String == "EMAIL_SIGNIN")
     }
 
     /// ActionCodeURL.swift:72-74 traps on the trailing `&` from CocoaPods-11.0.0 to 12.16.0.

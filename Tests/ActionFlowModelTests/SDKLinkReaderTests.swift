@@ -180,4 +180,22 @@ import Testing
         #expect(js.continueUrl == "https://www.example.com/f?cartId")
         #expect(try reading("rnfb@26.3.2", "https://h.example/__/auth/action?apiKey=K&mode=signIn&oobCode=C%ZZ").parseLink == .throwsError)
     }
+
+    /// checkActionCode reports the server's request type: iOS up to 11.11 maps request types
+    /// (ActionCodeInfo.swift:43-51@CocoaPods-11.11.0), from 11.12 only modes, so every code is
+    /// unknown (ActionCodeInfo.swift:45-50@CocoaPods-11.12.0, firebase-ios-sdk #15010); JS passes
+    /// it through (email_and_password.ts:199-235@firebase@12.18.0); react-native-firebase maps five
+    /// operations (NativeRNFBTurboAuth.java:1741-1767@v26.3.2).
+    @Test func checkActionCodePerSDK() throws {
+        let reset = Self.actionURL.replacingOccurrences(of: "mode=signIn", with: "mode=resetPassword")
+        #expect(try reading("ios@11.11.0", reset).checkActionCode == "PASSWORD_RESET")
+        let ios12 = try reading("ios@12.18.0", reset)
+        #expect(ios12.checkActionCode == "unknown")
+        #expect(ios12.notes.contains { $0.contains("#15010") })
+        #expect(try reading("js@10.14.1", reset).checkActionCode == "PASSWORD_RESET")
+        let revert = Self.actionURL.replacingOccurrences(of: "mode=signIn", with: "mode=revertSecondFactorAddition")
+        #expect(try reading("rnfb@26.3.2", revert).checkActionCode == "unknown")
+        #expect(try reading("flutterfire@6.5.7", revert).checkActionCode == "REVERT_SECOND_FACTOR_ADDITION")
+        #expect(try reading("js@12.18.0", "https://www.example.com/no-action").checkActionCode == nil)
+    }
 }
