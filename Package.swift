@@ -106,7 +106,7 @@ let package = Package(
         .target(
             name: "ActionFlowServeCommands",
             dependencies: [
-                "ActionFlowCommands", "ActionFlowServer", "ActionFlowBackend", "ActionFlowModel", "ActionFlowTransport",
+                "ActionFlowCommands", "ActionFlowClient", "ActionFlowServer", "ActionFlowBackend", "ActionFlowModel", "ActionFlowTransport",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

@@ -4,7 +4,7 @@ import ArgumentParser
 import Foundation
 
 /// `actionflow import CAPTURE`: the email-action flow an HTTP capture holds.
-struct ImportCommand: ParsableCommand {
+struct ImportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "import",
         abstract: "Explain the email-action flow an HTTP capture (HAR 1.2) holds.",
@@ -32,9 +32,14 @@ struct ImportCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Also write the capture as a session file here, for replay and export.", valueName: "session"))
     var save: String?
 
+    @Flag(help: "Also send each captured request again, in order, to the simulated project (--project), and list where its answer differs from the captured one.")
+    var compare = false
+
     @OptionGroup var project: ProjectFileOption
 
-    func run() throws {
+    func run() async throws {
+        // The simulated project's HTTP API is linked into actionflow-serve only.
+        if compare, ServerProgram.comparesCaptures == nil { try ServerProgram.handOver() }
         var configuration = try project.load()
         if !authorizedDomains.isEmpty { configuration.authorizedDomains = authorizedDomains }
         let output: String
@@ -43,7 +48,12 @@ struct ImportCommand: ParsableCommand {
             if let save { try SessionFile.checkWritable(save) }
             let data = capture == "-" ? FileHandle.standardInput.readDataToEndOfFile() : try Data(contentsOf: URL(fileURLWithPath: capture))
             let flow = try CapturedFlow.read(data, project: configuration)
-            output = json ? JSONWriter.commandOutput(flow.report) : flow.narration(source: capture == "-" ? "(standard input)" : capture)
+            let comparison = compare ? await ServerProgram.comparesCaptures?(flow, configuration) : nil
+            if json {
+                output = JSONWriter.commandOutput(CapturedFlow.Report(flow, comparison: comparison))
+            } else {
+                output = flow.narration(source: capture == "-" ? "(standard input)" : capture) + (comparison.map { "\n\n" + $0.text } ?? "")
+            }
             if let save { try SessionFile.save(flow.recording(project: configuration, source: URL(fileURLWithPath: capture).lastPathComponent), to: save) }
         } catch let error as SessionFileError {
             FileHandle.standardError.write(Data("actionflow import: \(error)\n".utf8))

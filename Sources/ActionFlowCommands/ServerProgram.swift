@@ -1,3 +1,4 @@
+import ActionFlowClient
 import ActionFlowModel
 import ArgumentParser
 import Foundation
@@ -10,6 +11,10 @@ public enum ServerProgram {
     /// `actionflow`. Set once by that program's entry point, before anything else runs.
     nonisolated(unsafe) public static var runsHere: ((ServeCommand) async throws -> Void)?
 
+    /// How `actionflow-serve` answers a capture's requests with serve's own API
+    /// (`import --compare`); nil in `actionflow`, which hands the command over.
+    nonisolated(unsafe) public static var comparesCaptures: (@Sendable (CapturedFlow, ProjectConfiguration) async -> CaptureComparison)?
+
     static let executableName = "actionflow-serve"
 
     /// Not a usage error: it prints without the command's usage line.
@@ -19,8 +24,13 @@ public enum ServerProgram {
 
     static func run(_ command: ServeCommand) async throws {
         if let runsHere { return try await runsHere(command) }
+        try handOver()
+    }
+
+    /// Runs this command line in `actionflow-serve` instead, which takes this process over (so
+    /// signals sent to it reach the server); returns only by throwing.
+    static func handOver() throws -> Never {
         let program = try location()
-        // The server takes this process over, so signals sent to it reach the server.
         let argv = ([program] + CommandLine.arguments.dropFirst()).map { strdup($0) } + [nil]
         execv(program, argv)
         throw Failure(description: "cannot start \(program): \(String(cString: strerror(errno)))")

@@ -143,7 +143,7 @@ import Testing
         ("not-har.json", "not a HAR capture: it has no log object"),
         ("entry-without-request.har", "entry 0 of log.entries has no request"),
     ])
-    func badCapturesAreRefusedWithTheReason(name: String, reason: String) throws {
+    func badCapturesAreRefusedWithTheReason(name: String, reason: String) async throws {
         let project = try ProjectConfigLoader.loadDefault()
         #expect {
             _ = try ImportCommand.render(try Self.capture(name), source: name, json: false, project: project)
@@ -151,7 +151,7 @@ import Testing
             (error as? CaptureError)?.description.hasPrefix(reason) == true
         }
         let command = try #require(try ActionFlowCommand.parseAsRoot(["import", Self.captures.appendingPathComponent(name).path]) as? ImportCommand)
-        #expect(throws: ExitCode(2)) { try command.run() }
+        await #expect(throws: ExitCode(2)) { try await command.run() }
     }
 
     @Test func cutShortNamesThePosition() throws {
@@ -182,7 +182,7 @@ import Testing
         let har = Self.captures.appendingPathComponent("serve-emulator.har").path
         let saved = folder.appendingPathComponent("capture.json").path
         let command = try #require(try ActionFlowCommand.parseAsRoot(["import", har, "--save", saved]) as? ImportCommand)
-        try command.run()
+        try await command.run()
 
         let project = try ProjectFileOption.parse([])
         let fromFile = try await SessionSource.load(saved, project: project)
@@ -204,7 +204,7 @@ import Testing
         }
         let har = Self.captures.appendingPathComponent("serve-emulator.har").path
         let command = try #require(try ActionFlowCommand.parseAsRoot(["import", har, "--save", "/nonexistent-folder/capture.json"]) as? ImportCommand)
-        #expect(throws: ExitCode(2)) { try command.run() }
+        await #expect(throws: ExitCode(2)) { try await command.run() }
         #expect(!FileManager.default.fileExists(atPath: "/nonexistent-folder/capture.json"))
     }
 }

@@ -11,16 +11,22 @@ extension CapturedFlow {
 
     public struct Report: Encodable {
         let flow: CapturedFlow
+        /// With `--compare`: each request's captured and simulated answers.
+        let comparison: CaptureComparison?
 
-        init(_ flow: CapturedFlow) { self.flow = flow }
+        public init(_ flow: CapturedFlow, comparison: CaptureComparison? = nil) {
+            self.flow = flow
+            self.comparison = comparison
+        }
 
-        private enum Keys: String, CodingKey { case operations, actionLinks, findings }
+        private enum Keys: String, CodingKey { case operations, actionLinks, findings, comparison }
 
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: Keys.self)
             try container.encode(flow.operations.map(OperationReport.init), forKey: .operations)
             try container.encode(flow.actionLinks.map(LinkReport.init), forKey: .actionLinks)
             try container.encode(flow.findings.map(FindingReport.init), forKey: .findings)
+            if let comparison { try container.encode(comparison, forKey: .comparison) }
         }
     }
 

@@ -1,0 +1,128 @@
+import ActionFlowBackend
+import ActionFlowModel
+import Foundation
+
+/// `import --compare`: each captured Identity Toolkit and securetoken request sent again, in
+/// capture order, to the simulated project (answered in process by serve's own API, as `serve`
+/// answers), and the two answers set side by side. Tokens and action codes the capture's server
+/// issued are replaced by the ones the simulated project issued in their place.
+public struct CaptureComparison: Sendable, Encodable {
+    public struct Row: Sendable, Encodable {
+        public var entry: Int
+        public var operation: String
+        public var captured: Answer
+        public var simulated: Answer
+        public var differs: Bool
+        /// Why they differ, where it can be told.
+        public var note: String?
+
+        public init(entry: Int, operation: String, captured: Answer, simulated: Answer, differs: Bool, note: String?) {
+            self.entry = entry
+            self.operation = operation
+            self.captured = captured
+            self.simulated = simulated
+            self.differs = differs
+            self.note = note
+        }
+    }
+
+    public struct Answer: Sendable, Encodable, Equatable {
+        /// HTTP status; 0 when the capture holds no answer.
+        public var status: Int
+        /// The error's code (`EMAIL_NOT_FOUND`), or nil.
+        public var error: String?
+
+        public init(status: Int, error: String?) {
+            self.status = status
+            self.error = error
+        }
+
+        var text: String {
+            status == 0 ? "no answer captured" : "\(status)\(error.map { " \($0)" } ?? "")"
+        }
+    }
+
+    /// How the simulated project answered: `production`, or `emulator` for an emulator's capture.
+    public var behaviour: String
+    public var rows: [Row]
+
+    public init(behaviour: String, rows: [Row]) {
+        self.behaviour = behaviour
+        self.rows = rows
+    }
+
+    /// The `oobCode` a request carries (JSON or form body).
+    public static func actionCode(in exchange: CapturedExchange) -> String? {
+        if let object = try? JSONSerialization.jsonObject(with: exchange.requestBody) as? [String: Any] {
+            return (object["oobCode"] ?? object["oob_code"]) as? String
+        }
+        let form = URLComponents(string: "?" + String(decoding: exchange.requestBody, as: UTF8.self))?.queryItems
+        return form?.first { $0.name == "oobCode" || $0.name == "oob_code" }?.value
+    }
+
+    /// Whether an issued code is the kind the operation spends.
+    public static func fits(_ code: IssuedOobCode, _ operation: String) -> Bool {
+        switch operation {
+        case "resetPassword": code.requestType == .passwordReset
+        case "signInWithEmailLink": code.requestType == .emailSignIn
+        case "update": code.requestType != .passwordReset && code.requestType != .emailSignIn
+        default: false
+        }
+    }
+
+    /// Tokens the capture's server answered, mapped to the simulated project's in their place.
+    public static func mapTokens(captured: Data, simulated: Data, into replacements: inout [String: String]) {
+        guard let old = try? JSONSerialization.jsonObject(with: captured) as? [String: Any],
+              let new = try? JSONSerialization.jsonObject(with: simulated) as? [String: Any] else { return }
+        for key in ["idToken", "refreshToken", "id_token", "refresh_token", "access_token"] {
+            if let from = old[key] as? String, let to = new[key] as? String, !from.isEmpty, from != to {
+                replacements[from] = to
+            }
+        }
+    }
+
+    public static func errorCode(_ body: Data) -> String? {
+        guard let object = try? JSONSerialization.jsonObject(with: body) as? [String: Any],
+              let message = (object["error"] as? [String: Any])?["message"] as? String else { return nil }
+        return errorCode(message: message)
+    }
+
+    /// `EMAIL_NOT_FOUND : detail` is `EMAIL_NOT_FOUND`.
+    public static func errorCode(message: String) -> String {
+        String(message.split(separator: " : ", maxSplits: 1, omittingEmptySubsequences: false).first ?? Substring(message))
+            .trimmingCharacters(in: .whitespaces)
+    }
+
+    /// What explains a difference, when it can be told.
+    public static func note(_ operation: CapturedOperation, captured: Answer, simulated: Answer, project: ProjectConfiguration) -> String? {
+        switch simulated.error {
+        case "EMAIL_NOT_FOUND", "USER_NOT_FOUND":
+            return "the simulated project has no account for \(operation.email ?? "that address"): add it to the project's users (--project FILE)"
+        case "UNAUTHORIZED_DOMAIN":
+            return "the continue URL's host is not an authorized domain of project \(project.projectId) (--project FILE, authorizedDomains)"
+        case "INVALID_OOB_CODE", "EXPIRED_OOB_CODE":
+            return "no code the simulated project issued stands for the captured one (the capture holds no request that sent it)"
+        case "INVALID_ID_TOKEN", "MISSING_ID_TOKEN", "INVALID_REFRESH_TOKEN", "TOKEN_EXPIRED":
+            return "the token came from a sign-in the capture does not hold"
+        case "INVALID_PASSWORD" where captured.error == "EMAIL_NOT_FOUND":
+            return "the simulated project has a preset account for \(operation.email ?? "that address"), which the captured server did not"
+        case let code? where captured.error == nil && ["INVALID_REQ_TYPE", "INVALID_ARGUMENT", "MISSING_REQ_TYPE"].contains(code):
+            return "the simulated project does not read this request as the captured server did (its spelling: \(operation.api.rawValue) \(operation.wireName))"
+        default:
+            return nil
+        }
+    }
+
+    /// As `import` prints it after the narration.
+    public var text: String {
+        let differing = rows.filter(\.differs).count
+        let answering = behaviour == "emulator" ? "as the Auth Emulator answers (serve --as emulator)" : "as production answers (serve --as production)"
+        var lines = ["Compared with the simulated project \(answering), each request sent again in order: \(differing) of \(rows.count) answer\(rows.count == 1 ? "" : "s") differ"]
+        for row in rows {
+            let mark = row.captured.status == 0 ? "?" : row.differs ? "≠" : "="
+            lines.append("  \(mark) #\(row.entry) \(row.operation): captured \(row.captured.text), simulated \(row.simulated.text)")
+            if let note = row.note { lines.append("      \(note)") }
+        }
+        return lines.map(UntrustedText.sanitize).joined(separator: "\n")
+    }
+}
