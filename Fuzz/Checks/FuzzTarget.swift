@@ -39,6 +39,7 @@ public enum FuzzTargets {
         FuzzTarget(name: "project", check: { await ProjectChecks.check($0) }),
         FuzzTarget(name: "session", check: { await SessionChecks.check($0) }),
         FuzzTarget(name: "serve", check: { await ServeChecks.check($0) }),
+        FuzzTarget(name: "capture", synchronous: CaptureChecks.check),
     ]
 
     public static func named(_ name: String) -> FuzzTarget? {

@@ -46,8 +46,10 @@ struct ImportCommand: AsyncParsableCommand {
         do {
             // Refused before the capture is read, so that nothing is half done.
             if let save { try SessionFile.checkWritable(save) }
-            let data = capture == "-" ? FileHandle.standardInput.readDataToEndOfFile() : try Data(contentsOf: URL(fileURLWithPath: capture))
-            let flow = try CapturedFlow.read(data, project: configuration)
+            // Mapped, not read: a capture can be 100 MB of other traffic.
+            let file = capture == "-" ? nil : try MappedFile(path: capture)
+            let data = file?.data ?? FileHandle.standardInput.readDataToEndOfFile()
+            let flow = try CapturedFlow.read(data, project: configuration, release: file?.release)
             let comparison = compare ? await ServerProgram.comparesCaptures?(flow, configuration) : nil
             if json {
                 output = JSONWriter.commandOutput(CapturedFlow.Report(flow, comparison: comparison))
@@ -59,7 +61,7 @@ struct ImportCommand: AsyncParsableCommand {
             FileHandle.standardError.write(Data("actionflow import: \(error)\n".utf8))
             throw ExitCode(2)
         } catch {
-            let reason = (error as? CaptureError)?.description ?? Self.readFailure(error)
+            let reason = (error as? CaptureError)?.description ?? (error as? MappedFile.Failure)?.description ?? Self.readFailure(error)
             FileHandle.standardError.write(Data("actionflow import: \(UntrustedText.sanitize(capture)): \(reason)\n".utf8))
             throw ExitCode(2)
         }

@@ -13,15 +13,16 @@ struct SessionSource {
 
     static func load(_ file: String, project: ProjectFileOption) async throws -> SessionSource {
         if isCapture(file) {
-            let data: Data
+            let mapped: MappedFile
             do {
-                data = try Data(contentsOf: URL(fileURLWithPath: file))
+                // Mapped, not read: a capture can be 100 MB of other traffic.
+                mapped = try MappedFile(path: file)
             } catch {
-                throw CaptureSourceError(path: file, reason: "cannot read it: \(error.localizedDescription)")
+                throw CaptureSourceError(path: file, reason: error.description)
             }
             let configuration = try project.load()
             do {
-                let flow = try CapturedFlow.read(data, project: configuration)
+                let flow = try CapturedFlow.read(mapped.data, project: configuration, release: mapped.release)
                 let name = URL(fileURLWithPath: file).lastPathComponent
                 return SessionSource(recording: flow.recording(project: configuration, source: name), title: name, failure: nil)
             } catch {

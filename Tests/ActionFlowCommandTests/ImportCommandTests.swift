@@ -207,4 +207,61 @@ import Testing
         await #expect(throws: ExitCode(2)) { try await command.run() }
         #expect(!FileManager.default.fileExists(atPath: "/nonexistent-folder/capture.json"))
     }
+
+    /// Other traffic whose text holds every character the entry scan must see past: braces and
+    /// brackets in strings, escaped quotes and backslashes, keys named log and entries.
+    static func padded(_ capture: Data, entries count: Int, bodyBytes: Int) throws -> Data {
+        var archive = try #require(try JSONSerialization.jsonObject(with: capture) as? [String: Any])
+        var log = try #require(archive["log"] as? [String: Any])
+        var entries = try #require(log["entries"] as? [[String: Any]])
+        let tricky = #"{"log": {"entries": [ "}", "\"", "\\", "]", "{" ]}} "# + String(repeating: "y", count: bodyBytes)
+        let other: [[String: Any]] = (0..<count).map { index in
+            ["startedDateTime": "2026-01-15T09:00:00.000Z", "time": 3,
+             "request": ["method": "POST", "url": "https://cdn.example.com/\(index)?q=%7B", "headers": [["name": "X-Entries", "value": "]}{["]],
+                         "postData": ["mimeType": "application/json", "text": #"{"entries": [{"log": "}"}]}"#]],
+             "response": ["status": 200, "headers": [], "content": ["mimeType": "text/plain", "text": tricky]],
+             "entries": ["not", "a", "capture's"]]
+        }
+        entries.insert(contentsOf: other, at: 2)
+        log["entries"] = entries
+        archive["log"] = log
+        return try JSONSerialization.data(withJSONObject: archive)
+    }
+
+    @Test("a capture is read one entry at a time: other traffic full of braces, quotes and keys named entries changes nothing, and read bytes are given back in order")
+    func streamedEntriesAreTheWholeFilesEntries() throws {
+        let project = try ProjectConfigLoader.loadDefault()
+        let small = try CapturedFlow.read(try Self.capture("serve-emulator.har"), project: project)
+        let big = try Self.padded(try Self.capture("serve-emulator.har"), entries: 40, bodyBytes: 60_000)
+        var released: [Range<Int>] = []
+        let flow = try CapturedFlow.read(big, project: project) { released.append($0) }
+        #expect(flow.entries == small.entries + 40)
+        #expect(flow.operations.map(\.operation) == small.operations.map(\.operation))
+        #expect(flow.operations.map(\.status) == small.operations.map(\.status))
+        #expect(flow.actionLinks.map(\.anatomy.link) == small.actionLinks.map(\.anatomy.link))
+        #expect(flow.unrelated == small.unrelated + 40)
+        #expect(!released.isEmpty, "a 2 MB capture gives its read megabytes back")
+        #expect(zip(released, released.dropFirst()).allSatisfy { $0.upperBound == $1.lowerBound }, "in order, each once")
+        #expect((released.last?.upperBound ?? 0) <= big.count)
+    }
+
+    @Test("an entry the scan finds broken is reported as the whole file's decoding names it")
+    func brokenEntryMidFile() throws {
+        let project = try ProjectConfigLoader.loadDefault()
+        var archive = try #require(try JSONSerialization.jsonObject(with: try Self.capture("serve-emulator.har")) as? [String: Any])
+        var log = try #require(archive["log"] as? [String: Any])
+        var entries = try #require(log["entries"] as? [[String: Any]])
+        entries[5]["request"] = ["url": "https://example.com/"]
+        log["entries"] = entries
+        archive["log"] = log
+        #expect(throws: CaptureError.notHAR("log.entries[5].request.method is missing")) {
+            _ = try CapturedFlow.read(try JSONSerialization.data(withJSONObject: archive), project: project)
+        }
+        entries[5] = ["request": "not an object"]
+        log["entries"] = entries
+        archive["log"] = log
+        #expect(throws: CaptureError.notHAR("log.entries[5].request is not an object")) {
+            _ = try CapturedFlow.read(try JSONSerialization.data(withJSONObject: archive), project: project)
+        }
+    }
 }

@@ -145,14 +145,14 @@ public struct CapturedFlow: Sendable {
 
     /// Reads a HAR capture. `project` decides which domains are authorized and which apps and
     /// link domains are the project's, for the findings.
-    public static func read(_ data: Data, project: ProjectConfiguration) throws(CaptureError) -> CapturedFlow {
-        let archive = try HTTPArchive.load(data)
-        let entries = archive.log?.entries ?? []
-        var flow = CapturedFlow(operations: [], actionLinks: [], findings: [], preflights: 0, unrelated: 0, entries: entries.count)
-        for (index, entry) in entries.enumerated() {
+    /// `release` is told which bytes have been read (a mapped file gives their pages back).
+    public static func read(_ data: Data, project: ProjectConfiguration, release: ((Range<Int>) -> Void)? = nil) throws(CaptureError) -> CapturedFlow {
+        var flow = CapturedFlow(operations: [], actionLinks: [], findings: [], preflights: 0, unrelated: 0, entries: 0)
+        let entries = try HTTPArchive.forEachEntry(data, release: release) { index, entry in
             flow.add(CapturedExchange(entry: index, entry), project: project)
         }
-        guard !flow.operations.isEmpty || !flow.actionLinks.isEmpty else { throw .noIdentityToolkitCall(entries: entries.count) }
+        flow.entries = entries
+        guard !flow.operations.isEmpty || !flow.actionLinks.isEmpty else { throw .noIdentityToolkitCall(entries: flow.entries) }
         flow.findings += flow.operations.enumerated().flatMap { index, operation in
             Self.settingsFindings(operation, project: project).map { CapturedFinding(finding: $0, subject: "operations[\(index)]") }
         }

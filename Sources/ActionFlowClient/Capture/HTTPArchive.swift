@@ -121,6 +121,55 @@ extension HTTPArchive {
         return archive
     }
 
+    /// Hands each entry of the capture to `body`, in order, decoding one entry at a time so that
+    /// memory follows the largest entry, not the file (a 100 MB capture is mostly other traffic's
+    /// bodies); returns how many entries there are. `release` is told, as the reading moves on,
+    /// which bytes are no longer needed (a mapped file gives their pages back). A file the entry
+    /// scan cannot split is decoded whole, which names what is wrong with it as `load` does.
+    public static func forEachEntry(_ data: Data, release: ((Range<Int>) -> Void)? = nil, _ body: (Int, Entry) -> Void) throws(CaptureError) -> Int {
+        guard data.contains(where: { !JSONScan.isSpace($0) }) else { throw .empty }
+        var scanner = EntryScanner()
+        let decoder = JSONDecoder()
+        var count = 0
+        var released = 0
+        var problem: CaptureError?
+        let split: Bool = data.withUnsafeBytes { raw in
+            let bytes = raw.bindMemory(to: UInt8.self)
+            let chunk = 1 << 20
+            for index in bytes.indices {
+                switch scanner.step(bytes[index], at: index) {
+                case nil:
+                    break
+                case .unexpected:
+                    return false
+                case .entry(let range):
+                    let slice = Data(bytesNoCopy: UnsafeMutableRawPointer(mutating: raw.baseAddress! + range.lowerBound), count: range.count, deallocator: .none)
+                    guard let entry = try? decoder.decode(Entry.self, from: slice) else { return false }
+                    guard let request = entry.request else { problem = .entryWithoutRequest(entry: count); return true }
+                    if request.method == nil { problem = .notHAR("log.entries[\(count)].request.method is missing"); return true }
+                    if request.url == nil { problem = .notHAR("log.entries[\(count)].request.url is missing"); return true }
+                    body(count, entry)
+                    count += 1
+                }
+                // Every megabyte: what lies before the entry being read is done with.
+                let done = scanner.openEntryStart ?? index
+                if let release, done - released >= chunk {
+                    release(released..<done)
+                    released = done
+                }
+            }
+            return scanner.sawEntries && scanner.closedTop
+        }
+        if let problem { throw problem }
+        guard split else {
+            // Read whole: it names the fault (cut short, not JSON, not HAR) precisely.
+            if let end = JSONScan.unfinishedEnd(data) { throw .cutShort(byteOffset: end.offset, line: end.line, column: end.column) }
+            _ = try load(data)
+            throw .notHAR("its log.entries cannot be read one by one")
+        }
+        return count
+    }
+
     /// `log.entries[3].request.url`.
     static func fieldPath(_ path: [any CodingKey]) -> String {
         path.reduce("") { text, key in
@@ -178,5 +227,103 @@ enum JSONScan {
         }
         guard inString || depth > 0 else { return nil }
         return (data.count, line, column)
+    }
+}
+
+/// Finds, byte by byte, each object of the top-level object's `log.entries` list, without
+/// decoding anything, so that a capture is read one entry at a time.
+struct EntryScanner {
+    enum Event {
+        /// An entry's bytes, from its `{` to its `}`.
+        case entry(Range<Int>)
+        /// Not shaped as a HAR capture: the decoder then says how.
+        case unexpected
+    }
+
+    /// Each open container: whether it is an object, and the key it sits under.
+    private var stack: [(isObject: Bool, key: [UInt8]?)] = []
+    private var expectKey = false
+    private var pendingKey: [UInt8]?
+    private var key: [UInt8] = []
+    private var inKey = false
+    private var inString = false
+    private var escaped = false
+    private(set) var sawEntries = false
+    private var sawLog = false
+    private(set) var closedTop = false
+    /// Where the entry being read starts; bytes before it (and before the current one when
+    /// none is open) are no longer needed.
+    private(set) var openEntryStart: Int?
+
+    private static let log = Array("log".utf8)
+    private static let entries = Array("entries".utf8)
+
+    private var inEntriesList: Bool {
+        stack.count == 3 && stack[1].isObject && stack[1].key == Self.log && !stack[2].isObject && stack[2].key == Self.entries
+    }
+
+    mutating func step(_ byte: UInt8, at index: Int) -> Event? {
+        if inString {
+            if escaped {
+                escaped = false
+            } else if byte == UInt8(ascii: "\\") {
+                escaped = true
+            } else if byte == UInt8(ascii: "\"") {
+                inString = false
+                if inKey { pendingKey = key }
+                inKey = false
+                return nil
+            }
+            // Keys are kept only where `log` and `entries` can be, and only short ones.
+            if inKey { if key.count < 16 { key.append(byte) } else { inKey = false } }
+            return nil
+        }
+        if closedTop { return JSONScan.isSpace(byte) ? nil : .unexpected }
+        switch byte {
+        case UInt8(ascii: "\""):
+            inString = true
+            if expectKey {
+                expectKey = false
+                inKey = stack.count <= 2
+                key.removeAll(keepingCapacity: true)
+            }
+        case UInt8(ascii: ","):
+            if stack.last?.isObject == true {
+                expectKey = true
+                pendingKey = nil
+            }
+        case UInt8(ascii: "{"), UInt8(ascii: "["):
+            let isObject = byte == UInt8(ascii: "{")
+            if stack.isEmpty, !isObject { return .unexpected }
+            if inEntriesList {
+                guard isObject else { return .unexpected }
+                openEntryStart = index
+            }
+            let key = stack.last?.isObject == true ? pendingKey : nil
+            // A second `log`, or a second `entries` list in it: the decoder keeps only one of
+            // them, so the whole file is decoded instead.
+            if stack.count == 1, key == Self.log {
+                if sawLog { return .unexpected }
+                sawLog = true
+            }
+            stack.append((isObject, key))
+            if inEntriesList {
+                if sawEntries { return .unexpected }
+                sawEntries = true
+            }
+            expectKey = isObject
+            pendingKey = nil
+        case UInt8(ascii: "}"), UInt8(ascii: "]"):
+            guard !stack.isEmpty else { return .unexpected }
+            stack.removeLast()
+            if stack.isEmpty { closedTop = true }
+            if inEntriesList, let start = openEntryStart {
+                openEntryStart = nil
+                return .entry(start..<(index + 1))
+            }
+        default:
+            break
+        }
+        return nil
     }
 }
