@@ -262,8 +262,8 @@ struct MatrixCommand: ParsableCommand {
     static func associationFiles(_ project: ProjectConfiguration) -> [AssociationFiles] {
         (project.hostingDomains + project.dynamicLinkDomains).map { domain in
             AssociationFiles(domain: domain,
-                             iOSApps: project.iOSApp.flatMap { app in app.teamId.map { ["\($0).\(app.bundleId)"] } } ?? [],
-                             androidApps: project.androidApp.flatMap { $0.sha256.isEmpty ? nil : [$0.packageName] } ?? [],
+                             iOSApps: SiteAssociation.listedIOSApp(project).map { [$0] } ?? [],
+                             androidApps: SiteAssociation.listedAndroidApp(project).map { [$0.packageName] } ?? [],
                              appleAppSiteAssociation: SiteAssociation.appleFile(for: project, domain: domain),
                              assetlinks: SiteAssociation.androidFile(for: project))
         }

@@ -33,24 +33,30 @@ public enum SiteAssociation {
     /// The links paths are assumed: Firebase does not publish the file its Hosting serves.
     public static let assumption = "assumed: a Hosting domain of the project serves association files listing the project's registered apps (iOS team and bundle id, Android package and SHA-256) for its /__/auth/links path; a Dynamic Links domain lists them for every path"
 
+    /// The iOS app the files list, as `TEAM.BUNDLE`: none without a team id.
+    public static func listedIOSApp(_ project: ProjectConfiguration) -> String? {
+        project.iOSApp.flatMap { app in app.teamId.map { "\($0).\(app.bundleId)" } }
+    }
+
+    /// The Android app the files list: none without a SHA-256 fingerprint.
+    public static func listedAndroidApp(_ project: ProjectConfiguration) -> RegisteredAndroidApp? {
+        project.androidApp.flatMap { $0.sha256.isEmpty ? nil : $0 }
+    }
+
     /// `{"applinks": {"details": [{"appIDs": ["TEAM.BUNDLE"], "components": [{"/": PATH}]}]}}`,
-    /// Apple's format; no app without a team id.
+    /// Apple's format.
     public static func appleFile(for project: ProjectConfiguration, domain: String) -> String {
-        var details: [[String: Any]] = []
-        if let app = project.iOSApp, let team = app.teamId {
-            details.append(["appIDs": ["\(team).\(app.bundleId)"], "components": [["/": linksPath(project, domain: domain)]]])
-        }
+        let details: [[String: Any]] = listedIOSApp(project).map { [["appIDs": [$0], "components": [["/": linksPath(project, domain: domain)]]]] } ?? []
         return json(["applinks": ["details": details]])
     }
 
     /// `[{"relation": ["delegate_permission/common.handle_all_urls"], "target": {...}}]`, the
-    /// Digital Asset Links statement list; no app without a SHA-256 fingerprint.
+    /// Digital Asset Links statement list.
     public static func androidFile(for project: ProjectConfiguration) -> String {
-        var statements: [[String: Any]] = []
-        if let app = project.androidApp, !app.sha256.isEmpty {
-            statements.append(["relation": ["delegate_permission/common.handle_all_urls"],
-                               "target": ["namespace": "android_app", "package_name": app.packageName, "sha256_cert_fingerprints": app.sha256]])
-        }
+        let statements: [[String: Any]] = listedAndroidApp(project).map { app in
+            [["relation": ["delegate_permission/common.handle_all_urls"],
+              "target": ["namespace": "android_app", "package_name": app.packageName, "sha256_cert_fingerprints": app.sha256]]]
+        } ?? []
         return json(statements)
     }
 
@@ -66,14 +72,10 @@ public enum SiteAssociation {
         guard serves(project, domain: domain) else {
             return (false, "\(domain) is not a domain of project \(project.projectId): it serves no association file")
         }
-        let listed: String?
-        switch app.platform {
-        case .iOS:
-            listed = project.iOSApp.flatMap { ios in ios.teamId.map { "\($0).\(ios.bundleId)" } }
-        case .android:
-            listed = project.androidApp.flatMap { $0.sha256.isEmpty ? nil : $0.packageName }
-        case .desktop:
-            listed = nil
+        let listed: String? = switch app.platform {
+        case .iOS: listedIOSApp(project)
+        case .android: listedAndroidApp(project)?.packageName
+        case .desktop: nil
         }
         guard let listed else {
             let missing = app.platform == .iOS ? "the iOS app has no team id registered" : "the Android app has no SHA-256 fingerprint registered"
