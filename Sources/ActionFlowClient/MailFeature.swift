@@ -81,7 +81,7 @@ extension Session {
         case .app(let url):
             app.lastLink = LinkVisit(link: link, outcome: "app", anatomy: anatomy, route: route)
             coldStartIfKilled(with: url)
-            return appReceives(url, anatomy: anatomy, openedWith: link)
+            return appReceives(url, anatomy: anatomy)
         case .store(let visit):
             app.lastLink = LinkVisit(link: link, outcome: visit.store.title, anatomy: anatomy, route: route)
             app.location = .store(StorePage(visit, project: project))
@@ -120,9 +120,8 @@ extension Session {
 
     /// The app is opened with a URL: a link with a code to handle, or a continue URL to resume at.
     /// `anatomy` is the tapped link's when the URL is its payload (same action fields);
-    /// `continueURL` is the page the web app is on when the hosted page sent a sign-in link there;
-    /// `openedWith` is the link the system handed the app, when it was a wrapper around `url`.
-    mutating func appReceives(_ url: String, anatomy known: LinkAnatomy? = nil, atPage page: String? = nil, openedWith tapped: String? = nil) -> [Effect] {
+    /// `continueURL` is the page the web app is on when the hosted page sent a sign-in link there.
+    mutating func appReceives(_ url: String, anatomy known: LinkAnatomy? = nil, atPage page: String? = nil) -> [Effect] {
         app.location = .app
         guard let anatomy = known ?? inspect(url), let linkCode = anatomy.oobCode else {
             return resumeAt(continueURL: url)
@@ -131,7 +130,7 @@ extension Session {
         var code = linkCode
         var linkContinueURL = anatomy.continueLink?.destination ?? anatomy.continueUrl
         if let sdk = app.device.sdk {
-            let given = linkForSDK(payload: url, tapped: tapped)
+            let given = linkForSDK(payload: url, tapped: known)
             var handling = sdk.appHandling(of: given.link)
             if let note = given.note { handling.reasons.insert(note, at: 0) }
             log(.sdkHandled(handling))
@@ -181,10 +180,10 @@ extension Session {
     /// What the app's SDK is given, and how the narration says it: the action URL inside a
     /// Hosting link (a Dynamic Link's payload comes from the Dynamic Links SDK), or the whole
     /// link when the app passes it on.
-    private func linkForSDK(payload: String, tapped: String?) -> (link: String, note: String?) {
-        guard let tapped, let anatomy = inspect(tapped), anatomy.outerWrapper?.kind == .hostingWrapper else { return (payload, nil) }
+    private func linkForSDK(payload: String, tapped: LinkAnatomy?) -> (link: String, note: String?) {
+        guard let tapped, tapped.outerWrapper?.kind == .hostingWrapper else { return (payload, nil) }
         if app.device.passesWholeLink {
-            return (anatomy.link, "the app hands its SDK the whole Hosting link the system opened it with")
+            return (tapped.link, "the app hands its SDK the whole Hosting link the system opened it with")
         }
         return (payload, "the app takes the action URL out of the Hosting link's link= before handing it to its SDK")
     }

@@ -78,9 +78,7 @@ public struct LinkMigration: Sendable, Hashable, Encodable {
         if case .webWidget(let actionURL) = tap.destination {
             side.afterContinue = LinkRouter.continueRoute(afterWidget: actionURL, on: device, project: project, requested: sent.settings)
         }
-        let row = RoutingMatrix.Row(condition: .init(platform: app.platform, appInstalled: true, appVersion: nil, linksVerified: device.linksVerified, mailClient: .native),
-                                    tap: tap, afterContinue: side.afterContinue)
-        side.appReads = RoutingMatrix(link: link, rows: [row], assumptions: []).read(by: app.sdk).rows.first?.appReads
+        side.appReads = RoutingMatrix.appReads(tap: tap, afterContinue: side.afterContinue, by: app.sdk)
         return side
     }
 }

@@ -101,12 +101,18 @@ public struct RoutingMatrix: Sendable, Hashable, Codable {
         var matrix = self
         matrix.rows = rows.filter { $0.condition.platform == profile.platform.device }.map { row in
             var row = row
-            // A continue URL without a code is a page to resume at: the SDK does not read it.
-            let opened = [row.tap, row.afterContinue].compactMap { $0.flatMap(Self.urlTheAppIsOpenedWith) }.first
-            row.appReads = opened.flatMap { (try? LinkInspector.inspect($0))?.oobCode == nil ? nil : profile.appHandling(of: $0) }
+            row.appReads = Self.appReads(tap: row.tap, afterContinue: row.afterContinue, by: profile)
             return row
         }
         return matrix
+    }
+
+    /// What an app on `profile` reads from the URL it is opened with at the end of the tap, or
+    /// else of Continue; nil when it is not opened with an action link.
+    static func appReads(tap: TapRoute, afterContinue: TapRoute?, by profile: SDKProfile) -> SDKAppHandling? {
+        // A continue URL without a code is a page to resume at: the SDK does not read it.
+        let opened = [tap, afterContinue].compactMap { $0.flatMap(urlTheAppIsOpenedWith) }.first
+        return opened.flatMap { (try? LinkInspector.inspect($0))?.oobCode == nil ? nil : profile.appHandling(of: $0) }
     }
 
     /// The URL an app is opened with at the end of `route`, when it ends in the app.

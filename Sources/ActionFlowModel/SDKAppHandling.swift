@@ -49,9 +49,12 @@ extension SDKProfile {
     /// What the app does with `link`, the URL the system opened it with.
     public func appHandling(of link: String) -> SDKAppHandling {
         let reading = read(link)
+        // The link's own fields, read once: the fallback where the SDK has no parser, and what
+        // the narration sets beside the SDK's reading.
+        let own = ownReading(link)
         var reasons = [SDKAppHandling.appPattern] + reading.notes
         func finish(_ outcome: SDKAppHandling.Outcome) -> SDKAppHandling {
-            SDKAppHandling(profile: name, outcome: outcome, reasons: reasons, linkContinueURL: ownReading(link)?.continueURL)
+            SDKAppHandling(profile: name, outcome: outcome, reasons: reasons, linkContinueURL: own?.continueURL)
         }
         switch reading.isSignInWithEmailLink {
         case .crash:
@@ -60,7 +63,7 @@ extension SDKProfile {
             return finish(.throwsError("URIError: URI malformed (isSignInWithEmailLink)"))
         case .yes:
             reasons.append("isSignInWithEmailLink answered true (\(platform.rawValue) \(readAt))")
-            return signIn(link, reading: reading, reasons: &reasons).map(finish) ?? finish(.ignores)
+            return signIn(link, reading: reading, own: own, reasons: &reasons).map(finish) ?? finish(.ignores)
         case .no:
             break
         }
@@ -85,7 +88,7 @@ extension SDKProfile {
             return finish(.ignores)
         case .none, .throwsError:
             // No parser (Android's firebase-auth, flutterfire, react-native-firebase before 25).
-            guard let own = ownReading(link) else { return finish(.ignores) }
+            guard let own else { return finish(.ignores) }
             guard own.operation != .emailLink else {
                 reasons.append("isSignInWithEmailLink answered false: the app does not sign in with the link")
                 return finish(.ignores)
@@ -97,7 +100,7 @@ extension SDKProfile {
 
     /// Sign-in with the link, once `isSignInWithEmailLink` said yes: the code the SDK's sign-in
     /// sends, and the continue URL the app resumes at; nil when the app never gets that far.
-    private func signIn(_ link: String, reading: SDKLinkReading, reasons: inout [String]) -> SDKAppHandling.Outcome? {
+    private func signIn(_ link: String, reading: SDKLinkReading, own: LinkFields?, reasons: inout [String]) -> SDKAppHandling.Outcome? {
         let continueURL: String?
         switch reading.parseLink {
         case .crash:
@@ -105,7 +108,7 @@ extension SDKProfile {
         case .parsed(let url):
             continueURL = url.continueUrl
         case .none, .throwsError:
-            continueURL = ownReading(link)?.continueURL
+            continueURL = own?.continueURL
         }
         let code: String?
         switch platform {
@@ -138,7 +141,9 @@ extension SDKProfile {
     }
 
     /// The link's own mode, code and continue URL, read as a plain URL.
-    private func ownReading(_ link: String) -> (operation: ActionCodeOperation, code: String, continueURL: String?)? {
+    typealias LinkFields = (operation: ActionCodeOperation, code: String, continueURL: String?)
+
+    private func ownReading(_ link: String) -> LinkFields? {
         guard let anatomy = try? LinkInspector.inspect(link), let code = anatomy.oobCode else { return nil }
         return (anatomy.operation, code, anatomy.continueLink?.destination ?? anatomy.continueUrl)
     }
