@@ -106,7 +106,9 @@ let package = Package(
         .target(
             name: "ActionFlowServeCommands",
             dependencies: [
-                "ActionFlowCommands", "ActionFlowClient", "ActionFlowServer", "ActionFlowBackend", "ActionFlowModel", "ActionFlowTransport",
+                "ActionFlowCommands", "ActionFlowClient", "ActionFlowServer", "ActionFlowBackend", "ActionFlowModel", "ActionFlowTransport", "ActionFlowTUI",
+                "CTerminalSupport",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

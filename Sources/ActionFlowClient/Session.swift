@@ -21,6 +21,8 @@ public struct Session: Sendable, Equatable {
     public var presenter: PresenterProgress?
     /// The file an imported capture came from: the session holds its traffic, not an app's screens.
     public var capture: String?
+    /// What a long live session no longer keeps in `journal` (`forgetEarly`), nil until then.
+    public var earlier: EarlierTraffic?
 
     public static let exchangeWindow = 50
 
@@ -209,7 +211,7 @@ public enum DraftField: String, Sendable, CaseIterable {
 // `devices` (each with its name, app and drafts) and `focus` take their place.
 extension Session: Codable {
     private enum CodingKeys: String, CodingKey {
-        case world, app, drafts, deviceName, devices, focus, exchanges, exchangeCount, journal, presenter, capture
+        case world, app, drafts, deviceName, devices, focus, exchanges, exchangeCount, journal, presenter, capture, earlier
     }
 
     /// Whether the session needs the layout of format version 2 (more than one device).
@@ -243,6 +245,7 @@ extension Session: Codable {
         journal = try container.decode([JournalEntry].self, forKey: .journal)
         presenter = try container.decodeIfPresent(PresenterProgress.self, forKey: .presenter)
         capture = try container.decodeIfPresent(String.self, forKey: .capture)
+        earlier = try container.decodeIfPresent(EarlierTraffic.self, forKey: .earlier)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -263,5 +266,6 @@ extension Session: Codable {
         try container.encode(journal, forKey: .journal)
         try container.encodeIfPresent(presenter, forKey: .presenter)
         try container.encodeIfPresent(capture, forKey: .capture)
+        try container.encodeIfPresent(earlier, forKey: .earlier)
     }
 }

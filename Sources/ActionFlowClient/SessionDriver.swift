@@ -56,8 +56,8 @@ public struct RemoteEffects: Sendable {
 /// saved as a recording.
 public struct SessionDriver: Sendable {
     public private(set) var session: Session
-    /// The session before the first event.
-    public let start: Session
+    /// The session before the first event kept.
+    public private(set) var start: Session
     /// Every event reduced since `start`: user intents, and the replies of a remote world.
     public private(set) var events: [AppEvent] = []
     /// When each event was reduced; nil when a loaded recording did not say.
@@ -86,6 +86,19 @@ public struct SessionDriver: Sendable {
                 effects += reduce(reply)
             }
         }
+    }
+
+    /// Keeps only the last `count` events: `start` moves on past the others, and both sessions
+    /// forget their early facts (`Session.forgetEarly`). A live session's own file (`serve
+    /// --inspect --save`) keeps every event; this keeps the interface's memory bounded.
+    public mutating func forgetEarlierEvents(keepingLast count: Int, facts: Int, mail: Int) {
+        guard events.count > count else { return }
+        let dropped = events.count - count
+        for event in events.prefix(dropped) { _ = start.reduce(event) }
+        start.forgetEarly(keepingFacts: facts, mail: mail)
+        events.removeFirst(dropped)
+        if times != nil { times?.removeFirst(dropped) }
+        session.forgetEarly(keepingFacts: facts, mail: mail)
     }
 
     /// Reduces one event and keeps it; returns the effects a remote world still has to run.

@@ -155,6 +155,8 @@ extension Session {
             if let at = step.at { remote.now = at }
             if let mail = step.mail { remote.inbox.append(mail) }
             world = .remote(remote)
+            // The capture's mail is in the Mail pane as soon as it is seen: no app lists it.
+            if step.mail != nil { app.listedMessages = remote.inbox.count }
         }
         log(.captured(step.fact))
         if let exchange = step.exchange { _ = keepExchange(exchange) }

@@ -1,6 +1,7 @@
 import ActionFlowBackend
 import ActionFlowModel
 import ActionFlowTransport
+import ActionFlowTUI
 import ArgumentParser
 
 /// `actionflow serve`: the simulated project over HTTP with the Auth Emulator's API, so any
@@ -50,6 +51,14 @@ public struct ServeCommand: AsyncParsableCommand, Sendable {
     @Flag(help: "Do not log one line per request.")
     public var quiet = false
 
+    @Flag(help: "Open the interface on the server's traffic: each call, action link and email shown as the server answers it. q stops the server.")
+    public var inspect = false
+
+    @Option(help: ArgumentHelp("With --inspect: when the server stops, write every exchange seen to this session file (replay and export read it).", valueName: "session"))
+    public var save: String?
+
+    @OptionGroup(title: "With --inspect") var interface: InterfaceOptions
+
     /// For `actionflow-bench serve` only: the framework's floor to compare the emulator's routes with.
     @Flag(help: ArgumentHelp("Also answer GET \(ServeDefaults.benchmarkStaticPath) with fixed JSON.", visibility: .hidden))
     public var benchStaticRoute = false
@@ -68,6 +77,7 @@ public struct ServeCommand: AsyncParsableCommand, Sendable {
                 throw ValidationError("--upstream: \(error)")
             }
         }
+        if save != nil, !inspect { throw ValidationError("--save writes what --inspect watched: add --inspect") }
         guard maxConnections >= 1 else { throw ValidationError("--max-connections must be at least 1, not \(maxConnections)") }
         guard idleTimeout.isFinite, idleTimeout >= 0.1, idleTimeout <= 86_400 else {
             throw ValidationError("--idle-timeout must be from 0.1 to 86400 seconds, not \(idleTimeout)")
@@ -83,3 +93,18 @@ public struct ServeCommand: AsyncParsableCommand, Sendable {
 }
 
 extension ServeBehaviour: ExpressibleByArgument {}
+
+extension ServeCommand {
+    /// `--inspect`'s interface options, for the application it opens.
+    public var interfaceOptions: TUIApplication.Options {
+        TUIApplication.Options(monochrome: interface.monochrome, theme: interface.theme, logFile: interface.logFile)
+    }
+
+    /// `--inspect`: logs go to `--log-file` from here on, and the terminal is started (or the
+    /// program stops, saying why).
+    @MainActor
+    public func startInspectorTerminal() throws -> CursesTerminal {
+        interface.settings.startLogging()
+        return try interface.settings.startTerminal()
+    }
+}

@@ -32,6 +32,11 @@ public enum ServerProgram {
     static func handOver() throws -> Never {
         let program = try location()
         let argv = ([program] + CommandLine.arguments.dropFirst()).map { strdup($0) } + [nil]
+        // A program starts with no signal blocked; this thread may be one of the runtime's,
+        // which block them all, and the new program would inherit that.
+        var none = sigset_t()
+        sigemptyset(&none)
+        pthread_sigmask(SIG_SETMASK, &none, nil)
         execv(program, argv)
         throw Failure(description: "cannot start \(program): \(String(cString: strerror(errno)))")
     }

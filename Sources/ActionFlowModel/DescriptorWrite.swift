@@ -28,13 +28,19 @@ public enum DescriptorWrite {
     /// (less the umask), so a private file is never readable by others, even for a moment. Nil
     /// when done; otherwise the error number.
     public static func replaceFile(at path: String, with bytes: UnsafeRawBufferPointer, mode: mode_t) -> Int32? {
+        replaceFile(at: path, mode: mode) { all($0, bytes) }
+    }
+
+    /// `replaceFile` for content written in pieces: `writeContent` writes it to the descriptor
+    /// and returns nil, or the error number that stopped it.
+    public static func replaceFile(at path: String, mode: mode_t, writeContent: (Int32) -> Int32?) -> Int32? {
         let slash = path.lastIndex(of: "/")
         let folder = slash.map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
         let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
         let temporary = (slash.map { String(path[...$0]) } ?? "") + ".\(name).\(getpid()).tmp"
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode)
         guard descriptor >= 0 else { return errno }
-        let failure = all(descriptor, bytes) ?? (fsync(descriptor) == 0 ? nil : errno)
+        let failure = writeContent(descriptor) ?? (fsync(descriptor) == 0 ? nil : errno)
         close(descriptor)
         if let failure {
             unlink(temporary)

@@ -22,6 +22,10 @@ extension ServeCommand {
         let limits = ServerLimits(maxHeaderBytes: maxHeaderBytes, maxConnections: min(maxConnections, max(1, descriptors)), idleTimeout: .milliseconds(Int64(idleTimeout * 1000)))
         // `validate()` has refused an --upstream that does not parse.
         let forwarder = upstream.flatMap { try? EmulatorAddress(parsing: $0) }.map { UpstreamForwarder(address: $0) }
+        if inspect {
+            try await runInspecting(api: api, limits: limits, forwarder: forwarder, project: configuration)
+            return
+        }
         let server = AuthEmulatorServer(api: api, host: host, port: port, limits: limits, logger: logger, servesBenchmarkRoute: benchStaticRoute, upstream: forwarder)
         let host = self.host
         let behaviour = self.behaviour

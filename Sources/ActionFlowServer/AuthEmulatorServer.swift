@@ -22,14 +22,18 @@ public struct AuthEmulatorServer: Sendable {
     public let servesBenchmarkRoute: Bool
     /// Forwards every request to another Auth Emulator instead of answering it.
     public let upstream: UpstreamForwarder?
+    /// Told of every exchange once it is answered (`serve --inspect`).
+    public let observer: ExchangeObserver?
 
     /// The benchmark's static route: what the framework costs without the emulator's work.
     public static let benchmarkStaticPath = ServeDefaults.benchmarkStaticPath
     public static let defaultHost = ServeDefaults.host
     public static let defaultPort = ServeDefaults.port
 
-    public init(api: EmulatorAPI, host: String = AuthEmulatorServer.defaultHost, port: Int = AuthEmulatorServer.defaultPort, limits: ServerLimits = ServerLimits(), logger: Logger, servesBenchmarkRoute: Bool = false, upstream: UpstreamForwarder? = nil) {
+    public init(api: EmulatorAPI, host: String = AuthEmulatorServer.defaultHost, port: Int = AuthEmulatorServer.defaultPort, limits: ServerLimits = ServerLimits(), logger: Logger, servesBenchmarkRoute: Bool = false, upstream: UpstreamForwarder? = nil,
+                observer: ExchangeObserver? = nil) {
         self.api = api
+        self.observer = observer
         self.upstream = upstream
         self.servesBenchmarkRoute = servesBenchmarkRoute
         self.host = host
@@ -72,7 +76,7 @@ public struct AuthEmulatorServer: Sendable {
         )
         channel.httpDecoder = .init(maxHeaderFieldSize: headerBytes, maxHeaderListSize: headerBytes)
         return Application(
-            responder: EmulatorResponder(api: api, limits: limits, logger: logger, servesBenchmarkRoute: servesBenchmarkRoute, upstream: upstream),
+            responder: EmulatorResponder(api: api, limits: limits, logger: logger, servesBenchmarkRoute: servesBenchmarkRoute, upstream: upstream, observer: observer),
             server: .http1(configuration: channel),
             configuration: ApplicationConfiguration(
                 address: .hostname(host, port: port),
@@ -120,6 +124,7 @@ struct EmulatorResponder: HTTPResponder {
     let logger: Logger
     let servesBenchmarkRoute: Bool
     let upstream: UpstreamForwarder?
+    let observer: ExchangeObserver?
     static let benchmarkBody = ByteBuffer(string: #"{"kind":"actionflow#benchmark","static":true}"#)
 
     func respond(to request: Request, context: BasicRequestContext) async throws -> Response {
@@ -127,8 +132,10 @@ struct EmulatorResponder: HTTPResponder {
             return Response(status: .ok, headers: [.contentType: "application/json"], body: ResponseBody(byteBuffer: Self.benchmarkBody))
         }
         let started = ContinuousClock.now
+        let startedAt = Date()
         var request = request
         let response: APIResponse
+        var received: APIRequest?
         var headers = Self.headers(request.headers)
         // HTTP/1's Host arrives as the `:authority` pseudo-header; the emulator's links use it.
         if headers["host"] == nil, let authority = request.head.authority { headers["host"] = authority }
@@ -138,11 +145,12 @@ struct EmulatorResponder: HTTPResponder {
                 throw NIOTooManyBytesError(maxBytes: api.maxBodyBytes)
             }
             let body = try await request.collectBody(upTo: api.maxBodyBytes)
-            let received = APIRequest(method: request.method.rawValue, path: request.uri.path, rawQuery: request.uri.query, headers: headers, body: Data(buffer: body))
+            let whole = APIRequest(method: request.method.rawValue, path: request.uri.path, rawQuery: request.uri.query, headers: headers, body: Data(buffer: body))
+            received = whole
             if let upstream {
-                response = await upstream.forward(received)
+                response = await upstream.forward(whole)
             } else {
-                response = await api.handle(received)
+                response = await api.handle(whole)
             }
         } catch is NIOTooManyBytesError {
             // Refused before routing; still with CORS headers, so a browser can read why. The
@@ -160,6 +168,10 @@ struct EmulatorResponder: HTTPResponder {
         let elapsed = ContinuousClock.now - started
         let millis = Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000
         logger.info("\(request.method.rawValue) \(request.uri.path) \(response.status) \(String(format: "%.2f", millis)) ms")
+        // Only requests read whole: one refused before its body was read shows nothing of a flow.
+        if let observer, let received {
+            observer.observe(ServedExchange(request: received, response: response, startedAt: startedAt, milliseconds: millis))
+        }
         return Self.response(response)
     }
 

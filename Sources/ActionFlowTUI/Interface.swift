@@ -9,6 +9,8 @@ public enum InterfaceMessage: Sendable {
     /// The terminal's new size (the runtime reads it when the terminal reports a resize).
     case resized(width: Int, height: Int)
     case replies([AppEvent])
+    /// Traffic the server answered (`serve --inspect`), as capture steps.
+    case observed([AppEvent])
     case noted(String)
     case tick(Date)
     /// A signal that ends the program (SIGTERM, SIGHUP, SIGINT from outside).
@@ -129,6 +131,26 @@ public struct Interface: Sendable {
         ui.readOnly = true
     }
 
+    /// Traffic watched as it happens (`serve --inspect`): read-only, fed by `.observed`.
+    public init(watching start: Session, colorMode: ColorMode, theme: Theme = .dark, width: Int, height: Int, notice: String? = nil) {
+        driver = SessionDriver(session: start, remote: nil)
+        replayTitle = ""
+        scenario = nil
+        presentedSteps = []
+        self.width = width
+        self.height = height
+        speed = 1
+        ui = UIState(colorMode: colorMode, theme: theme)
+        ui.mode = .main
+        ui.readOnly = true
+        ui.watching = true
+        ui.message = notice
+    }
+
+    /// Events a watched session keeps; the rest are in its file (`--save`), summarised on screen.
+    static let watchedEvents = 2_000
+    static let watchedMail = 200
+
     /// The session on screen: the live one (with what a presented step is typing), or the
     /// replay's with its progress as a presenter's.
     public var session: Session {
@@ -171,6 +193,13 @@ public struct Interface: Sendable {
         case .replies(let replies):
             awaiting = max(0, awaiting - 1)
             return replies.flatMap { send($0) } + goOn(now: nil)
+        case .observed(let events):
+            for event in events { _ = driver.reduce(event) }
+            // Forgotten in halves, so that moving the start on costs once per thousand events.
+            if driver.events.count >= 2 * Self.watchedEvents {
+                driver.forgetEarlierEvents(keepingLast: Self.watchedEvents, facts: Self.watchedEvents, mail: Self.watchedMail)
+            }
+            return []
         case .noted(let note):
             ui.message = note
             return []
@@ -226,7 +255,7 @@ public struct Interface: Sendable {
     private mutating func perform(_ command: UICommand) -> [InterfaceCommand] {
         switch command {
         case .send where replay != nil:
-            ui.message = UIState.readOnlyMessage
+            ui.message = ui.readOnlyMessage
             return []
         case .send(let event): return send(event)
         case .quit: return [.quit]

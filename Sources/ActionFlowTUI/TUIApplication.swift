@@ -11,6 +11,8 @@ final class ReplyQueue: Sendable {
     private struct Content {
         /// The replies to each effect answered, in order.
         var replies: [[AppEvent]] = []
+        /// Traffic watched (`serve --inspect`), not yet shown.
+        var observed: [AppEvent] = []
         /// Inspector panes laid out on another thread, not yet taken.
         var preparedPanes: [PanePreparation.Pane]?
         var wakeDescriptor: Int32 = -1
@@ -32,6 +34,24 @@ final class ReplyQueue: Sendable {
         content.withLock { content in
             content.replies.append(replies)
             Self.wake(content)
+        }
+    }
+
+    /// Traffic seen by the server. Only the first post since the loop last took them wakes it:
+    /// under load the loop takes them in batches, not one wake per request.
+    func post(observed events: [AppEvent]) {
+        guard !events.isEmpty else { return }
+        content.withLock { content in
+            let wasEmpty = content.observed.isEmpty
+            content.observed += events
+            if wasEmpty { Self.wake(content) }
+        }
+    }
+
+    func takeObserved() -> [AppEvent] {
+        content.withLock { content in
+            defer { content.observed = [] }
+            return content.observed
         }
     }
 
@@ -102,6 +122,7 @@ public final class TUIApplication {
     private enum Start {
         case live(SessionDriver, scenario: Scenario?)
         case replay(SessionRecording, title: String)
+        case watching(Session)
     }
 
     private let start: Start
@@ -129,6 +150,25 @@ public final class TUIApplication {
         self.logger = logger
     }
 
+    /// Watches traffic as it happens (`serve --inspect`): hand it over with `observe`.
+    public init(watching start: Session, transportSummary: String, options: Options, logger: Logger) {
+        self.start = .watching(start)
+        self.transportSummary = transportSummary
+        self.options = options
+        self.logger = logger
+    }
+
+    /// Hands traffic to a watching interface, from any thread; it is shown on the next frame.
+    public nonisolated func observe(_ events: [AppEvent]) {
+        replies.post(observed: events)
+    }
+
+    /// The session a watching interface shows, once it has stopped (for `--save`'s `current`).
+    public private(set) var finalSession: Session?
+
+    /// At most this many frames a second for traffic alone: a key is drawn at once.
+    static let trafficFrameInterval: TimeInterval = 1.0 / 30
+
     /// The interface as it opens on a terminal of this size and colours.
     private func opening(on terminal: CursesTerminal) -> Interface {
         switch start {
@@ -137,6 +177,8 @@ public final class TUIApplication {
                       speed: options.speed, notice: options.notice)
         case .replay(let recording, let title):
             Interface(replaying: recording, title: title, colorMode: terminal.colorMode, theme: terminal.theme, width: terminal.width, height: terminal.height, speed: options.speed)
+        case .watching(let session):
+            Interface(watching: session, colorMode: terminal.colorMode, theme: terminal.theme, width: terminal.width, height: terminal.height, notice: options.notice)
         }
     }
 
@@ -190,9 +232,17 @@ public final class TUIApplication {
         var preparingPanes = false
         // Whether anything on screen may have changed since the last frame.
         var frameWanted = true
+        var lastFrame = Date.distantPast
+        // Traffic taken but not drawn yet: drawn once the frame interval has passed.
+        var trafficWaiting = false
         loop: while true {
             var commands: [InterfaceCommand] = []
             for batch in replies.take() { commands += model.update(.replies(batch), panes: panes) }
+            let observed = replies.takeObserved()
+            if !observed.isEmpty {
+                commands += model.update(.observed(observed), panes: panes)
+                trafficWaiting = true
+            }
             if let prepared = replies.takePreparedPanes() {
                 // Panes laid out for later change nothing on screen: the pane shown was laid
                 // out when it was drawn, and adopting never replaces a pane. Drawing again for
@@ -205,7 +255,11 @@ public final class TUIApplication {
             panes.sessionRevision = model.revision
             save(&model)
             let revisionDrawn = model.revision
-            if frameWanted || revisionDrawn != drawnRevision {
+            // Traffic alone is drawn at most `trafficFrameInterval` apart; a key at once.
+            let trafficHeld = !frameWanted && trafficWaiting && Date().timeIntervalSince(lastFrame) < Self.trafficFrameInterval
+            if !trafficHeld, frameWanted || revisionDrawn != drawnRevision {
+                lastFrame = Date()
+                trafficWaiting = false
                 drawnRevision = revisionDrawn
                 // An embedded world names its project as it is now (the Project pane may change it).
                 let transport = model.replay == nil && model.driver.session.isEmbedded ? "embedded \(model.driver.session.project.projectId)" : transportSummary
@@ -231,7 +285,8 @@ public final class TUIApplication {
                 let replies = self.replies
                 Task.detached(priority: Self.backgroundPriority) { replies.post(preparation.run()) }
             }
-            let timeout = model.nextTick.map { Int32(max(1, min(500, $0.timeIntervalSinceNow * 1000))) } ?? 500
+            var timeout = model.nextTick.map { Int32(max(1, min(500, $0.timeIntervalSinceNow * 1000))) } ?? 500
+            if trafficWaiting { timeout = min(timeout, Int32(max(1, (Self.trafficFrameInterval - Date().timeIntervalSince(lastFrame)) * 1000))) }
             let input = terminal.nextInput(timeout: timeout)
             if case .wake = input {} else { frameWanted = true }
             switch input {
@@ -253,6 +308,7 @@ public final class TUIApplication {
             }
         }
         replies.disconnect()
+        if model.ui.watching { finalSession = model.session }
         effectSink?.finish()
         worker?.cancel()
         terminal.stop()

@@ -74,8 +74,12 @@ public struct UIState: Sendable {
     public var caption: String?
     /// A presented scenario's name and description, over the screen until `n` begins.
     public var openingCard = false
-    /// What a key that would change the replayed session says instead.
-    public static let readOnlyMessage = "a replay is read-only: n b g e q"
+    /// Live traffic (`serve --inspect`): read-only, and what comes in is the server's.
+    public var watching = false
+    /// What a key that would change the replayed or watched session says instead.
+    public var readOnlyMessage: String {
+        watching ? "live traffic is read-only: the panes, e (export) and q (stop the server)" : "a replay is read-only: n b g e q"
+    }
     public var colorMode: ColorMode
     public var theme: Theme
 

@@ -8,28 +8,9 @@ import Testing
 struct RESTTransportEndToEndTests {
     @Test("A copy of actionflow with nothing beside it plays story 1 over --transport rest against serve --as production")
     func loneProgramOverREST() throws {
-        let serveProgram = BuiltBinary.url.deletingLastPathComponent().appendingPathComponent("actionflow-serve")
-        try #require(FileManager.default.isExecutableFile(atPath: serveProgram.path), "build the package first")
-        let serve = Process()
-        serve.executableURL = serveProgram
-        serve.arguments = ["serve", "--as", "production", "--port", "0"]
-        let output = Pipe()
-        serve.standardOutput = output
-        serve.standardError = FileHandle.nullDevice
-        try ProcessLaunch.run(serve)
-        defer {
-            serve.terminate()
-            serve.waitUntilExit()
-        }
-        // The banner names the port: "FIREBASE_AUTH_EMULATOR_HOST=127.0.0.1:PORT".
-        var banner = ""
-        let marker = "FIREBASE_AUTH_EMULATOR_HOST=127.0.0.1:"
-        while !banner.contains(marker) || !banner[banner.range(of: marker)!.upperBound...].contains("\n") {
-            let chunk = output.fileHandleForReading.availableData
-            try #require(!chunk.isEmpty, "serve ended before its banner: \(banner)")
-            banner += String(decoding: chunk, as: UTF8.self)
-        }
-        let port = try #require(Int(banner[banner.range(of: marker)!.upperBound...].prefix { $0.isNumber }))
+        let serve = try ServeProgramProcess(["serve", "--as", "production"])
+        defer { _ = serve.stop() }
+        let port = serve.port
 
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("actionflow-alone-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Where `swift build` put the `actionflow` binary: next to the test bundle.
@@ -235,4 +236,45 @@ extension TmuxSession {
         try press("Enter", "Enter")
         waitFor(["How continue URLs carry state", "The Newsletter  /articles/42", "Password reset · completed"] + also, sourceLocation: sourceLocation)
     }
+}
+
+/// `actionflow-serve serve ... --port 0` started beside the tests, with the port its banner names.
+final class ServeProgramProcess {
+    let process = Process()
+    let output = Pipe()
+    let port: Int
+    /// What it printed up to the port.
+    private(set) var banner = ""
+    static let marker = "FIREBASE_AUTH_EMULATOR_HOST=127.0.0.1:"
+
+    init(_ arguments: [String]) throws {
+        process.executableURL = BuiltBinary.url.deletingLastPathComponent().appendingPathComponent("actionflow-serve")
+        process.arguments = arguments + ["--port", "0"]
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try ProcessLaunch.run(process)
+        // The banner names the port: "FIREBASE_AUTH_EMULATOR_HOST=127.0.0.1:PORT".
+        var banner = ""
+        while !banner.contains(Self.marker) || !banner[banner.range(of: Self.marker)!.upperBound...].contains("\n") {
+            let chunk = output.fileHandleForReading.availableData
+            guard !chunk.isEmpty else { throw TmuxError(description: "serve ended before its banner: \(banner)") }
+            banner += String(decoding: chunk, as: UTF8.self)
+        }
+        self.banner = banner
+        guard let port = Int(banner[banner.range(of: Self.marker)!.upperBound...].prefix { $0.isNumber }) else {
+            throw TmuxError(description: "no port in serve's banner: \(banner)")
+        }
+        self.port = port
+    }
+
+    /// Stops it; everything it printed.
+    func stop() -> String {
+        if process.isRunning {
+            process.terminate()
+            process.waitUntilExit()
+        }
+        return banner + String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    }
+
+    deinit { _ = stop() }
 }

@@ -165,11 +165,11 @@ struct ControllerTests {
         ui.readOnly = true
         #expect(handle([.enter], &session, &ui).isEmpty)
         #expect(ui.editing == nil, "a replay never enters editing")
-        #expect(ui.message == UIState.readOnlyMessage)
+        #expect(ui.message == "a replay is read-only: n b g e q")
         for key: Key in [.character("m"), .character("p"), .character("R"), .character("+"), .character("w"), .paste("https://x.y/z")] {
             ui.message = nil
             #expect(handle([key], &session, &ui).isEmpty, "\(key)")
-            #expect(ui.message == UIState.readOnlyMessage, "\(key)")
+            #expect(ui.message == "a replay is read-only: n b g e q", "\(key)")
             #expect(ui.overlay == nil && ui.mode == .main, "\(key)")
         }
         #expect(handle([.character("g"), .character("n"), .character("b")], &session, &ui).isEmpty, "without presenter steps, nothing to play")

@@ -122,23 +122,13 @@ extension CapturedFlow {
     public func recording(project: ProjectConfiguration, source: String) -> SessionRecording {
         let times = Self.times(exchanges)
         let first = times.values.min()
-        var start = Session(world: .remote(RemoteWorld(project: project, inbox: [], now: first)),
-                            app: AppState(device: Self.capturedClient, settings: ActionCodeSettings()))
-        start.capture = source
+        let start = Self.startSession(project: project, source: source, now: first)
         var steps: [(entry: Int, order: Int, step: CaptureStep)] = []
         for (index, operation) in operations.enumerated() {
-            let exchange = operation.exchange
-            let record = ExchangeRecord(
-                id: index + 1, request: Self.requestLine(operation),
-                requestBody: SecretMasking.maskJSON(exchange.requestBody), requestHeaders: Self.shownHeaders(exchange.requestHeaders),
-                status: exchange.status == 0 ? nil : exchange.status, responseBody: exchange.responseBody.isEmpty ? nil : SecretMasking.maskJSON(exchange.responseBody),
-                failure: operation.error.map(AuthFailure.fromWireMessage), startedAt: times[exchange.entry] ?? first ?? .distantPast,
-                duration: (exchange.time ?? 0) / 1000)
-            steps.append((exchange.entry, 0, CaptureStep(fact: .call(CapturedCall(operation)), exchange: record, mail: nil, at: times[exchange.entry])))
+            steps.append((operation.exchange.entry, 0, Self.callStep(operation, id: index + 1, at: times[operation.exchange.entry], fallback: first)))
         }
         for (index, link) in actionLinks.enumerated() {
-            let captured = CapturedLink(link)
-            steps.append((link.entry, 1, CaptureStep(fact: .actionLink(captured), exchange: nil, mail: Self.mail(link, number: index + 1, at: times[link.entry]), at: times[link.entry])))
+            steps.append((link.entry, 1, Self.linkStep(link, number: index + 1, at: times[link.entry])))
         }
         steps.sort { ($0.entry, $0.order) < ($1.entry, $1.order) }
         var events = steps.map { AppEvent.captured($0.step) }
@@ -146,6 +136,31 @@ extension CapturedFlow {
         var current = start
         for event in events { _ = current.reduce(event) }
         return SessionRecording(start: start, events: events, times: nil, current: current)
+    }
+
+    /// The session a capture starts from: its client, over a remote world of `project`.
+    static func startSession(project: ProjectConfiguration, source: String, now: Date?) -> Session {
+        var start = Session(world: .remote(RemoteWorld(project: project, inbox: [], now: now)),
+                            app: AppState(device: Self.capturedClient, settings: ActionCodeSettings()))
+        start.capture = source
+        return start
+    }
+
+    /// A call as a step: its fact, and its exchange (number `id`) for the Network pane.
+    static func callStep(_ operation: CapturedOperation, id: Int, at: Date?, fallback: Date?) -> CaptureStep {
+        let exchange = operation.exchange
+        let record = ExchangeRecord(
+            id: id, request: Self.requestLine(operation),
+            requestBody: SecretMasking.maskJSON(exchange.requestBody), requestHeaders: Self.shownHeaders(exchange.requestHeaders),
+            status: exchange.status == 0 ? nil : exchange.status, responseBody: exchange.responseBody.isEmpty ? nil : SecretMasking.maskJSON(exchange.responseBody),
+            failure: operation.error.map(AuthFailure.fromWireMessage), startedAt: at ?? fallback ?? .distantPast,
+            duration: (exchange.time ?? 0) / 1000)
+        return CaptureStep(fact: .call(CapturedCall(operation)), exchange: record, mail: nil, at: at)
+    }
+
+    /// An action link as a step: its fact, and the email that carried it (number `number`).
+    static func linkStep(_ link: CapturedActionLink, number: Int, at: Date?) -> CaptureStep {
+        CaptureStep(fact: .actionLink(CapturedLink(link)), exchange: nil, mail: Self.mail(link, number: number, at: at), at: at)
     }
 
     /// An action link as the email that carried it, where the capture says whom it was for.

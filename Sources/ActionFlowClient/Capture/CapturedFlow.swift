@@ -18,6 +18,21 @@ public struct CapturedExchange: Sendable, Hashable {
     public var responseHeaders: [String: String]
     public var responseBody: Data
 
+    /// An exchange seen live (`serve --inspect`); header names in lower case.
+    public init(entry: Int, startedDateTime: String?, time: Double?, method: String, url: String, requestHeaders: [String: String], requestBody: Data,
+                status: Int, responseHeaders: [String: String], responseBody: Data) {
+        self.entry = entry
+        self.startedDateTime = startedDateTime
+        self.time = time
+        self.method = method.uppercased()
+        self.url = url
+        self.requestHeaders = requestHeaders
+        self.requestBody = requestBody
+        self.status = status
+        self.responseHeaders = responseHeaders
+        self.responseBody = responseBody
+    }
+
     init(entry index: Int, _ entry: HTTPArchive.Entry) {
         self.entry = index
         startedDateTime = entry.startedDateTime
@@ -153,16 +168,22 @@ public struct CapturedFlow: Sendable {
         }
         flow.entries = entries
         guard !flow.operations.isEmpty || !flow.actionLinks.isEmpty else { throw .noIdentityToolkitCall(entries: flow.entries) }
-        flow.findings += flow.operations.enumerated().flatMap { index, operation in
-            Self.settingsFindings(operation, project: project).map { CapturedFinding(finding: $0, subject: "operations[\(index)]") }
-        }
-        flow.findings += flow.actionLinks.enumerated().flatMap { index, link in
-            link.anatomy.findings.map { CapturedFinding(finding: $0, subject: "actionLinks[\(index)]") }
-        }
+        flow.findings += flow.operations.enumerated().flatMap { index, operation in Self.findings(operation, index: index, project: project) }
+        flow.findings += flow.actionLinks.enumerated().flatMap { index, link in Self.findings(link, index: index) }
         return flow
     }
 
-    private mutating func add(_ exchange: CapturedExchange, project: ProjectConfiguration) {
+    /// The settings checks' findings about the call at `index` of the operations.
+    static func findings(_ operation: CapturedOperation, index: Int, project: ProjectConfiguration) -> [CapturedFinding] {
+        settingsFindings(operation, project: project).map { CapturedFinding(finding: $0, subject: "operations[\(index)]") }
+    }
+
+    /// The link inspector's findings about the link at `index` of the action links.
+    static func findings(_ link: CapturedActionLink, index: Int) -> [CapturedFinding] {
+        link.anatomy.findings.map { CapturedFinding(finding: $0, subject: "actionLinks[\(index)]") }
+    }
+
+    mutating func add(_ exchange: CapturedExchange, project: ProjectConfiguration) {
         if exchange.method == "OPTIONS" {
             preflights += 1
             return

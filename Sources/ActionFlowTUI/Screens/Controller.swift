@@ -190,7 +190,7 @@ public enum Controller {
 
     private static func handleMain(_ key: Key, session: Session, ui: inout UIState, panes: PaneCache, layout: ScreenLayout) -> [UICommand] {
         if ui.readOnly, changesSession(key) {
-            ui.message = UIState.readOnlyMessage
+            ui.message = ui.readOnlyMessage
             return []
         }
         let pane = shownPane(ui.focus, session, ui, panes, layout)
@@ -295,7 +295,7 @@ public enum Controller {
     private static func activate(_ control: Control, ui: inout UIState) -> [UICommand] {
         if case .text(let value, _, _) = control.kind {
             guard !ui.readOnly else {
-                ui.message = UIState.readOnlyMessage
+                ui.message = ui.readOnlyMessage
                 return []
             }
             ui.editing = Editing(id: control.id, editor: TextEditor(value))

@@ -19,7 +19,7 @@ enum InspectorContent {
 
     private static func content(_ tab: InspectorTab, _ session: Session, _ ui: UIState) -> [Block] {
         switch tab {
-        case .flow: flowTimeline(session) + [.blank] + flowNarration(session)
+        case .flow: flowTimeline(session, watching: ui.watching) + [.blank] + flowNarration(session)
         case .settings: settings(session, typing: ui.editing)
         case .device: device(session)
         case .link: link(session)
@@ -43,7 +43,7 @@ enum InspectorContent {
     /// The Flow pane in two parts: the timeline (kept in view) and the narration (scrolls,
     /// newest last).
     /// Narrow panes show what each step does; wide ones also its state name.
-    static func flowTimeline(_ session: Session, width: Int = 100) -> [Block] {
+    static func flowTimeline(_ session: Session, width: Int = 100, watching: Bool = false) -> [Block] {
         var blocks: [Block] = []
         if let flow = session.app.flow {
             // A link the app asked for can still open in the web widget (a webmail's in-app
@@ -75,8 +75,9 @@ enum InspectorContent {
                 blocks.append(.pair(" continue", url, .link, nameWidth: 10))
             }
         } else if session.capture != nil {
-            blocks.append(.heading("Captured traffic"))
-            blocks.append(.paragraph("Each call and action link of the capture, in order; n plays the next.", .muted))
+            blocks.append(.heading(watching ? "Live traffic" : "Captured traffic"))
+            blocks.append(.paragraph(watching ? "Each call and action link as the server answers it." : "Each call and action link of the capture, in order; n plays the next.", .muted))
+            if let earlier = session.earlier { blocks.append(.paragraph(earlier.summary, .muted)) }
         } else {
             blocks.append(.heading("No email action in progress"))
             blocks.append(.paragraph(startHint(session.app.screen), .muted))

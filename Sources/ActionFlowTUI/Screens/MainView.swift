@@ -76,6 +76,8 @@ public enum MainView {
             right = [Span(InspectorContent.flowTitle(flow.kind), .accent), Span(" · \(flow.step.rawValue) ", .muted)]
         } else if let story = ui.story {
             right = [Span("\(story) ", .accent)]
+        } else if ui.watching {
+            right = [Span("● live ", .accent)]
         } else {
             right = [Span("free exploration ", .muted)]
         }
@@ -179,7 +181,7 @@ public enum MainView {
         let fixed: [Block], scrolling: [Block]
         switch ui.tab {
         case .flow:
-            (fixed, scrolling) = (InspectorContent.flowTimeline(session, width: area.width), InspectorContent.flowNarration(session))
+            (fixed, scrolling) = (InspectorContent.flowTimeline(session, width: area.width, watching: ui.watching), InspectorContent.flowNarration(session))
         case .sequence:
             (fixed, scrolling) = SequencePane.blocks(session, width: area.width)
         default:

@@ -59,7 +59,7 @@ enum PhoneContent {
     }
 
     static func page(_ session: Session, _ ui: UIState) -> PhonePage {
-        if let capture = session.capture { return capturePage(capture, session) }
+        if let capture = session.capture { return capturePage(capture, session, watching: ui.watching) }
         var page = switch session.app.location {
         case .app: appPage(session, ui)
         case .mailbox(let openID): mailboxPage(session, openID)
@@ -73,12 +73,12 @@ enum PhoneContent {
     }
 
     /// A capture holds a client's traffic, not its screens: the phone says so and what it saw.
-    private static func capturePage(_ capture: String, _ session: Session) -> PhonePage {
-        let calls = session.journal.filter { if case .captured(.call) = $0.fact { true } else { false } }.count
-        let links = session.journal.filter { if case .captured(.actionLink) = $0.fact { true } else { false } }.count
+    private static func capturePage(_ capture: String, _ session: Session, watching: Bool) -> PhonePage {
+        let calls = session.journal.filter { if case .captured(.call) = $0.fact { true } else { false } }.count + (session.earlier?.callCount ?? 0)
+        let links = session.journal.filter { if case .captured(.actionLink) = $0.fact { true } else { false } }.count + (session.earlier?.links ?? 0)
         return PhonePage(key: "capture", bar: UntrustedText.sanitize(capture), blocks: [
-            .heading("Captured traffic"),
-            .paragraph("A capture holds the client's calls, not its screens.", .muted),
+            .heading(watching ? "Live traffic" : "Captured traffic"),
+            .paragraph(watching ? "The server's clients are shown by their calls, not their screens." : "A capture holds the client's calls, not its screens.", .muted),
             .paragraph("So far: \(calls) call\(calls == 1 ? "" : "s"), \(links) action link\(links == 1 ? "" : "s").", .text),
             .paragraph("The Flow pane narrates each; Network, Link, Mail and Seq show them.", .muted),
         ])

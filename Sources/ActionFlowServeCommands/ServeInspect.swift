@@ -1,0 +1,127 @@
+import ActionFlowClient
+import ActionFlowCommands
+import ActionFlowModel
+import ActionFlowServer
+import ActionFlowTransport
+import ActionFlowTUI
+import ArgumentParser
+import CTerminalSupport
+import Foundation
+import Logging
+import Synchronization
+
+/// `serve --inspect`: the server runs in the background and the interface watches its traffic,
+/// read as `import` reads a capture; `q` stops the server and `--save` writes the session.
+extension ServeCommand {
+    @MainActor
+    func runInspecting(api: EmulatorAPI, limits: ServerLimits, forwarder: UpstreamForwarder?, project: ProjectConfiguration) async throws {
+        let feed: TrafficFeed
+        do throws(SessionFileError) {
+            feed = try TrafficFeed(capture: LiveCapture(project: project, source: "serve --inspect"), savingTo: save)
+        } catch {
+            FileHandle.standardError.write(Data("actionflow serve: \(error)\n".utf8))
+            throw ExitCode(2)
+        }
+        let address = { (port: Int) in EmulatorAddress(host: host, port: port) }
+        // The interface is the log: the server's own lines would draw over it.
+        let quietLogger = Logger(label: "actionflow.serve") { _ in SwiftLogNoOpLogHandler() }
+        let server = AuthEmulatorServer(api: api, host: host, port: port, limits: limits, logger: quietLogger, upstream: forwarder,
+                                        observer: ExchangeObserver { feed.observe($0) })
+        let running: RunningEmulatorServer
+        do {
+            running = try await server.start()
+        } catch {
+            FileHandle.standardError.write(Data("actionflow serve: could not listen on \(host):\(port) (\(error))\n".utf8))
+            throw ExitCode(1)
+        }
+        let served = address(running.port)
+        // Short enough for the status line at 80 columns, with the clock beside it.
+        let summary = forwarder.map { "inspect \(served) → \($0.address)" } ?? "serve --inspect \(served)"
+        let notice = "listening: export \(RESTTransportConfiguration.emulatorHostVariable)=\(served)" + (forwarder.map { ", forwarded to \($0.address)" } ?? "")
+        var options = interfaceOptions
+        options.notice = notice
+        let terminal: CursesTerminal
+        do {
+            terminal = try startInspectorTerminal()
+        } catch {
+            await running.stop()
+            throw error
+        }
+        // Made once logging goes to --log-file.
+        let application = TUIApplication(watching: feed.start, transportSummary: summary, options: options, logger: Logger(label: "actionflow.inspect"))
+        feed.connect { application.observe($0) }
+        let endingSignal = await application.run(on: terminal)
+        await running.stop()
+        let seen = feed.finish()
+        var outcome = "actionflow serve --inspect: stopped after \(seen.entries) request\(seen.entries == 1 ? "" : "s") (\(seen.calls) Identity Toolkit call\(seen.calls == 1 ? "" : "s"), \(seen.links) action link\(seen.links == 1 ? "" : "s"))"
+        do throws(SessionFileError) {
+            if let saved = try feed.save(current: application.finalSession ?? feed.start) {
+                outcome += "; saved \(saved.events) event\(saved.events == 1 ? "" : "s") to \(saved.path) (replay or export it)"
+            }
+        } catch {
+            FileHandle.standardError.write(Data("actionflow serve: \(error)\n".utf8))
+            throw ExitCode(1)
+        }
+        print(UntrustedText.sanitize(outcome))
+        if let endingSignal { ts_reraise(endingSignal) }
+    }
+}
+
+/// Hands each exchange the server answered to the live capture, the spool and the interface,
+/// one at a time and in the order the server finished them.
+final class TrafficFeed: Sendable {
+    private struct State {
+        var capture: LiveCapture
+        var spool: SessionSpool?
+        var sink: (@Sendable ([AppEvent]) -> Void)?
+        /// Events seen before the interface was connected.
+        var waiting: [AppEvent] = []
+    }
+
+    private let state: Mutex<State>
+    let start: Session
+
+    /// With `savingTo`, every event also goes to a spool beside that file.
+    init(capture: LiveCapture, savingTo path: String?) throws(SessionFileError) {
+        start = capture.start
+        let spool = try path.map { path throws(SessionFileError) in try SessionSpool(path: path) }
+        state = Mutex(State(capture: capture, spool: spool))
+    }
+
+    /// Writes the session file from the spool, if there is one: where, and how many events.
+    func save(current: Session) throws(SessionFileError) -> (path: String, events: Int)? {
+        let start = self.start
+        return try state.withLock { state throws(SessionFileError) -> (path: String, events: Int)? in
+            guard let spool = state.spool else { return nil }
+            try spool.finish(start: start, current: current)
+            return (spool.path, spool.count)
+        }
+    }
+
+    func observe(_ served: ServedExchange) {
+        let exchange = CapturedExchange(entry: 0, startedDateTime: nil, time: served.milliseconds, method: served.request.method, url: served.url,
+                                        requestHeaders: served.request.headers, requestBody: served.request.body,
+                                        status: served.response.status, responseHeaders: served.responseHeaders, responseBody: served.response.body)
+        state.withLock { state in
+            let events = state.capture.read(exchange, at: served.startedAt)
+            state.spool?.append(events, at: served.startedAt)
+            if let sink = state.sink { sink(events) } else { state.waiting += events }
+        }
+    }
+
+    func connect(_ sink: @escaping @Sendable ([AppEvent]) -> Void) {
+        state.withLock { state in
+            state.sink = sink
+            sink(state.waiting)
+            state.waiting = []
+        }
+    }
+
+    /// Stops handing events on; what was seen.
+    func finish() -> (entries: Int, calls: Int, links: Int) {
+        state.withLock { state in
+            state.sink = nil
+            return (state.capture.entries, state.capture.calls, state.capture.links)
+        }
+    }
+}
