@@ -17,6 +17,12 @@ struct BenchServeCommand: AsyncParsableCommand, Sendable {
     @Option(help: "Sequential calls for the added-latency comparison.")
     var calls = 2000
 
+    @Flag(help: "Instead: serve --inspect on a pseudo-terminal under a steady load (--rate, --seconds): key-to-frame latency, the server's latency against plain serve, memory over the run.")
+    var inspect = false
+
+    @Option(help: "With --inspect: calls a second.")
+    var rate = 1000
+
     @Flag(help: "Instead: serve in its own process under hostile clients, beside a well-behaved one (docs/testing.md, \"Hostile load on serve\").")
     var hostile = false
 
@@ -30,6 +36,8 @@ struct BenchServeCommand: AsyncParsableCommand, Sendable {
         guard (1...1024).contains(connections) else { throw ValidationError("--connections must be from 1 to 1024, not \(connections)") }
         guard seconds.isFinite, seconds > 0, seconds <= 600 else { throw ValidationError("--seconds must be above 0 and at most 600, not \(seconds)") }
         guard (1...1_000_000).contains(calls) else { throw ValidationError("--calls must be from 1 to 1000000, not \(calls)") }
+        guard (1...100_000).contains(rate) else { throw ValidationError("--rate must be from 1 to 100000, not \(rate)") }
+        guard !(inspect && hostile) else { throw ValidationError("--inspect and --hostile are separate measurements: choose one") }
         guard !json || hostile else { throw ValidationError("--json goes with --hostile") }
         guard (0...10_000_000).contains(signUps) else { throw ValidationError("--sign-ups must be from 0 to 10000000, not \(signUps)") }
     }

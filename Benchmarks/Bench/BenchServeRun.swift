@@ -14,6 +14,7 @@ extension BenchServeCommand {
     /// The benchmark itself.
     func runBenchmark() async throws {
         if hostile { return try await BenchServeHostile.run(signUps: signUps, json: json) }
+        if inspect { return try await BenchServeInspect.run(rate: rate, seconds: seconds, connections: min(connections, 8)) }
         let project = try ProjectConfigLoader.loadDefault()
         // The server is a second process, so the load generator (here) never takes its time.
         let server = try ServeProcess.start(try ChildProcess.besideThis("actionflow-serve"))
@@ -132,6 +133,8 @@ final class ServeProcess {
         // Nothing more is read: the server is quiet, and its banner fits the pipe.
         return ServeProcess(process: process, port: port)
     }
+
+    var processID: pid_t { process.processIdentifier }
 
     func stop() {
         process.terminate()

@@ -345,6 +345,7 @@ struct ReferencePrograms {
 /// The interface running on a new pseudo-terminal, read and written from this process.
 final class PseudoTerminalSession {
     private let pid: pid_t
+    var processID: pid_t { pid }
     private let master: Int32
     private var output = [UInt8]()
     private let started = Date()
@@ -370,6 +371,12 @@ final class PseudoTerminalSession {
         pid = pty_spawn(binary, argv, envp, Int32(height), Int32(width), &master)
         guard pid > 0, master >= 0 else { throw ValidationError("cannot start \(binary) on a pseudo-terminal") }
         self.master = master
+    }
+
+    /// Forgets what was read so far: `waitForText` then looks only at what comes next.
+    func discardOutput() {
+        drain(quiet: 0)
+        output.removeAll()
     }
 
     func write(_ text: String) {

@@ -5,7 +5,8 @@ import NIOHTTP1
 import NIOPosix
 
 /// A bounded closed-loop HTTP/1.1 load: a fixed number of keep-alive connections, each sending
-/// its next request as soon as the previous answer has arrived, until the time is up.
+/// its next request as soon as the previous answer has arrived (or, paced, at its next turn),
+/// until the time is up.
 public enum HTTPLoadGenerator {
     public struct Call: Sendable {
         public var method: HTTPMethod
@@ -44,12 +45,14 @@ public enum HTTPLoadGenerator {
         }
     }
 
-    /// `makeCall(connection, sequence)` builds each request.
+    /// `makeCall(connection, sequence)` builds each request. With `pace`, each connection starts a
+    /// request at most once per `pace` (a steady rate of `connections / pace`), not at once.
     public static func run(
         host: String,
         port: Int,
         connections: Int,
         duration: Duration,
+        pace: Duration? = nil,
         makeCall: @escaping @Sendable (Int, Int) -> Call
     ) async throws -> Result {
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
@@ -66,7 +69,8 @@ public enum HTTPLoadGenerator {
                     channel.eventLoop.makeCompletedFuture {
                         try channel.pipeline.syncOperations.addHTTPClientHandlers()
                         try channel.pipeline.syncOperations.addHandler(LoadConnectionHandler(
-                            host: host, connection: connection, deadline: deadline, makeCall: makeCall, done: done
+                            host: host, connection: connection, deadline: deadline, pace: pace.map { TimeAmount.nanoseconds(Int64($0.seconds * 1e9)) },
+                            makeCall: makeCall, done: done
                         ))
                     }
                 }
@@ -103,6 +107,9 @@ final class LoadConnectionHandler: ChannelInboundHandler {
     private let host: String
     private let connection: Int
     private let deadline: NIODeadline
+    private let pace: TimeAmount?
+    /// When a paced connection's next request is due.
+    private var nextTurn = NIODeadline.now()
     private let makeCall: @Sendable (Int, Int) -> HTTPLoadGenerator.Call
     private let done: EventLoopPromise<ConnectionTally>
     private var tally = ConnectionTally()
@@ -111,8 +118,10 @@ final class LoadConnectionHandler: ChannelInboundHandler {
     private var status = 0
     private var finished = false
 
-    init(host: String, connection: Int, deadline: NIODeadline, makeCall: @escaping @Sendable (Int, Int) -> HTTPLoadGenerator.Call, done: EventLoopPromise<ConnectionTally>) {
+    init(host: String, connection: Int, deadline: NIODeadline, pace: TimeAmount? = nil, makeCall: @escaping @Sendable (Int, Int) -> HTTPLoadGenerator.Call,
+         done: EventLoopPromise<ConnectionTally>) {
         self.host = host
+        self.pace = pace
         self.connection = connection
         self.deadline = deadline
         self.makeCall = makeCall
@@ -150,7 +159,16 @@ final class LoadConnectionHandler: ChannelInboundHandler {
             let now = NIODeadline.now()
             tally.latencies.append(UInt64(max(0, (now - sentAt).nanoseconds)))
             if !(200..<300).contains(status) { tally.failedStatus += 1 }
-            if now < deadline {
+            if now < deadline, let pace {
+                nextTurn = max(nextTurn + pace, now - pace)
+                let wait = nextTurn - now
+                if wait <= .zero {
+                    send(context: context)
+                } else {
+                    let context = NIOLoopBound(context, eventLoop: context.eventLoop)
+                    context.value.eventLoop.assumeIsolated().scheduleTask(in: wait) { self.send(context: context.value) }
+                }
+            } else if now < deadline {
                 send(context: context)
             } else {
                 finish(broken: false)

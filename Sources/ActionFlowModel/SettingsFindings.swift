@@ -1,11 +1,16 @@
 /// What a developer should know about action code settings before sending them to a project:
 /// server rejections to expect, privacy risks and routing surprises.
 public enum SettingsFindings {
-    /// Finding codes that mean the server refuses to send the email at all.
-    public static let rejectedByServer: Set<String> = [
-        "continue-url.invalid", "continue-url.unauthorized", "settings.install-without-package",
-        "settings.link-domain-unknown", "settings.link-domain-default", "settings.dynamic-link-domain-unknown",
+    /// Finding codes that mean the server refuses to send the email at all, with the error it
+    /// answers (protocol.md section 3).
+    public static let serverErrors: [String: String] = [
+        "continue-url.invalid": "INVALID_CONTINUE_URI", "continue-url.unauthorized": "UNAUTHORIZED_DOMAIN",
+        "settings.install-without-package": "MISSING_ANDROID_PACKAGE_NAME", "settings.link-domain-unknown": "INVALID_HOSTING_LINK_DOMAIN",
+        "settings.link-domain-default": "INVALID_HOSTING_LINK_DOMAIN", "settings.dynamic-link-domain-unknown": "INVALID_DYNAMIC_LINK_DOMAIN",
     ]
+
+    /// Finding codes that mean the server refuses to send the email at all.
+    public static var rejectedByServer: Set<String> { Set(serverErrors.keys) }
 
     public static func findings(for settings: ActionCodeSettings, requestType: OobRequestType, project: ProjectConfiguration) -> [Finding] {
         var findings: [Finding] = []

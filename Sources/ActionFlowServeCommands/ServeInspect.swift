@@ -52,7 +52,7 @@ extension ServeCommand {
         feed.connect { application.observe($0) }
         let endingSignal = await application.run(on: terminal)
         await running.stop()
-        let seen = feed.finish()
+        let seen = await feed.finish()
         var outcome = "actionflow serve --inspect: stopped after \(seen.entries) request\(seen.entries == 1 ? "" : "s") (\(seen.calls) Identity Toolkit call\(seen.calls == 1 ? "" : "s"), \(seen.links) action link\(seen.links == 1 ? "" : "s"))"
         do throws(SessionFileError) {
             if let saved = try feed.save(current: application.finalSession ?? feed.start) {
@@ -68,7 +68,8 @@ extension ServeCommand {
 }
 
 /// Hands each exchange the server answered to the live capture, the spool and the interface,
-/// one at a time and in the order the server finished them.
+/// one at a time and in the order the server finished them. The server only queues it: reading
+/// it is done on a task of its own, off the server's threads.
 final class TrafficFeed: Sendable {
     private struct State {
         var capture: LiveCapture
@@ -78,27 +79,47 @@ final class TrafficFeed: Sendable {
         var waiting: [AppEvent] = []
     }
 
-    private let state: Mutex<State>
+    /// The state, shared with the reading task.
+    private final class Shared: Sendable {
+        let state: Mutex<State>
+        init(_ state: sending State) { self.state = Mutex(state) }
+    }
+
+    private let shared: Shared
     let start: Session
+    private let queue: AsyncStream<ServedExchange>.Continuation
+    private let reader: Task<Void, Never>
 
     /// With `savingTo`, every event also goes to a spool beside that file.
     init(capture: LiveCapture, savingTo path: String?) throws(SessionFileError) {
         start = capture.start
         let spool = try path.map { path throws(SessionFileError) in try SessionSpool(path: path) }
-        state = Mutex(State(capture: capture, spool: spool))
+        let shared = Shared(State(capture: capture, spool: spool))
+        let (exchanges, queue) = AsyncStream.makeStream(of: ServedExchange.self)
+        self.shared = shared
+        self.queue = queue
+        // Below the server's threads: under load the answers come first, the reading a moment later.
+        reader = Task.detached(priority: .utility) {
+            for await served in exchanges { Self.read(served, into: shared.state) }
+        }
     }
 
     /// Writes the session file from the spool, if there is one: where, and how many events.
     func save(current: Session) throws(SessionFileError) -> (path: String, events: Int)? {
         let start = self.start
-        return try state.withLock { state throws(SessionFileError) -> (path: String, events: Int)? in
+        return try shared.state.withLock { state throws(SessionFileError) -> (path: String, events: Int)? in
             guard let spool = state.spool else { return nil }
             try spool.finish(start: start, current: current)
             return (spool.path, spool.count)
         }
     }
 
+    /// Called on the server's threads: queues the exchange and returns.
     func observe(_ served: ServedExchange) {
+        queue.yield(served)
+    }
+
+    private static func read(_ served: ServedExchange, into state: borrowing Mutex<State>) {
         let exchange = CapturedExchange(entry: 0, startedDateTime: nil, time: served.milliseconds, method: served.request.method, url: served.url,
                                         requestHeaders: served.request.headers, requestBody: served.request.body,
                                         status: served.response.status, responseHeaders: served.responseHeaders, responseBody: served.response.body)
@@ -110,16 +131,19 @@ final class TrafficFeed: Sendable {
     }
 
     func connect(_ sink: @escaping @Sendable ([AppEvent]) -> Void) {
-        state.withLock { state in
+        shared.state.withLock { state in
             state.sink = sink
             sink(state.waiting)
             state.waiting = []
         }
     }
 
-    /// Stops handing events on; what was seen.
-    func finish() -> (entries: Int, calls: Int, links: Int) {
-        state.withLock { state in
+    /// Reads what is still queued (the server has stopped), then stops handing events on; what
+    /// was seen.
+    func finish() async -> (entries: Int, calls: Int, links: Int) {
+        queue.finish()
+        await reader.value
+        return shared.state.withLock { state in
             state.sink = nil
             return (state.capture.entries, state.capture.calls, state.capture.links)
         }

@@ -258,6 +258,7 @@ public struct EmulatorAPI: Sendable {
             return await ActionHandlerPage(transport: transport).respond(to: request)
         }
         guard let (route, parameters) = ServedRoute.match(method: request.method, path: path) else { return .notFound }
+        if behaviour == .emulator, case .operation = route.handler, let refusal = Self.unlistedMediaType(request) { return refusal }
         let pathProject = parameters["targetProjectId"]
         let pathTenant = parameters["tenantId"]
         let caller: AuthCaller
@@ -373,6 +374,19 @@ public struct EmulatorAPI: Sendable {
     enum CallerCheck {
         case success(AuthCaller)
         case failure(APIResponse)
+    }
+
+    /// The emulator routes a request by the media types its OpenAPI document lists for the
+    /// operation, before any other check: JSON only for every Identity Toolkit method
+    /// (firebase-tools `src/emulator/auth/apiSpec.ts:259-261` for sendOobCode), so a body of any
+    /// other type is refused as exegesis 4.2.0 refuses it (`src/oas3/OpenApi.ts:98-101`), in the
+    /// emulator's error shape with reason `unknown` (`server.ts:260-261`). securetoken's token,
+    /// which lists a form too (`apiSpec.ts:4028-4034`), is not an operation route.
+    static func unlistedMediaType(_ request: APIRequest) -> APIResponse? {
+        guard !request.body.isEmpty, let header = request.headers["content-type"] else { return nil }
+        let mediaType = String(header.prefix { $0 != ";" }).trimmingWhitespace().lowercased()
+        guard !mediaType.isEmpty, mediaType != "application/json" else { return nil }
+        return .apiError(status: 400, message: "Invalid content-type: \(UntrustedText.sanitize(mediaType))", reason: "unknown", domain: nil, statusName: nil)
     }
 
     /// Who is calling, or the refusal: a bad bearer token is 401; no credential at all is 403

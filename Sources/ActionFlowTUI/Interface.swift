@@ -149,6 +149,8 @@ public struct Interface: Sendable {
 
     /// Events a watched session keeps; the rest are in its file (`--save`), summarised on screen.
     static let watchedEvents = 2_000
+    /// Forgotten this many at a time: moving the start on past them is a short pause, not a long one.
+    static let forgottenAtOnce = 250
     static let watchedMail = 200
 
     /// The session on screen: the live one (with what a presented step is typing), or the
@@ -195,8 +197,7 @@ public struct Interface: Sendable {
             return replies.flatMap { send($0) } + goOn(now: nil)
         case .observed(let events):
             for event in events { _ = driver.reduce(event) }
-            // Forgotten in halves, so that moving the start on costs once per thousand events.
-            if driver.events.count >= 2 * Self.watchedEvents {
+            if driver.events.count >= Self.watchedEvents + Self.forgottenAtOnce {
                 driver.forgetEarlierEvents(keepingLast: Self.watchedEvents, facts: Self.watchedEvents, mail: Self.watchedMail)
             }
             return []

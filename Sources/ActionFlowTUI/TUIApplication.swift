@@ -167,7 +167,7 @@ public final class TUIApplication {
     public private(set) var finalSession: Session?
 
     /// At most this many frames a second for traffic alone: a key is drawn at once.
-    static let trafficFrameInterval: TimeInterval = 1.0 / 30
+    static let trafficFrameInterval: TimeInterval = 1.0 / 20
 
     /// The interface as it opens on a terminal of this size and colours.
     private func opening(on terminal: CursesTerminal) -> Interface {
@@ -280,7 +280,9 @@ public final class TUIApplication {
             }
             // The other panes are laid out on another thread while the loop waits for keys, so
             // that going to one draws at once and no key waits for a pane it did not ask for.
-            if !preparingPanes, let preparation = panes.preparation(model.session, model.ui, ScreenLayout(width: model.width, height: model.height, session: model.session)) {
+            // Not while watching: traffic changes the session many times a second, and the panes
+            // laid out ahead would be out of date before a key asked for one.
+            if !preparingPanes, !model.ui.watching, let preparation = panes.preparation(model.session, model.ui, ScreenLayout(width: model.width, height: model.height, session: model.session)) {
                 preparingPanes = true
                 let replies = self.replies
                 Task.detached(priority: Self.backgroundPriority) { replies.post(preparation.run()) }

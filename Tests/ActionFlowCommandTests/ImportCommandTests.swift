@@ -264,4 +264,19 @@ import Testing
             _ = try CapturedFlow.read(try JSONSerialization.data(withJSONObject: archive), project: project)
         }
     }
+
+    @Test("bytes between entries that JSON does not allow are refused, as the whole file's decoding refuses them, not skipped")
+    func strayBytesBetweenEntries() throws {
+        let project = try ProjectConfigLoader.loadDefault()
+        let archive = try #require(try JSONSerialization.jsonObject(with: try Self.capture("serve-emulator.har")) as? [String: Any])
+        let entries = try #require((archive["log"] as? [String: Any])?["entries"] as? [Any])
+        let texts = try entries.map { String(decoding: try JSONSerialization.data(withJSONObject: $0), as: UTF8.self) }
+        func capture(_ separator: String) -> Data {
+            Data((#"{"log": {"version": "1.2", "entries": ["# + texts.joined(separator: separator) + "]}}").utf8)
+        }
+        #expect(try CapturedFlow.read(capture(", "), project: project).operations.count == 6, "the entries rejoined as JSON read as before")
+        #expect(throws: CaptureError.self) { _ = try CapturedFlow.read(capture(" garbage "), project: project) }
+        #expect(throws: CaptureError.self) { _ = try CapturedFlow.read(capture(" "), project: project) }
+        #expect(throws: CaptureError.self) { _ = try CapturedFlow.read(capture(", 7, "), project: project) }
+    }
 }

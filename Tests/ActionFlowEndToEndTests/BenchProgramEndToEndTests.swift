@@ -25,4 +25,18 @@ struct BenchProgramEndToEndTests {
         #expect(bench.status == 64, "\(bench.output)")
         #expect(bench.output.contains("--seconds must be above 0 and at most 600, not 0.0"), "\(bench.output)")
     }
+
+    @Test("actionflow-bench serve --inspect prints each figure beside its reference, from a real run on a pseudo-terminal")
+    func inspectFigures() throws {
+        let bench = try Spawn.run(Self.benchBinary, ["serve", "--inspect", "--seconds", "2", "--rate", "200"], capture: true)
+        #expect(bench.status == 0, "\(bench.output)")
+        #expect(bench.output.contains("server p99 ratio to plain serve"), "\(bench.output)")
+        #expect(bench.output.contains("(target at most 2x:"), "\(bench.output)")
+        #expect(bench.output.contains("key to frame while loaded"), "\(bench.output)")
+        #expect(bench.output.contains("0 not drawn within 1 s"), "every key was drawn: \(bench.output)")
+        #expect(bench.output.contains("the interface's share"), "\(bench.output)")
+        let refused = try Spawn.run(Self.benchBinary, ["serve", "--inspect", "--hostile"], capture: true)
+        #expect(refused.status == 64)
+        #expect(refused.output.contains("--inspect and --hostile are separate measurements"), "\(refused.output)")
+    }
 }

@@ -112,6 +112,27 @@ struct ServeBehaviourTests {
         #expect(order.errorMessage == "INVALID_CONTINUE_URI : ((expected an absolute URI with valid scheme and host))")
     }
 
+    @Test("a form body on an Identity Toolkit method: the emulator refuses its content type before anything else, as its OpenAPI routing does; production reads the form")
+    func formBodies() async throws {
+        let fields = ["requestType": "PASSWORD_RESET", "email": "alice@example.com"]
+        let emulator = try await Self.start(.emulator)
+        let refused = try await emulator.request("POST", "\(Self.v1)/accounts:sendOobCode", query: ["key": "fake-api-key"], form: fields, headers: ["Origin": "http://app.test"])
+        await emulator.stop()
+        #expect(refused.status == 400)
+        #expect(refused.errorMessage == "Invalid content-type: application/x-www-form-urlencoded")
+        #expect((refused.error?["errors"] as? [[String: String]]) == [["message": "Invalid content-type: application/x-www-form-urlencoded", "reason": "unknown"]])
+        #expect(refused.error?["status"] == nil, "the emulator's BadRequestError has no status name")
+        #expect(refused.headers["access-control-allow-origin"] == "http://app.test")
+        let withoutKey = try await Self.start(.emulator)
+        let first = try await withoutKey.request("POST", "\(Self.v1)/accounts:sendOobCode", form: fields)
+        await withoutKey.stop()
+        #expect(first.errorMessage == "Invalid content-type: application/x-www-form-urlencoded", "checked before the API key")
+        let production = try await Self.start(.production)
+        let read = try await production.request("POST", "\(Self.v1)/accounts:sendOobCode", query: ["key": "fake-api-key"], form: fields)
+        await production.stop()
+        #expect(read.status == 200, "\(read)")
+    }
+
     @Test("ID tokens: the emulator's claims, unsigned, iat and exp valid against the wall clock", arguments: behaviours)
     func tokens(_ behaviour: ServeBehaviour) async throws {
         let api = try await Self.start(behaviour)

@@ -57,8 +57,8 @@ struct WatchingInterfaceTests {
             _ = loop.model.update(.observed(capture.read(Self.send, at: Date())), panes: loop.panes)
         }
         loop.draw()
-        #expect(loop.model.driver.events.count < 2 * Interface.watchedEvents)
-        #expect(loop.model.session.journal.count <= 2 * Interface.watchedEvents + 10)
+        #expect(loop.model.driver.events.count < Interface.watchedEvents + Interface.forgottenAtOnce)
+        #expect(loop.model.session.journal.count <= Interface.watchedEvents + Interface.forgottenAtOnce)
         #expect(loop.screen.contains("So far: 5000 calls"), "\(loop.screen)")
         let counted = loop.model.session.earlier?.calls["sendOobCode 200"] ?? 0
         #expect(counted + loop.model.session.journal.count == 5_000, "every call is kept or counted")

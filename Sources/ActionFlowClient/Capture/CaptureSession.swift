@@ -23,7 +23,6 @@ public struct CapturedCall: Sendable, Equatable, Codable {
     public var error: String?
 
     init(_ operation: CapturedOperation) {
-        let body = operation.exchange.requestObject
         entry = operation.exchange.entry
         self.operation = operation.operation
         wireName = operation.wireName
@@ -36,19 +35,23 @@ public struct CapturedCall: Sendable, Equatable, Codable {
             guard case .text(let text) = field.value else { return field }
             return ActionCodeField(name: field.name, value: .text(SecretMasking.maskLinks(in: text)))
         }
-        oobCode = ActionCodeField.text(body["oobCode"] ?? body["oob_code"]).map(SecretMasking.mask)
-        setsPassword = ActionCodeField.text(body["newPassword"] ?? body["new_password"]) != nil
+        oobCode = operation.oobCode.map(SecretMasking.mask)
+        setsPassword = operation.setsPassword
         status = operation.status
         error = operation.error
     }
 
     /// It spends an action code: a password set, a code applied, a sign-in with a link.
     public var spendsCode: Bool {
-        guard oobCode != nil else { return false }
+        oobCode != nil && Self.spendsCode(operation, setsPassword: setsPassword)
+    }
+
+    /// Whether a call of `operation` that carries a code uses it up.
+    static func spendsCode(_ operation: String, setsPassword: Bool) -> Bool {
         switch operation {
-        case "resetPassword": return setsPassword
-        case "update", "signInWithEmailLink": return true
-        default: return false
+        case "resetPassword": setsPassword
+        case "update", "signInWithEmailLink": true
+        default: false
         }
     }
 

@@ -105,6 +105,18 @@ public struct CapturedOperation: Sendable, Hashable {
     /// The server's `error.message`.
     public var error: String?
     public var exchange: CapturedExchange
+
+    /// The action code the call carried, in clear (never shown: `CapturedCall` masks it).
+    var oobCode: String? {
+        let body = exchange.requestObject
+        return ActionCodeField.text(body["oobCode"] ?? body["oob_code"])
+    }
+
+    /// A `resetPassword` that sets the password, rather than only checking the code.
+    var setsPassword: Bool {
+        let body = exchange.requestObject
+        return ActionCodeField.text(body["newPassword"] ?? body["new_password"]) != nil
+    }
 }
 
 /// One action code setting as sent: text or a Boolean.
@@ -168,14 +180,18 @@ public struct CapturedFlow: Sendable {
         }
         flow.entries = entries
         guard !flow.operations.isEmpty || !flow.actionLinks.isEmpty else { throw .noIdentityToolkitCall(entries: flow.entries) }
-        flow.findings += flow.operations.enumerated().flatMap { index, operation in Self.findings(operation, index: index, project: project) }
+        var departures = CaptureDepartures()
+        flow.findings += flow.operations.enumerated().flatMap { index, operation in Self.findings(operation, index: index, project: project, departures: &departures) }
         flow.findings += flow.actionLinks.enumerated().flatMap { index, link in Self.findings(link, index: index) }
         return flow
     }
 
-    /// The settings checks' findings about the call at `index` of the operations.
-    static func findings(_ operation: CapturedOperation, index: Int, project: ProjectConfiguration) -> [CapturedFinding] {
-        settingsFindings(operation, project: project).map { CapturedFinding(finding: $0, subject: "operations[\(index)]") }
+    /// The settings checks' findings about the call at `index` of the operations, then where its
+    /// answer departs from what Firebase documents (calls in capture order).
+    static func findings(_ operation: CapturedOperation, index: Int, project: ProjectConfiguration, departures: inout CaptureDepartures) -> [CapturedFinding] {
+        let subject = "operations[\(index)]"
+        let settings = settingsFindings(operation, project: project)
+        return (settings + departures.check(operation, subject: subject, findings: settings)).map { CapturedFinding(finding: $0, subject: subject) }
     }
 
     /// The link inspector's findings about the link at `index` of the action links.

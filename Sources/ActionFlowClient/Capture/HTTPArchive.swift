@@ -254,6 +254,9 @@ struct EntryScanner {
     /// Where the entry being read starts; bytes before it (and before the current one when
     /// none is open) are no longer needed.
     private(set) var openEntryStart: Int?
+    /// Between the entries: what the list may hold next.
+    private enum ListPosition { case first, afterComma, afterEntry }
+    private var listPosition = ListPosition.first
 
     private static let log = Array("log".utf8)
     private static let entries = Array("entries".utf8)
@@ -279,6 +282,16 @@ struct EntryScanner {
             return nil
         }
         if closedTop { return JSONScan.isSpace(byte) ? nil : .unexpected }
+        // Between entries only JSON's own syntax: one comma between two, none after the last.
+        if inEntriesList, openEntryStart == nil, !JSONScan.isSpace(byte) {
+            switch (listPosition, byte) {
+            case (.first, UInt8(ascii: "{")), (.afterComma, UInt8(ascii: "{")), (.first, UInt8(ascii: "]")), (.afterEntry, UInt8(ascii: "]")): break
+            case (.afterEntry, UInt8(ascii: ",")):
+                listPosition = .afterComma
+                return nil
+            default: return .unexpected
+            }
+        }
         switch byte {
         case UInt8(ascii: "\""):
             inString = true
@@ -319,6 +332,7 @@ struct EntryScanner {
             if stack.isEmpty { closedTop = true }
             if inEntriesList, let start = openEntryStart {
                 openEntryStart = nil
+                listPosition = .afterEntry
                 return .entry(start..<(index + 1))
             }
         default:

@@ -9,6 +9,7 @@ public struct LiveCapture: Sendable {
     /// The session the traffic starts from, named after what it watches.
     public let start: Session
     private var flow = CapturedFlow(operations: [], actionLinks: [], findings: [], preflights: 0, unrelated: 0, entries: 0)
+    private var departures = CaptureDepartures()
     /// Calls and action links read so far: the numbers of their exchanges, mail and findings.
     public private(set) var calls = 0
     public private(set) var links = 0
@@ -35,7 +36,7 @@ public struct LiveCapture: Sendable {
         var events: [AppEvent] = []
         var findings: [CapturedFinding] = []
         for operation in flow.operations {
-            findings += CapturedFlow.findings(operation, index: calls, project: project)
+            findings += CapturedFlow.findings(operation, index: calls, project: project, departures: &departures)
             calls += 1
             events.append(.captured(CapturedFlow.callStep(operation, id: calls, at: at, fallback: at)))
         }

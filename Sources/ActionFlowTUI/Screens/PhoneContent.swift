@@ -74,8 +74,15 @@ enum PhoneContent {
 
     /// A capture holds a client's traffic, not its screens: the phone says so and what it saw.
     private static func capturePage(_ capture: String, _ session: Session, watching: Bool) -> PhonePage {
-        let calls = session.journal.filter { if case .captured(.call) = $0.fact { true } else { false } }.count + (session.earlier?.callCount ?? 0)
-        let links = session.journal.filter { if case .captured(.actionLink) = $0.fact { true } else { false } }.count + (session.earlier?.links ?? 0)
+        var calls = session.earlier?.callCount ?? 0
+        var links = session.earlier?.links ?? 0
+        for entry in session.journal {
+            switch entry.fact {
+            case .captured(.call): calls += 1
+            case .captured(.actionLink): links += 1
+            default: break
+            }
+        }
         return PhonePage(key: "capture", bar: UntrustedText.sanitize(capture), blocks: [
             .heading(watching ? "Live traffic" : "Captured traffic"),
             .paragraph(watching ? "The server's clients are shown by their calls, not their screens." : "A capture holds the client's calls, not its screens.", .muted),
