@@ -35,7 +35,7 @@ enum BenchServeInspect {
         let port = try freePort()
         let terminal = try PseudoTerminalSession([program, "serve", "--inspect", "--port", "\(port)", "--log-file", "/dev/null"], width: 80, height: 24)
         defer { terminal.finish() }
-        _ = try terminal.waitForText("Live traffic", timeout: 10)
+        _ = try terminal.waitForText("Live traffic", timeout: 30)
         let load = Task { try await HTTPLoadGenerator.run(host: "127.0.0.1", port: port, connections: connections, duration: .seconds(seconds), pace: pace, makeCall: sendOobCode) }
 
         // Keys while the load runs: switch between two panes, each drawn at once or late.

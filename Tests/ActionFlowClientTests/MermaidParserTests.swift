@@ -111,7 +111,7 @@ struct MermaidParserTests {
         try check(try await shippedSession(file.path))
     }
 
-    @Test("a capture's diagram: one request and one answer per captured call, one email per link listed", arguments: ["serve-emulator.har", "production-hand-written.har"])
+    @Test("a capture's diagram: one request and one answer per captured call, one email per link listed", arguments: ["serve-emulator.har", "production-hand-written.har", "serve-production-browser.har"])
     func capture(_ name: String) throws {
         let session = try CaptureSessionTests.recording(name).current
         let diagram = SequenceDiagram(session)

@@ -7,8 +7,9 @@ import ArgumentParser
 import Foundation
 import Testing
 
-/// `actionflow import`: HAR captures, one recorded from real traffic through mitmproxy in front of
-/// `serve --as emulator` (Fixtures/Captures/record-serve-capture.sh), the others written by hand
+/// `actionflow import`: HAR captures, two recorded from real traffic through mitmproxy in front of
+/// `serve` (Fixtures/Captures/record-serve-capture.sh, and record-browser-capture.sh with headless
+/// Chromium), the others written by hand
 /// for what a proxy in front of `serve` cannot show (production hosts, base64 bodies, redirects).
 @Suite struct ImportCommandTests {
     static let captures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/Captures")
@@ -75,7 +76,7 @@ import Testing
         #expect(links.contains { $0["mode"] as? String == "signIn" })
         #expect(links.allSatisfy { ($0["oobCode"] as? String)?.hasSuffix(SecretMasking.marker) == true }, "codes are masked")
         let text = try Self.narration("serve-emulator.har")
-        #expect(text.contains("kept out of the flow: 1 CORS preflight, 2 unrelated requests"))
+        #expect(text.contains("kept out of the flow: 1 CORS preflight, 3 unrelated requests"))
         #expect(text.contains("sendOobCode (v3 getOobConfirmationCode, emulator) PASSWORD_RESET for ios@example.com: 200"))
         #expect(!text.contains("OPTIONS"))
         // Nothing of a password, code or token in clear.
@@ -278,5 +279,37 @@ import Testing
         #expect(throws: CaptureError.self) { _ = try CapturedFlow.read(capture(" garbage "), project: project) }
         #expect(throws: CaptureError.self) { _ = try CapturedFlow.read(capture(" "), project: project) }
         #expect(throws: CaptureError.self) { _ = try CapturedFlow.read(capture(", 7, "), project: project) }
+    }
+
+    @Test("a real browser's capture (headless Chromium through mitmproxy, JS-SDK-shaped calls against serve --as production): calls, settings, statuses, errors, preflights and the French links")
+    func browserCapture() throws {
+        let report = try Self.report("serve-production-browser.har")
+        let operations = try #require(report["operations"] as? [[String: Any]])
+        #expect(operations.map { $0["operation"] as? String ?? "" } == [
+            "signUp", "signInWithPassword", "sendOobCode", "sendOobCode", "sendOobCode", "sendOobCode",
+            "resetPassword", "resetPassword", "resetPassword", "signInWithPassword", "token",
+        ])
+        #expect(operations.map { $0["status"] as? Int ?? 0 } == [200, 400, 200, 400, 200, 200, 200, 200, 400, 200, 200])
+        // The server's whole `error.message`; its code is what comes before " : ".
+        #expect(operations.map { ($0["error"] as? String).map { String($0.prefix { $0 != " " }) } } == [
+            nil, "INVALID_PASSWORD", nil, "UNAUTHORIZED_DOMAIN", nil, nil, nil, nil, "INVALID_OOB_CODE", nil, nil,
+        ])
+        #expect(operations[2...5].map { $0["requestType"] as? String } == ["VERIFY_EMAIL", "PASSWORD_RESET", "PASSWORD_RESET", "EMAIL_SIGNIN"])
+        #expect(Self.settings(operations[4]) == ["continueUrl": "https://www.example.com/account?tab=security", "canHandleCodeInApp": "false (Boolean)"])
+        #expect(Self.settings(operations[5]) == ["continueUrl": "https://www.example.com/finish", "canHandleCodeInApp": "true (Boolean)"])
+        let links = try #require(report["actionLinks"] as? [[String: Any]])
+        #expect(links.map { $0["mode"] as? String } == ["verifyEmail", "resetPassword", "signIn"])
+        #expect(links.allSatisfy { $0["lang"] as? String == "fr" }, "X-Firebase-Locale chose the emails' language")
+        let findings = try #require(report["findings"] as? [[String: Any]])
+        #expect(findings.contains { $0["code"] as? String == "continue-url.unauthorized" && $0["subject"] as? String == "operations[3]" })
+        #expect(!findings.contains { $0["code"] as? String == "capture.departs-from-firebase" }, "serve --as production answered as Firebase documents")
+        let text = try Self.narration("serve-production-browser.har")
+        #expect(text.contains("kept out of the flow: 5 CORS preflights"))
+        for secret in ["first-secret-1", "second-secret-2", "third-secret-3", "wrong-password"] { #expect(!text.contains(secret)) }
+        // The browser's own headers reach the Network pane.
+        let project = try ProjectConfigLoader.loadDefault()
+        let session = try CapturedFlow.read(try Self.capture("serve-production-browser.har"), project: project).recording(project: project, source: "browser").current
+        #expect(session.exchanges.first?.requestHeaders["x-client-version"] == "Chrome/JsCore/11.0.2/FirebaseCore-web")
+        #expect(session.exchanges.first?.requestHeaders["origin"]?.hasPrefix("http://127.0.0.1:") == true)
     }
 }
