@@ -349,9 +349,11 @@ enum InspectorContent {
 
     private static func link(_ session: Session) -> [Block] {
         guard let visit = session.app.lastLink else {
-            return [.heading("Link anatomy"), .paragraph("No link tapped yet. Open a message in the mailbox and tap its link, or paste one with p.", .muted)]
+            let hint = session.capture == nil ? "No link tapped yet. Open a message in the mailbox and tap its link, or paste one with p."
+                : "No action link in the traffic yet: each one found (in an answer, the emulator's listing, a request or a redirect) is taken apart here."
+            return [.heading("Link anatomy"), .paragraph(hint, .muted)]
         }
-        var blocks: [Block] = [.heading("Link anatomy"), .verbatim(SecretMasking.maskLinks(in: visit.link), .link, indent: 0), .pair("went to", visit.outcome, .accent, nameWidth: 8), .blank]
+        var blocks: [Block] = [.heading("Link anatomy"), .verbatim(SecretMasking.maskLinks(in: visit.link), .link, indent: 0), .pair(session.capture == nil ? "went to" : "found", visit.outcome, .accent, nameWidth: 8), .blank]
         do {
             let anatomy = try LinkInspector.inspect(visit.link, authorizedDomains: session.project.authorizedDomains)
             blocks.append(.pair("mode", "\(anatomy.mode ?? "(none)") → \(anatomy.operation.rawValue)", .text, nameWidth: 12))
