@@ -22,7 +22,6 @@ extension ServeCommand {
             FileHandle.standardError.write(Data("actionflow serve: \(error)\n".utf8))
             throw ExitCode(2)
         }
-        let address = { (port: Int) in EmulatorAddress(host: host, port: port) }
         // The interface is the log: the server's own lines would draw over it.
         let quietLogger = Logger(label: "actionflow.serve") { _ in SwiftLogNoOpLogHandler() }
         let server = AuthEmulatorServer(api: api, host: host, port: port, limits: limits, logger: quietLogger, upstream: forwarder,
@@ -34,10 +33,11 @@ extension ServeCommand {
             FileHandle.standardError.write(Data("actionflow serve: could not listen on \(host):\(port) (\(error))\n".utf8))
             throw ExitCode(1)
         }
-        let served = address(running.port)
+        let served = EmulatorAddress(host: host, port: running.port)
         // Short enough for the status line at 80 columns, with the clock beside it.
         let summary = forwarder.map { "inspect \(served) → \($0.address)" } ?? "serve --inspect \(served)"
-        let notice = "listening: export \(RESTTransportConfiguration.emulatorHostVariable)=\(served)" + (forwarder.map { ", forwarded to \($0.address)" } ?? "")
+        let reach = listensOnLoopbackOnly ? "listening" : "listening where other machines can reach it"
+        let notice = "\(reach): export \(RESTTransportConfiguration.emulatorHostVariable)=\(served)" + (forwarder.map { ", forwarded to \($0.address)" } ?? "")
         var options = interfaceOptions
         options.notice = notice
         let terminal: CursesTerminal
@@ -51,11 +51,17 @@ extension ServeCommand {
         let application = TUIApplication(watching: feed.start, transportSummary: summary, options: options, logger: Logger(label: "actionflow.inspect"))
         feed.connect { application.observe($0) }
         let endingSignal = await application.run(on: terminal)
+        // What came in after the interface stopped is read into the saved session too.
+        feed.disconnect()
+        let unshown = application.takeUnshownTraffic()
         await running.stop()
         let seen = await feed.finish()
+        var current = application.finalSession ?? feed.start
+        for event in unshown + seen.unshown { _ = current.reduce(event) }
+        current.forgetEarly(keepingFacts: Interface.watchedEvents, mail: Interface.watchedMail)
         var outcome = "actionflow serve --inspect: stopped after \(seen.entries) request\(seen.entries == 1 ? "" : "s") (\(seen.calls) Identity Toolkit call\(seen.calls == 1 ? "" : "s"), \(seen.links) action link\(seen.links == 1 ? "" : "s"))"
         do throws(SessionFileError) {
-            if let saved = try feed.save(current: application.finalSession ?? feed.start) {
+            if let saved = try feed.save(current: current) {
                 outcome += "; saved \(saved.events) event\(saved.events == 1 ? "" : "s") to \(saved.path) (replay or export it)"
             }
         } catch {
@@ -138,14 +144,20 @@ final class TrafficFeed: Sendable {
         }
     }
 
-    /// Reads what is still queued (the server has stopped), then stops handing events on; what
-    /// was seen.
-    func finish() async -> (entries: Int, calls: Int, links: Int) {
+    /// Stops handing events on: they are kept for `finish`.
+    func disconnect() {
+        shared.state.withLock { $0.sink = nil }
+    }
+
+    /// Reads what is still queued (the server has stopped): what was seen, and the events read
+    /// since `disconnect`.
+    func finish() async -> (entries: Int, calls: Int, links: Int, unshown: [AppEvent]) {
         queue.finish()
         await reader.value
         return shared.state.withLock { state in
             state.sink = nil
-            return (state.capture.entries, state.capture.calls, state.capture.links)
+            defer { state.waiting = [] }
+            return (state.capture.entries, state.capture.calls, state.capture.links, state.waiting)
         }
     }
 }

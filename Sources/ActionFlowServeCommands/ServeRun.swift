@@ -29,7 +29,7 @@ extension ServeCommand {
         let server = AuthEmulatorServer(api: api, host: host, port: port, limits: limits, logger: logger, servesBenchmarkRoute: benchStaticRoute, upstream: forwarder)
         let host = self.host
         let behaviour = self.behaviour
-        if !["127.0.0.1", "::1", "localhost"].contains(host) {
+        if !listensOnLoopbackOnly {
             logger.warning("listening on \(host): other machines can reach the simulated project")
         }
         try await server.runUntilSignalled { boundPort in
@@ -62,6 +62,9 @@ extension ServeCommand {
         }
         logger.info("stopped")
     }
+
+    /// Whether only this machine can reach the server.
+    var listensOnLoopbackOnly: Bool { ["127.0.0.1", "::1", "localhost"].contains(host) }
 
     static func describe(_ behaviour: ServeBehaviour) -> String {
         switch behaviour {

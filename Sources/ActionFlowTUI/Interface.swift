@@ -148,10 +148,10 @@ public struct Interface: Sendable {
     }
 
     /// Events a watched session keeps; the rest are in its file (`--save`), summarised on screen.
-    static let watchedEvents = 2_000
+    public static let watchedEvents = 2_000
     /// Forgotten this many at a time: moving the start on past them is a short pause, not a long one.
     static let forgottenAtOnce = 250
-    static let watchedMail = 200
+    public static let watchedMail = 200
 
     /// The session on screen: the live one (with what a presented step is typing), or the
     /// replay's with its progress as a presenter's.

@@ -166,6 +166,11 @@ public final class TUIApplication {
     /// The session a watching interface shows, once it has stopped (for `--save`'s `current`).
     public private(set) var finalSession: Session?
 
+    /// Traffic handed over that the interface did not take before it stopped.
+    public nonisolated func takeUnshownTraffic() -> [AppEvent] {
+        replies.takeObserved()
+    }
+
     /// At most this many frames a second for traffic alone: a key is drawn at once.
     static let trafficFrameInterval: TimeInterval = 1.0 / 20
 

@@ -65,4 +65,20 @@ struct WatchingInterfaceTests {
         loop.keys(.tab, .character("1"))
         #expect(loop.screen.contains("earlier facts summarised"))
     }
+
+    @Test("hostile text in live traffic reaches no terminal: escapes and bidi controls are shown inert, secrets masked")
+    func hostileTraffic() throws {
+        var (loop, capture) = try watching()
+        let hostile = Self.exchange("POST", Self.base + "sendOobCode?key=k",
+                                    request: #"{"requestType":"PASSWORD_RESET","email":"\u001b]52;c;ZXZpbA==\u0007mallory\u202e@example.com","continueUrl":"https://www.example.com/\u001b[2J?oobCode=SECRETCODE123"}"#,
+                                    status: 400, response: #"{"error":{"code":400,"message":"EMAIL_NOT_FOUND \u001b[31m : \u009b2J"}}"#)
+        loop.send(.observed(capture.read(hostile, at: Date())))
+        loop.keys(.tab)
+        for tab in ["1", "5", "8"] {
+            loop.keys(.character(Character(tab)))
+            let screen = loop.screen
+            #expect(!screen.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x07 || $0.value == 0x9B || $0.value == 0x202E }, "tab \(tab)")
+            #expect(!screen.contains("SECRETCODE123"), "tab \(tab)")
+        }
+    }
 }
