@@ -334,6 +334,9 @@ private struct PlainJSONValue: Encodable {
         case let number as Int:
             var container = encoder.singleValueContainer()
             try container.encode(number)
+        case is NSNull:
+            var container = encoder.singleValueContainer()
+            try container.encodeNil()
         case let dictionary as [String: Any]:
             var container = encoder.container(keyedBy: Key.self)
             for (key, member) in dictionary { try container.encode(PlainJSONValue(value: member), forKey: Key(stringValue: key)) }

@@ -79,11 +79,18 @@ public enum SecretMasking {
             return maskLinks(in: String(decoding: data, as: UTF8.self))
         }
         let masked = maskJSONValue(object, key: nil)
+        // The project's writer where the value holds only what it writes as Foundation does
+        // (strings, Booleans, integers, null): re-serializing through Foundation cost more than
+        // reading a captured exchange otherwise did.
+        if let written = JSONWriter.string(plain: masked, format: Self.maskedBodyFormat) { return written }
         guard let out = try? JSONSerialization.data(withJSONObject: masked, options: [.prettyPrinted, .sortedKeys, .fragmentsAllowed, .withoutEscapingSlashes]) else {
             return maskLinks(in: String(decoding: data, as: UTF8.self))
         }
         return String(decoding: out, as: UTF8.self)
     }
+
+    /// `JSONSerialization`'s `.prettyPrinted, .sortedKeys, .withoutEscapingSlashes`.
+    static let maskedBodyFormat = JSONWriter.Format(pretty: true, sortedKeys: true)
 
     /// The masked JSON of a request or reply body, exactly as `maskJSON` writes what
     /// `JSONEncoder` makes of it, but written straight from the value: every exchange of a flow
@@ -112,6 +119,12 @@ public enum SecretMasking {
             return array.map { maskJSONValue($0, key: key) }
         case let string as String:
             return key.map { mask(string, named: $0) } ?? maskLinks(in: string)
+        case let number as NSNumber:
+            // Told apart here, since a parsed number converts to `Bool` too: a Boolean, an
+            // integer, or (left as it is) a number only Foundation writes.
+            if IdentityToolkitMapping.isBoolean(number) { return number.boolValue }
+            guard "csilqCSIL".contains(String(cString: number.objCType)), let integer = Int(exactly: number.int64Value) else { return number }
+            return integer
         default:
             return value
         }

@@ -71,4 +71,25 @@ import Testing
         }
         #expect(JSONWriter.string(plain: ["date": Date()], format: Self.tokens) == nil, "values JSON has no form for are refused")
     }
+
+    /// JSONSerialization's own writing of a parsed document, as `maskJSON` wrote every body before.
+    private func foundation(_ json: String) throws -> String {
+        let object = try JSONSerialization.jsonObject(with: Data(json.utf8), options: [.fragmentsAllowed])
+        return String(decoding: try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .fragmentsAllowed, .withoutEscapingSlashes]), as: UTF8.self)
+    }
+
+    @Test("A parsed body with nothing to mask reads byte for byte as JSONSerialization writes it: Booleans, 0 and 1, negatives, null, nesting, empty containers, slashes, hostile text, and a fraction")
+    func parsedBodiesAsFoundationWritesThem() throws {
+        let hostile = String(decoding: try JSONSerialization.data(withJSONObject: [MaskedJSONTests.hostile], options: [.fragmentsAllowed]), as: UTF8.self)
+        for json in [
+            #"{"emailVerified":true,"disabled":false,"count":0,"one":1,"minus":-42,"big":9007199254740993,"none":null}"#,
+            #"{"users":[{"providerUserInfo":[{"providerId":"password","rawId":"a@example.com"}],"createdAt":"1800000000000","lastLoginAt":"1"}],"kind":"identitytoolkit#GetAccountInfoResponse"}"#,
+            #"{"empty":{},"list":[],"nested":[[1,[true,null]],{"z":"/a/b","a":"https:\/\/x.example\/p"}]}"#,
+            #"{"hostile":\#(hostile),"Zebra":1,"apple":2,"_under":3,"Ärger":4}"#,
+            #"{"expiresIn":"3600","fraction":0.5,"exponent":1e-7}"#,
+            #"[1,true,"x",null]"#,
+        ] {
+            #expect(SecretMasking.maskJSON(Data(json.utf8)) == (try foundation(json)), "\(json)")
+        }
+    }
 }
