@@ -23,6 +23,8 @@ public struct CapturedCall: Sendable, Equatable, Codable {
     public var error: String?
 
     init(_ operation: CapturedOperation) {
+        // Parsed once for both of its questions: every captured call comes this way.
+        let body = operation.exchange.requestObject
         entry = operation.exchange.entry
         self.operation = operation.operation
         wireName = operation.wireName
@@ -35,8 +37,8 @@ public struct CapturedCall: Sendable, Equatable, Codable {
             guard case .text(let text) = field.value else { return field }
             return ActionCodeField(name: field.name, value: .text(SecretMasking.maskLinks(in: text)))
         }
-        oobCode = operation.oobCode.map(SecretMasking.mask)
-        setsPassword = operation.setsPassword
+        oobCode = CapturedOperation.oobCode(in: body).map(SecretMasking.mask)
+        setsPassword = CapturedOperation.setsPassword(in: body)
         status = operation.status
         error = operation.error
     }

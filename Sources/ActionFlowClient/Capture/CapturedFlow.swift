@@ -107,15 +107,17 @@ public struct CapturedOperation: Sendable, Hashable {
     public var exchange: CapturedExchange
 
     /// The action code the call carried, in clear (never shown: `CapturedCall` masks it).
-    var oobCode: String? {
-        let body = exchange.requestObject
-        return ActionCodeField.text(body["oobCode"] ?? body["oob_code"])
-    }
+    var oobCode: String? { Self.oobCode(in: exchange.requestObject) }
 
     /// A `resetPassword` that sets the password, rather than only checking the code.
-    var setsPassword: Bool {
-        let body = exchange.requestObject
-        return ActionCodeField.text(body["newPassword"] ?? body["new_password"]) != nil
+    var setsPassword: Bool { Self.setsPassword(in: exchange.requestObject) }
+
+    static func oobCode(in body: [String: Any]) -> String? {
+        ActionCodeField.text(body["oobCode"] ?? body["oob_code"])
+    }
+
+    static func setsPassword(in body: [String: Any]) -> Bool {
+        ActionCodeField.text(body["newPassword"] ?? body["new_password"]) != nil
     }
 }
 
