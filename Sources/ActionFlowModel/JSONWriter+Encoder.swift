@@ -18,10 +18,80 @@ extension JSONWriter {
         (try? string(value, format: .command)) ?? "{}"
     }
 
-    /// `value` (a string, integer, Boolean, or array or dictionary of them, as built in code) as
-    /// `JSONSerialization` writes it; nil for anything else.
+    /// `value` (a string, integer, Boolean, null, or array or dictionary of them, as built in
+    /// code or as `JSONSerialization.jsonObject` returns it) as `JSONSerialization` writes it;
+    /// nil for anything else (a fraction, a date...). With `masksSecrets`, strings are masked by
+    /// the key they sit under.
     public static func string(plain value: Any, format: Format) -> String? {
-        try? string(PlainJSONValue(value: value), format: format)
+        var writer = JSONWriter(format: format)
+        do throws(Unsupported) {
+            try writer.plain(value, depth: 0, maskKey: nil)
+        } catch {
+            return nil
+        }
+        return writer.text
+    }
+
+    /// Written directly rather than through an encoder: every exchange `serve --inspect` shows
+    /// has its bodies written this way, and the encoder's containers cost more than the reading.
+    private mutating func plain(_ value: Any, depth: Int, maskKey: String?) throws(Unsupported) {
+        // By the value's own type first: a failed cast to a class (`NSNull`) bridges a whole
+        // dictionary to Foundation to find out, and a cast would turn a parsed 0 or 1 into `Bool`.
+        let kind = type(of: value)
+        if kind == String.self { return plainString(value as! String, maskKey: maskKey) }
+        if kind == [String: Any].self { return try plainObject(value as! [String: Any], depth: depth) }
+        if kind == [Any].self { return try plainArray(value as! [Any], depth: depth, maskKey: maskKey) }
+        if kind is NSNumber.Type {
+            let number = unsafeDowncast(value as AnyObject, to: NSNumber.self)
+            if IdentityToolkitMapping.isBoolean(number) { return bool(number.boolValue) }
+            // Integers only: Foundation writes fractions its own way.
+            guard "csilqCSIL".utf8.contains(UInt8(bitPattern: number.objCType.pointee)), let whole = Int(exactly: number.int64Value) else { throw Unsupported() }
+            return integer(whole)
+        }
+        if kind is NSNull.Type { return null() }
+        if kind == Int.self { return integer(value as! Int) }
+        if kind == Bool.self { return bool(value as! Bool) }
+        // Built in code: `[String]`, `[String: String]`... converted by a cast.
+        switch value {
+        case let text as String:
+            plainString(text, maskKey: maskKey)
+        case let flag as Bool:
+            bool(flag)
+        case let whole as Int:
+            integer(whole)
+        case let dictionary as [String: Any]:
+            try plainObject(dictionary, depth: depth)
+        case let array as [Any]:
+            try plainArray(array, depth: depth, maskKey: maskKey)
+        default:
+            throw Unsupported()
+        }
+    }
+
+    private mutating func plainString(_ text: String, maskKey: String?) {
+        guard format.masksSecrets else { return string(text) }
+        string(maskKey.map { SecretMasking.mask(text, named: $0) } ?? SecretMasking.maskLinks(in: text))
+    }
+
+    private mutating func plainObject(_ dictionary: [String: Any], depth: Int) throws(Unsupported) {
+        openContainer(UInt8(ascii: "{"))
+        let keys = format.sortedKeys ? Self.sortedKeys(dictionary.keys) : Array(dictionary.keys)
+        for (position, key) in keys.enumerated() {
+            beginElement(first: position == 0, depth: depth + 1)
+            objectKey(key)
+            try plain(dictionary[key]!, depth: depth + 1, maskKey: key)
+        }
+        closeContainer(UInt8(ascii: "}"), depth: depth)
+    }
+
+    private mutating func plainArray(_ array: [Any], depth: Int, maskKey: String?) throws(Unsupported) {
+        openContainer(UInt8(ascii: "["))
+        for (position, element) in array.enumerated() {
+            beginElement(first: position == 0, depth: depth + 1)
+            // An array's strings are masked by the key the array sits under.
+            try plain(element, depth: depth + 1, maskKey: maskKey)
+        }
+        closeContainer(UInt8(ascii: "]"), depth: depth)
     }
 
     /// Writes `value` in one pass and hands over the bytes, and whether the value wrote nothing
@@ -312,39 +382,3 @@ private struct JSONSingleValueContainer: SingleValueEncodingContainer {
     mutating func encode<T: Encodable>(_ value: T) throws { try state.writeValue(value, codingPath: codingPath) }
 }
 
-/// A plain value built in code, written through the same encoder as every other.
-private struct PlainJSONValue: Encodable {
-    let value: Any
-
-    private struct Key: CodingKey {
-        let stringValue: String
-        var intValue: Int? { nil }
-        init(stringValue: String) { self.stringValue = stringValue }
-        init?(intValue: Int) { nil }
-    }
-
-    func encode(to encoder: any Encoder) throws {
-        switch value {
-        case let text as String:
-            var container = encoder.singleValueContainer()
-            try container.encode(text)
-        case let flag as Bool:
-            var container = encoder.singleValueContainer()
-            try container.encode(flag)
-        case let number as Int:
-            var container = encoder.singleValueContainer()
-            try container.encode(number)
-        case is NSNull:
-            var container = encoder.singleValueContainer()
-            try container.encodeNil()
-        case let dictionary as [String: Any]:
-            var container = encoder.container(keyedBy: Key.self)
-            for (key, member) in dictionary { try container.encode(PlainJSONValue(value: member), forKey: Key(stringValue: key)) }
-        case let array as [Any]:
-            var container = encoder.unkeyedContainer()
-            for element in array { try container.encode(PlainJSONValue(value: element)) }
-        default:
-            throw JSONWriter.Unsupported()
-        }
-    }
-}

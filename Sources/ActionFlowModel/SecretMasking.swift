@@ -78,19 +78,19 @@ public enum SecretMasking {
         guard let object = try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]) else {
             return maskLinks(in: String(decoding: data, as: UTF8.self))
         }
+        // Masked as it is written, by the project's writer, where the value holds only what it
+        // writes as Foundation does (strings, Booleans, integers, null): re-serializing through
+        // Foundation cost more than reading a captured exchange otherwise did.
+        if let written = JSONWriter.string(plain: object, format: Self.maskedBodyFormat) { return written }
         let masked = maskJSONValue(object, key: nil)
-        // The project's writer where the value holds only what it writes as Foundation does
-        // (strings, Booleans, integers, null): re-serializing through Foundation cost more than
-        // reading a captured exchange otherwise did.
-        if let written = JSONWriter.string(plain: masked, format: Self.maskedBodyFormat) { return written }
         guard let out = try? JSONSerialization.data(withJSONObject: masked, options: [.prettyPrinted, .sortedKeys, .fragmentsAllowed, .withoutEscapingSlashes]) else {
             return maskLinks(in: String(decoding: data, as: UTF8.self))
         }
         return String(decoding: out, as: UTF8.self)
     }
 
-    /// `JSONSerialization`'s `.prettyPrinted, .sortedKeys, .withoutEscapingSlashes`.
-    static let maskedBodyFormat = JSONWriter.Format(pretty: true, sortedKeys: true)
+    /// `JSONSerialization`'s `.prettyPrinted, .sortedKeys, .withoutEscapingSlashes`, masking.
+    static let maskedBodyFormat = JSONWriter.Format(pretty: true, sortedKeys: true, masksSecrets: true)
 
     /// The masked JSON of a request or reply body, exactly as `maskJSON` writes what
     /// `JSONEncoder` makes of it, but written straight from the value: every exchange of a flow
