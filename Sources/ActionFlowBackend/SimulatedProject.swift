@@ -115,15 +115,21 @@ public struct SimulatedProject: Sendable, Equatable, Codable {
     /// TOTP enrollments begun and not yet finished (production behaviour).
     var pendingTotpEnrollments: [PendingTotpEnrollment]?
 
-    public init(configuration: ProjectConfiguration, behaviour: ServeBehaviour = .production, tenant: TenantSettings? = nil) {
+    /// Set when a client restarted an emulator project with a configuration (`PUT .../config`):
+    /// the users it lists were asked for, and a reset brings them back.
+    var holdsPresetUsers: Bool?
+
+    /// With `presetUsers` nil, a production project starts with its configuration's users and
+    /// an emulator project or a tenant starts empty, as the emulator does.
+    public init(configuration: ProjectConfiguration, behaviour: ServeBehaviour = .production, tenant: TenantSettings? = nil, presetUsers: Bool? = nil) {
         self.configuration = configuration
         clock = SimulatedClock(start: configuration.clockStart)
         let tenantSeed = tenant.map { "|tenant:\($0.tenantId)" } ?? ""
         generator = SeededGenerator(seedText: "\(configuration.projectId)|\(configuration.clockStart.timeIntervalSince1970)\(tenantSeed)")
         storedBehaviour = behaviour == .production ? nil : behaviour
         self.tenant = tenant
-        // The emulator starts empty, and so does a tenant.
-        guard behaviour == .production, tenant == nil else { return }
+        holdsPresetUsers = presetUsers
+        guard presetUsers ?? (behaviour == .production && tenant == nil) else { return }
         for preset in configuration.users {
             let localId = generator.alphanumericString(count: 28)
             let account = Account(
@@ -184,7 +190,7 @@ public struct SimulatedProject: Sendable, Equatable, Codable {
     /// Back to the configuration's start: preset users, no sessions or codes, empty mailbox.
     /// The behaviour, tenant and link origin stay.
     public mutating func reset() {
-        var fresh = SimulatedProject(configuration: configuration, behaviour: behaviour, tenant: tenant)
+        var fresh = SimulatedProject(configuration: configuration, behaviour: behaviour, tenant: tenant, presetUsers: holdsPresetUsers)
         fresh.adoptHostReadings(from: self)
         self = fresh
     }

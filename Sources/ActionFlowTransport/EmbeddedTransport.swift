@@ -124,7 +124,9 @@ public final class EmbeddedTransport: AuthTransport, @unchecked Sendable {
     public func applyProject(_ configuration: ProjectConfiguration) async throws(AuthFailure) -> Date {
         try withProject { (project) throws(AuthFailure) in
             // The behaviour and tenant stay; the server's address and wall clock too.
-            var fresh = SimulatedProject(configuration: configuration, behaviour: project.behaviour, tenant: project.tenant)
+            // The users the configuration lists were asked for, even where a project starts empty.
+            let presetUsers = project.behaviour == .emulator && project.tenant == nil ? true : nil
+            var fresh = SimulatedProject(configuration: configuration, behaviour: project.behaviour, tenant: project.tenant, presetUsers: presetUsers)
             fresh.adoptHostReadings(from: project)
             project = fresh
             return project.now

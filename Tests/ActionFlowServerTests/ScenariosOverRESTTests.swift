@@ -60,4 +60,32 @@ struct ScenariosOverRESTTests {
             #expect(transcript.passed, "\(file.lastPathComponent): \(transcript.failure.map(String.init(describing:)) ?? "")")
         }
     }
+
+    @Test("against serve --as emulator, a scenario's preset users are there and the run fails only where the emulator differs: its link opens the web widget")
+    func emulatorBehaviourTakesThePresetUsers() async throws {
+        let base = try ProjectConfigLoader.loadDefault()
+        let fixture = try await ServeFixture.start(as: .emulator)
+        defer { Task { await fixture.stop() } }
+        let file = try #require(Self.shipped.first { $0.lastPathComponent == "password-reset-in-app.yaml" })
+        let transcript = await ScenarioLibrary.run(try ScenarioParser.load(contentsOf: file), baseProject: base, over: fixture.rest)
+        let text = transcript.lines.compactMap { line -> String? in
+            if case .narration(_, let text) = line { return text }
+            return nil
+        }.joined(separator: "\n")
+        #expect(text.contains("accounts:signInWithPassword → INVALID_PASSWORD"), "bob exists, with a password that is not this one")
+        #expect(text.contains("sendOobCode PASSWORD_RESET → sent to bob@example.com"))
+        #expect(transcript.failure?.message.contains("expected linkOpensIn app, but the last link went to web widget") == true,
+                "\(transcript.failure.map(String.init(describing:)) ?? "passed")")
+        // A reset brings the restarted project back with its users; a project created on demand starts empty.
+        try await fixture.rest.resetWorld()
+        await #expect(throws: AuthFailure.server(.invalidPassword, detail: nil)) {
+            _ = try await fixture.rest.signInWithPassword(SignInWithPasswordRequest(email: "bob@example.com", password: "not-it"))
+        }
+        func accounts(of project: String) async throws -> String {
+            try await fixture.http("POST", "/identitytoolkit.googleapis.com/v1/projects/\(project):queryAccounts", body: "{}", headers: ["Content-Type": "application/json", "Authorization": "Bearer owner"]).body
+        }
+        #expect(try await accounts(of: fixture.configuration.projectId).contains("bob@example.com"))
+        let other = try await accounts(of: "another-project")
+        #expect(other.contains("recordsCount") && !other.contains("bob@example.com"), "\(other)")
+    }
 }
