@@ -13,11 +13,24 @@ extension CaptureComparison {
             ? EmulatorAPI(transport: EmbeddedTransport(configuration: project), project: ServedProject(project))
             : EmulatorAPI(configuration: project, behaviour: .emulator)
         let transport = api.transport
+        let operations = Dictionary(flow.operations.map { ($0.exchange.entry, $0) }) { first, _ in first }
+        // The address each listed code was sent to, where the capture says.
+        let addressed = Dictionary(flow.actionLinks.compactMap { link in link.anatomy.oobCode.flatMap { code in link.email.map { (code, $0.lowercased()) } } }) { first, _ in first }
         var replacements: [String: String] = [:]
         var usedCodes: Set<String> = []
         var rows: [Row] = []
-        for operation in flow.operations {
-            let exchange = operation.exchange
+        var emulatorRequests: [EmulatorRequest] = []
+        for exchange in flow.exchanges {
+            guard let operation = operations[exchange.entry] else {
+                // The emulator's own requests that change its state (a project restarted with
+                // its users, a reset, the clock moved) are sent again too, so that the calls after
+                // them meet the same project.
+                guard exchange.method != "GET", exchange.isToEmulatorAPI else { continue }
+                let (path, query) = servedPath(exchange.url)
+                let response = await api.handle(APIRequest(method: exchange.method, path: path, rawQuery: query, headers: lowercased(exchange.requestHeaders), body: exchange.requestBody))
+                emulatorRequests.append(EmulatorRequest(entry: exchange.entry, request: "\(exchange.method) \(path)", captured: exchange.status, simulated: response.status))
+                continue
+            }
             var body = String(decoding: exchange.requestBody, as: UTF8.self)
             var (path, query) = servedPath(exchange.url)
             for (captured, simulated) in replacements {
@@ -25,14 +38,17 @@ extension CaptureComparison {
                 query = query?.replacingOccurrences(of: captured, with: simulated)
             }
             // An action code the capture's server issued stands for the newest one the
-            // simulated project issued for the same kind of email.
+            // simulated project issued for the same kind of email, to the same address when the
+            // capture says which.
             if let code = actionCode(in: exchange), replacements[code] == nil,
-               let issued = transport.issuedCodes().last(where: { fits($0, operation.operation) && !usedCodes.contains($0.oobCode) }) {
+               let issued = transport.issuedCodes().last(where: { issued in
+                   fits(issued, operation.operation) && !usedCodes.contains(issued.oobCode) && addressed[code].map { $0 == issued.email.lowercased() } != false
+               }) {
                 replacements[code] = issued.oobCode
                 usedCodes.insert(issued.oobCode)
                 body = body.replacingOccurrences(of: code, with: issued.oobCode)
             }
-            var headers = exchange.requestHeaders.reduce(into: [String: String]()) { $0[$1.key.lowercased()] = $1.value }
+            var headers = lowercased(exchange.requestHeaders)
             headers["host"] = "127.0.0.1"
             let response = await api.handle(APIRequest(method: exchange.method, path: path, rawQuery: query, headers: headers, body: Data(body.utf8)))
             let simulated = Answer(status: response.status, error: errorCode(response.body))
@@ -42,7 +58,11 @@ extension CaptureComparison {
             rows.append(Row(entry: exchange.entry, operation: operation.operation, captured: captured, simulated: simulated,
                             differs: differs, note: differs ? note(operation, captured: captured, simulated: simulated, project: project) : nil))
         }
-        return CaptureComparison(behaviour: behaviour.rawValue, rows: rows)
+        return CaptureComparison(behaviour: behaviour.rawValue, rows: rows, emulatorRequests: emulatorRequests)
+    }
+
+    private static func lowercased(_ headers: [String: String]) -> [String: String] {
+        headers.reduce(into: [String: String]()) { $0[$1.key.lowercased()] = $1.value }
     }
 
     /// The path serve answers a captured URL at: a production host becomes the emulator's

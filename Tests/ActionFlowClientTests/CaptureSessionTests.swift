@@ -18,26 +18,28 @@ struct CaptureSessionTests {
         return flow.recording(project: project, source: name)
     }
 
-    @Test("the recorded emulator capture: six calls in order in the Network pane and the narration, two links in the mailbox")
+    @Test("the recorded emulator capture: nine calls in order in the Network pane and the narration, three links in the mailbox")
     func recordedCapture() throws {
         let recording = try Self.recording("serve-emulator.har")
         let session = recording.current
         #expect(session.capture == "serve-emulator.har")
         // Under the v1 request lines a live session records, so that export --format curl repeats them.
-        #expect(session.exchanges.map(\.operation) == [.signUp, .signInWithPassword, .sendOobCode, .sendOobCode, .sendOobCode, .signInWithPassword])
+        #expect(session.exchanges.map(\.operation) == [.signUp, .signInWithPassword, .signInWithPassword, .sendOobCode, .sendOobCode, .sendOobCode, .signInWithPassword, .sendOobCode, .resetPassword])
         #expect(session.exchanges[0].request == "POST /v1/accounts:signUp?key=…(masked)")
-        #expect(session.exchanges.map(\.status) == [200, 400, 200, 200, 400, 400])
+        #expect(session.exchanges.map(\.status) == [200, 400, 400, 200, 200, 400, 400, 200, 200])
         #expect(session.narration.contains("sendOobCode (emulator) PASSWORD_RESET for ios@example.com: 400 Invalid content-type: application/x-www-form-urlencoded"),
                 "the emulator refuses a form body")
         let script = CurlScript(title: "serve-emulator.har", session: session, revealsSecrets: false).script
-        #expect(script.components(separatedBy: "\ncurl ").count - 1 == 6, "a curl command per captured call")
+        #expect(script.components(separatedBy: "\ncurl ").count - 1 == 9, "a curl command per captured call")
         #expect(script.contains("a capture never does"), "it does not offer --reveal-secrets")
         let narration = session.narration
         #expect(narration.contains("signInWithPassword (v3 verifyPassword, emulator) for ios@example.com: 400 INVALID_PASSWORD"))
         #expect(narration.contains { $0.hasPrefix("action link (never followed): resetPassword link, listed by the emulator") })
-        #expect(session.sentMail.map(\.to) == ["ios@example.com", "android@example.com"])
-        #expect(session.sentMail.map(\.requestType) == [.passwordReset, .emailSignIn])
-        #expect(session.app.lastLink?.anatomy?.mode == "signIn")
+        #expect(session.sentMail.map(\.to) == ["ios@example.com", "android@example.com", "bob@example.com"])
+        #expect(session.sentMail.map(\.requestType) == [.passwordReset, .emailSignIn, .passwordReset])
+        #expect(session.app.lastLink?.anatomy?.mode == "resetPassword")
+        // Story 1 over the REST transport, as far as the emulator takes it: its code checked in the web widget.
+        #expect(narration.contains("resetPassword (emulator) for bob@example.com: 200"))
         // The journal's times are the capture's.
         let project = try ProjectConfigLoader.loadDefault()
         let flow = try CapturedFlow.read(try Data(contentsOf: Self.captures.appendingPathComponent("serve-emulator.har")), project: project)

@@ -35,11 +35,11 @@ struct LiveCaptureTests {
         #expect(calls(live) == calls(fromFile))
         #expect(links(live) == links(fromFile))
         #expect(findings(live).count == findings(fromFile).count)
-        #expect(capture.calls == 6 && capture.links == 2)
+        #expect(capture.calls == 9 && capture.links == 3)
         var session = capture.start
         for event in events { _ = session.reduce(event) }
         #expect(session.exchanges.map(\.operation) == imported.current.exchanges.map(\.operation))
-        #expect(session.sentMail.map(\.to) == ["ios@example.com", "android@example.com"])
+        #expect(session.sentMail.map(\.to) == ["ios@example.com", "android@example.com", "bob@example.com"])
     }
 
     @Test("an oobCodes listing read again adds no link twice; preflights and unrelated traffic add nothing")

@@ -43,22 +43,23 @@ import Testing
         let operations = try #require(report["operations"] as? [[String: Any]])
         let names = operations.map { $0["operation"] as? String ?? "" }
         // The v3 calls first (signupNewUser, verifyPassword, getOobConfirmationCode), then v1.
-        #expect(Array(names.prefix(5)) == ["signUp", "signInWithPassword", "sendOobCode", "sendOobCode", "sendOobCode"])
-        #expect(names.last == "signInWithPassword", "the REST transport's flow follows")
+        #expect(Array(names.prefix(6)) == ["signUp", "signInWithPassword", "signInWithPassword", "sendOobCode", "sendOobCode", "sendOobCode"])
+        #expect(Array(names.suffix(3)) == ["signInWithPassword", "sendOobCode", "resetPassword"], "the REST transport's story 1 follows")
         #expect(operations[1]["status"] as? Int == 400)
         #expect(operations[1]["error"] as? String == "INVALID_PASSWORD")
         #expect(operations[0]["error"] is NSNull)
         for key in ["operation", "requestType", "email", "continueUrl", "actionCodeSettings", "status", "error"] {
             #expect(operations.allSatisfy { $0.keys.contains(key) }, "every operation has \(key)")
         }
-        let ios = operations[2]
+        #expect(operations[2]["error"] as? String == "EMAIL_NOT_FOUND", "an address with no account")
+        let ios = operations[3]
         #expect(ios["requestType"] as? String == "PASSWORD_RESET")
         #expect(ios["continueUrl"] as? String == "https://evil.example/after-reset")
         #expect(Self.settings(ios) == [
             "continueUrl": "https://evil.example/after-reset", "iOSBundleId": "com.example.ios", "canHandleCodeInApp": "true (Boolean)",
         ])
         // Android: snake_case keys and requestType 6, under the v1 names.
-        let android = operations[3]
+        let android = operations[4]
         #expect(android["requestType"] as? String == "EMAIL_SIGNIN")
         #expect(android["email"] as? String == "android@example.com")
         #expect(Self.settings(android) == [
@@ -66,7 +67,7 @@ import Testing
             "androidMinimumVersion": "12", "canHandleCodeInApp": "true (Boolean)",
         ])
         // A form body.
-        #expect(Self.settings(operations[4]) == ["continueUrl": "https://www.example.com/reset"])
+        #expect(Self.settings(operations[5]) == ["continueUrl": "https://www.example.com/reset"])
     }
 
     @Test func recordedCaptureListsTheEmulatorsLinksAndKeepsOutPreflightsAndOtherTraffic() throws {
@@ -91,7 +92,7 @@ import Testing
         let report = try Self.report("serve-emulator.har")
         let findings = try #require(report["findings"] as? [[String: Any]])
         // evil.example is not among the default project's authorized domains.
-        #expect(findings.contains { $0["code"] as? String == "continue-url.unauthorized" && $0["subject"] as? String == "operations[2]" })
+        #expect(findings.contains { $0["code"] as? String == "continue-url.unauthorized" && $0["subject"] as? String == "operations[3]" })
         let allowed = try Self.report("serve-emulator.har", authorizedDomains: ["evil.example", "www.example.com"])
         let allowedFindings = try #require(allowed["findings"] as? [[String: Any]])
         #expect(!allowedFindings.contains { $0["code"] as? String == "continue-url.unauthorized" })
@@ -275,7 +276,7 @@ import Testing
         func capture(_ separator: String) -> Data {
             Data((#"{"log": {"version": "1.2", "entries": ["# + texts.joined(separator: separator) + "]}}").utf8)
         }
-        #expect(try CapturedFlow.read(capture(", "), project: project).operations.count == 6, "the entries rejoined as JSON read as before")
+        #expect(try CapturedFlow.read(capture(", "), project: project).operations.count == 9, "the entries rejoined as JSON read as before")
         #expect(throws: CaptureError.self) { _ = try CapturedFlow.read(capture(" garbage "), project: project) }
         #expect(throws: CaptureError.self) { _ = try CapturedFlow.read(capture(" "), project: project) }
         #expect(throws: CaptureError.self) { _ = try CapturedFlow.read(capture(", 7, "), project: project) }

@@ -10,7 +10,11 @@ struct ImportCompareEndToEndTests {
         .appendingPathComponent("ActionFlowCommandTests/Fixtures/Captures")
 
     func comparison(_ capture: String) throws -> (behaviour: String?, rows: [[String: Any]]) {
-        let result = try Spawn.run(BuiltBinary.url.path, ["import", Self.captures.appendingPathComponent(capture).path, "--compare", "--json"], capture: true)
+        try comparison(at: Self.captures.appendingPathComponent(capture))
+    }
+
+    func comparison(at capture: URL) throws -> (behaviour: String?, rows: [[String: Any]]) {
+        let result = try Spawn.run(BuiltBinary.url.path, ["import", capture.path, "--compare", "--json"], capture: true)
         #expect(result.status == 0, "\(result.output)")
         let object = try #require(try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any])
         #expect(object["operations"] != nil, "the import's own report stays")
@@ -22,10 +26,16 @@ struct ImportCompareEndToEndTests {
     func emulatorCaptureMatches() throws {
         let (behaviour, rows) = try comparison("serve-emulator.har")
         #expect(behaviour == "emulator", "an emulator's capture is compared with the emulator's answers")
-        #expect(rows.count == 6)
+        #expect(rows.count == 9)
         #expect(rows.allSatisfy { $0["differs"] as? Bool == false }, "\(rows)")
-        let signIn = try #require(rows.last)
-        #expect((signIn["simulated"] as? [String: Any])?["error"] as? String == "EMAIL_NOT_FOUND")
+        let unknown = try #require(rows.first { ($0["captured"] as? [String: Any])?["error"] as? String == "EMAIL_NOT_FOUND" })
+        #expect((unknown["simulated"] as? [String: Any])?["error"] as? String == "EMAIL_NOT_FOUND")
+        // The REST transport's story restarted the project with its users (PUT config): sent
+        // again, so bob's wrong password and his reset code are answered as they were.
+        #expect(rows.suffix(3).map { $0["operation"] as? String } == ["signInWithPassword", "sendOobCode", "resetPassword"])
+        #expect((rows[6]["simulated"] as? [String: Any])?["error"] as? String == "INVALID_PASSWORD")
+        let result = try Spawn.run(BuiltBinary.url.path, ["import", Self.captures.appendingPathComponent("serve-emulator.har").path, "--compare"], capture: true)
+        #expect(result.output.contains("#13 PUT /emulator/v1/projects/demo-actionflow/config: captured 200, simulated 200"), "\(result.output)")
     }
 
     @Test("a production capture: each difference is listed, with what explains it where it can be told")
@@ -40,5 +50,38 @@ struct ImportCompareEndToEndTests {
         let text = try Spawn.run(BuiltBinary.url.path, ["import", Self.captures.appendingPathComponent("production-hand-written.har").path, "--compare"], capture: true)
         #expect(text.output.contains("Compared with the simulated project as production answers (serve --as production)"))
         #expect(!text.output.contains("\u{1B}"), "hostile text from the capture stays inert")
+    }
+
+    @Test("a captured code stands for the one the simulated project sent to the same address, not merely the newest of its kind")
+    func codesFollowTheirAddress() throws {
+        let v1 = "http://127.0.0.1:9099/identitytoolkit.googleapis.com/v1/accounts"
+        func entry(_ url: String, _ request: String?, status: Int, _ response: String) -> [String: Any] {
+            [
+                "startedDateTime": "2026-11-27T08:00:00.000Z", "time": 1,
+                "request": ["method": request == nil ? "GET" : "POST", "url": url, "headers": [["name": "Content-Type", "value": "application/json"]],
+                            "postData": ["mimeType": "application/json", "text": request ?? ""]] as [String: Any],
+                "response": ["status": status, "headers": [] as [Any], "content": ["mimeType": "application/json", "text": response]] as [String: Any],
+            ]
+        }
+        let link = { (code: String) in "http://127.0.0.1:9099/emulator/action?mode=resetPassword&lang=en&oobCode=\(code)&apiKey=fake-api-key" }
+        let entries = [
+            entry("\(v1):signUp?key=k", #"{"email":"ann@example.com","password":"first-pass-1"}"#, status: 200, #"{"localId":"a"}"#),
+            entry("\(v1):signUp?key=k", #"{"email":"ben@example.com","password":"first-pass-2"}"#, status: 200, #"{"localId":"b"}"#),
+            entry("\(v1):sendOobCode?key=k", #"{"requestType":"PASSWORD_RESET","email":"ann@example.com"}"#, status: 200, #"{"email":"ann@example.com"}"#),
+            entry("\(v1):sendOobCode?key=k", #"{"requestType":"PASSWORD_RESET","email":"ben@example.com"}"#, status: 200, #"{"email":"ben@example.com"}"#),
+            entry("http://127.0.0.1:9099/emulator/v1/projects/demo-actionflow/oobCodes", nil, status: 200,
+                  #"{"oobCodes":[{"email":"ann@example.com","oobCode":"CODE-ANN","oobLink":"\#(link("CODE-ANN"))","requestType":"PASSWORD_RESET"},"#
+                  + #"{"email":"ben@example.com","oobCode":"CODE-BEN","oobLink":"\#(link("CODE-BEN"))","requestType":"PASSWORD_RESET"}]}"#),
+            entry("\(v1):resetPassword?key=k", #"{"oobCode":"CODE-ANN","newPassword":"second-pass-1"}"#, status: 200, #"{"email":"ann@example.com"}"#),
+            entry("\(v1):signInWithPassword?key=k", #"{"email":"ann@example.com","password":"second-pass-1"}"#, status: 200, #"{"localId":"a"}"#),
+        ]
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("actionflow-compare-\(UUID().uuidString).har")
+        defer { try? FileManager.default.removeItem(at: file) }
+        try JSONSerialization.data(withJSONObject: ["log": ["version": "1.2", "creator": ["name": "test", "version": "1"], "entries": entries]]).write(to: file)
+        let (behaviour, rows) = try comparison(at: file)
+        #expect(behaviour == "emulator")
+        #expect(rows.count == 6)
+        // Ann's code was spent on Ann's password: her new password signs her in, as it did.
+        #expect(rows.allSatisfy { $0["differs"] as? Bool == false }, "\(rows)")
     }
 }

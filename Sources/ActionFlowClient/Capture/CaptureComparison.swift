@@ -42,13 +42,32 @@ public struct CaptureComparison: Sendable, Encodable {
         }
     }
 
+    /// A request to the emulator's own API that changes its state, sent again before the calls
+    /// after it: its HTTP status then and now.
+    public struct EmulatorRequest: Sendable, Encodable, Equatable {
+        public var entry: Int
+        /// `PUT /emulator/v1/projects/P/config`.
+        public var request: String
+        public var captured: Int
+        public var simulated: Int
+
+        public init(entry: Int, request: String, captured: Int, simulated: Int) {
+            self.entry = entry
+            self.request = request
+            self.captured = captured
+            self.simulated = simulated
+        }
+    }
+
     /// How the simulated project answered: `production`, or `emulator` for an emulator's capture.
     public var behaviour: String
     public var rows: [Row]
+    public var emulatorRequests: [EmulatorRequest]
 
-    public init(behaviour: String, rows: [Row]) {
+    public init(behaviour: String, rows: [Row], emulatorRequests: [EmulatorRequest] = []) {
         self.behaviour = behaviour
         self.rows = rows
+        self.emulatorRequests = emulatorRequests
     }
 
     /// The `oobCode` a request carries (JSON or form body).
@@ -118,6 +137,12 @@ public struct CaptureComparison: Sendable, Encodable {
         let differing = rows.filter(\.differs).count
         let answering = behaviour == "emulator" ? "as the Auth Emulator answers (serve --as emulator)" : "as production answers (serve --as production)"
         var lines = ["Compared with the simulated project \(answering), each request sent again in order: \(differing) of \(rows.count) answer\(rows.count == 1 ? "" : "s") differ"]
+        if !emulatorRequests.isEmpty {
+            lines.append("  with the capture's requests to the emulator's own API that change its state, sent again in their place:")
+            for request in emulatorRequests {
+                lines.append("    #\(request.entry) \(request.request): captured \(request.captured), simulated \(request.simulated)")
+            }
+        }
         for row in rows {
             let mark = row.captured.status == 0 ? "?" : row.differs ? "≠" : "="
             lines.append("  \(mark) #\(row.entry) \(row.operation): captured \(row.captured.text), simulated \(row.simulated.text)")

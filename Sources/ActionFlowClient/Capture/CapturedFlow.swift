@@ -74,6 +74,9 @@ public struct CapturedExchange: Sendable, Hashable {
         IdentityToolkitMapping.requestObject(body: requestBody, contentType: requestHeaders["content-type"]) ?? [:]
     }
 
+    /// A request to the emulator's own API (`/emulator/v1/...`), not an Identity Toolkit call.
+    public var isToEmulatorAPI: Bool { CapturedEndpoint(url: url) == .emulator }
+
     var responseJSON: Any? {
         try? JSONSerialization.jsonObject(with: responseBody, options: [.fragmentsAllowed])
     }
