@@ -36,7 +36,7 @@ struct WatchingInterfaceTests {
         loop.send(.observed(capture.read(Self.listing, at: Date())))
         #expect(loop.screen.contains("So far: 1 call, 1 action link."))
         loop.keys(.tab, .character("5"))
-        #expect(loop.screen.contains("accounts:sendOobCode"))
+        #expect(loop.screen.contains("#1 sendOobCode 200"))
         loop.keys(.character("7"))
         #expect(loop.screen.contains("Inbox · 1 message"))
     }

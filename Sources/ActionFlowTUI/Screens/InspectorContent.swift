@@ -404,7 +404,10 @@ enum InspectorContent {
             let status = record.status.map(String.init) ?? "—"
             let outcome = record.failure.map { " \($0.serverCode?.rawValue ?? "network")" } ?? ""
             let millis = PrintfFormat.string("%.1f ms", record.duration * 1000)
-            let label = "#\(record.id) \(record.request.replacingEvery("POST /v1/", with: "")) \(status)\(outcome) · \(millis)"
+            // The method, its status and error: the path's `accounts:` and the query (a masked
+            // key) only in the expanded request, since at 80 columns they pushed the error out.
+            let call = record.request.split(separator: "?", maxSplits: 1).first.map(String.init) ?? record.request
+            let label = "#\(record.id) \(call.replacingEvery("POST /v1/accounts:", with: "").replacingEvery("POST /v1/", with: "")) \(status)\(outcome) · \(millis)"
             let expanded = ui.expandedExchange == record.id
             blocks.append(.control(.button(exchangeControlPrefix + String(record.id), label, [.toggleExchange(record.id)])))
             if expanded {
