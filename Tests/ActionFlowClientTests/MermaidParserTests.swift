@@ -37,16 +37,8 @@ struct MermaidParserTests {
     }
 
     static func run(_ executable: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [executable] + arguments
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try ProcessLaunch.run(process)
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+        let finished = try SpawnedChild.start("/usr/bin/env", [executable] + arguments).finishBlocking()
+        return (finished.status, String(decoding: finished.output + finished.errors, as: UTF8.self))
     }
 
     /// The parser bundle, installed when missing. Only the bundle is needed, not the package's

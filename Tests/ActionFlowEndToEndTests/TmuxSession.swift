@@ -59,19 +59,9 @@ enum Spawn {
         }
         posix_spawn_file_actions_addclose(&actions, pipeEnds[0])
         posix_spawn_file_actions_addclose(&actions, pipeEnds[1])
-        // Test threads block most signals and a spawned program inherits that mask: a tmux
-        // server started with it would ignore SIGTERM and outlive the test.
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var noSignals = sigset_t()
-        sigemptyset(&noSignals)
-        posix_spawnattr_setsigmask(&attributes, &noSignals)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK))
-        let argv = ([path] + arguments).map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
-        var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, path, &actions, &attributes, argv, environ)
+        // No signal blocked: a tmux server started with the test thread's mask would ignore
+        // SIGTERM and outlive the test.
+        let (spawned, pid) = SpawnedChild.spawn(path, arguments, actions: &actions, environment: nil)
         close(pipeEnds[1])
         Self.spawning.unlock()
         guard spawned == 0 else {

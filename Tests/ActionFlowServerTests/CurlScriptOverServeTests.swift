@@ -21,22 +21,14 @@ struct CurlScriptOverServeTests {
         let script = FileManager.default.temporaryDirectory.appendingPathComponent("curl-\(UUID().uuidString).sh")
         defer { try? FileManager.default.removeItem(at: script) }
         try CurlScript(title: scenario.name, session: session, revealsSecrets: true).script.write(to: script, atomically: true, encoding: .utf8)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = [script.path]
         let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
         try #require(path.split(separator: ":").contains { FileManager.default.isExecutableFile(atPath: "\($0)/curl") },
                      "this test runs the real curl (Debian package curl), which is not on PATH")
-        process.environment = ["PATH": path, "FIREBASE_AUTH_EMULATOR_HOST": "127.0.0.1:\(fixture.server.port)"]
-        let output = Pipe()
-        let errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        try ProcessLaunch.run(process)
-        let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        let complaints = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "\(complaints)")
+        let child = try SpawnedChild.start("/bin/sh", [script.path], environment: ["PATH": path, "FIREBASE_AUTH_EMULATOR_HOST": "127.0.0.1:\(fixture.server.port)"])
+        let finished = await child.finish()
+        let printed = String(decoding: finished.output, as: UTF8.self)
+        let complaints = String(decoding: finished.errors, as: UTF8.self)
+        #expect(finished.status == 0, "\(complaints)")
         // Each command ends its output with the status it got (curl's -w).
         let statuses = printed.split(separator: "\n").filter { $0.hasPrefix("HTTP ") }.map { Int($0.dropFirst(5)) }
         #expect(statuses == session.exchanges.map(\.status), "\(printed)")

@@ -21,33 +21,14 @@ struct FirebaseAdminInteropTests {
     }
 
     static func run(_ executable: String, _ arguments: [String], environment: [String: String] = [:], timeout: Duration = .seconds(300)) async throws -> ProcessResult {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
-        let output = Pipe()
-        let errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        try ProcessLaunch.run(process)
+        let child = try SpawnedChild.start(executable, arguments, environment: ProcessInfo.processInfo.environment.merging(environment) { _, new in new })
         let watchdog = Task {
             try await Task.sleep(for: timeout)
-            process.terminate()
+            child.terminate()
         }
-        // Blocking reads run on their own threads: the server under test needs the
-        // concurrency pool's threads while the process runs.
-        async let outData = Self.readToEnd(output)
-        async let errData = Self.readToEnd(errors)
-        let (out, err) = await (outData, errData)
-        process.waitUntilExit()
+        let finished = await child.finish()
         watchdog.cancel()
-        return ProcessResult(status: process.terminationStatus, output: String(decoding: out, as: UTF8.self), errors: String(decoding: err, as: UTF8.self))
-    }
-
-    static func readToEnd(_ pipe: Pipe) async -> Data {
-        await withCheckedContinuation { continuation in
-            Thread.detachNewThread { continuation.resume(returning: pipe.fileHandleForReading.readDataToEndOfFile()) }
-        }
+        return ProcessResult(status: finished.status, output: String(decoding: finished.output, as: UTF8.self), errors: String(decoding: finished.errors, as: UTF8.self))
     }
 
     /// The virtual environment's python with firebase-admin, created when missing.
