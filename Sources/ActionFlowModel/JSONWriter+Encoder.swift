@@ -51,14 +51,11 @@ extension JSONWriter {
         if kind is NSNull.Type { return null() }
         if kind == Int.self { return integer(value as! Int) }
         if kind == Bool.self { return bool(value as! Bool) }
-        // Built in code: `[String]`, `[String: String]`... converted by a cast.
+        // Built in code: `[String]`, `[String: String]`... converted by a cast (and an
+        // `NSString` to `String`); Booleans and integers were all told apart above.
         switch value {
         case let text as String:
             plainString(text, maskKey: maskKey)
-        case let flag as Bool:
-            bool(flag)
-        case let whole as Int:
-            integer(whole)
         case let dictionary as [String: Any]:
             try plainObject(dictionary, depth: depth)
         case let array as [Any]:
