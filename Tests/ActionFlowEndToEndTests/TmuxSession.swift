@@ -129,19 +129,36 @@ final class TmuxSession {
     /// Named keys (`Enter`, `Down`, `C-c`, `Escape`) as tmux knows them.
     func press(_ keys: String...) throws { try run(["send-keys", "-t", "main"] + keys) }
 
-    /// Literal text, typed.
-    /// Presses shortcut keys; first Esc when a text field has the focus (the key bar then says
-    /// "type into …"), since letters typed there go into the field.
+    /// Presses shortcut keys; first Esc when a text field has the keys (the key bar then says
+    /// "type into …", or "leave field" while it is edited), since letters typed there go into it.
     func pressShortcut(_ keys: String...) throws {
-        if screen().contains(" type into ") {
+        // A frame reaches tmux in pieces: the key bar, drawn last, tells who has the keys.
+        var shown = screen()
+        let drawn = Date().addingTimeInterval(5)
+        while !Self.showsKeyBar(shown), Date() < drawn {
+            Thread.sleep(forTimeInterval: 0.05)
+            shown = screen()
+        }
+        if Self.fieldHasKeys(shown) {
             // Alone, and seen to take effect: Esc and a letter close together read as Alt-letter.
             try press("Escape")
             let deadline = Date().addingTimeInterval(5)
-            while screen().contains(" type into "), Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+            while Self.fieldHasKeys(screen()), Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
         }
         try run(["send-keys", "-t", "main"] + keys)
     }
 
+    private static func fieldHasKeys(_ screen: String) -> Bool {
+        screen.contains(" type into ") || screen.contains(" leave field ")
+    }
+
+    /// Whether a key bar is on screen: every one ends with `q quit`, or offers a way out of a
+    /// field, a prompt or a question; a terminal too small for the interface shows none.
+    private static func showsKeyBar(_ screen: String) -> Bool {
+        ["q quit", " leave field ", " cancel ", " keep it ", "Terminal too small"].contains { screen.contains($0) }
+    }
+
+    /// Literal text, typed.
     func type(_ text: String) throws { try run(["send-keys", "-t", "main", "-l", text]) }
 
     /// Text pasted the way a terminal pastes (bracketed, when the program asked for it).
