@@ -41,7 +41,7 @@ struct BenchCaptureCommand: ParsableCommand {
     /// link, then other traffic, written a piece at a time.
     static func write(megabytes: Int, to path: String) throws {
         guard FileManager.default.createFile(atPath: path, contents: nil), let file = FileHandle(forWritingAtPath: path) else {
-            throw ValidationError("cannot write \(path)")
+            throw BenchFailure(description: "cannot write \(path)")
         }
         defer { try? file.close() }
         func entry(_ method: String, _ url: String, body: String?, status: Int, response: String) -> String {

@@ -89,10 +89,10 @@ enum BenchServeInspect {
     /// The project's preset account signed in: its ID token, for `lookup`.
     static func signIn(port: Int) async throws -> String {
         let project = try ProjectConfigLoader.loadDefault()
-        guard let user = project.users.first(where: { !$0.disabled }) else { throw ChildProcess.Failure(description: "the project has no account to sign in with") }
+        guard let user = project.users.first(where: { !$0.disabled }) else { throw BenchFailure(description: "the project has no account to sign in with") }
         let rest = RESTTransport(configuration: RESTTransportConfiguration(target: .emulator(host: "127.0.0.1", port: port), apiKey: project.apiKey, projectId: project.projectId))
         let session = try await rest.signInWithPassword(SignInWithPasswordRequest(email: user.email, password: user.password))
-        guard let token = session.idToken else { throw ChildProcess.Failure(description: "the sign-in gave no ID token") }
+        guard let token = session.idToken else { throw BenchFailure(description: "the sign-in gave no ID token") }
         return token
     }
 
@@ -112,7 +112,7 @@ enum BenchServeInspect {
         let bound = withUnsafeMutablePointer(to: &address) { pointer in
             pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, length) == 0 && getsockname(descriptor, $0, &length) == 0 }
         }
-        guard bound else { throw ChildProcess.Failure(description: "no free loopback port") }
+        guard bound else { throw BenchFailure(description: "no free loopback port") }
         return Int(UInt16(bigEndian: address.sin_port))
     }
 }

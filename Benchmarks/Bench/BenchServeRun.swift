@@ -128,7 +128,7 @@ final class ServeProcess {
         guard let address = firstLine.range(of: "http://127.0.0.1:"),
               let port = Int(firstLine[address.upperBound...].prefix { $0.isNumber }) else {
             process.terminate()
-            throw ChildProcess.Failure(description: "actionflow serve did not say where it listens (it printed: \(firstLine))")
+            throw BenchFailure(description: "actionflow serve did not say where it listens (it printed: \(firstLine))")
         }
         // Nothing more is read: the server is quiet, and its banner fits the pipe.
         return ServeProcess(process: process, port: port)

@@ -236,7 +236,7 @@ enum StoryKeys {
             if step.movesFocus { result.focusMoveBytes.append(count) }
             if let text = step.shows {
                 guard let redrawBytes = session.shows(text) else {
-                    throw ValidationError("key \(index + 1) of the stories: '\(text)' is not on the screen")
+                    throw BenchFailure(description: "key \(index + 1) of the stories: '\(text)' is not on the screen")
                 }
                 result.redrawBytes.append(redrawBytes)
             }
@@ -369,7 +369,7 @@ final class PseudoTerminalSession {
         }
         var master: Int32 = -1
         pid = pty_spawn(binary, argv, envp, Int32(height), Int32(width), &master)
-        guard pid > 0, master >= 0 else { throw ValidationError("cannot start \(binary) on a pseudo-terminal") }
+        guard pid > 0, master >= 0 else { throw BenchFailure(description: "cannot start \(binary) on a pseudo-terminal") }
         self.master = master
     }
 
@@ -388,13 +388,18 @@ final class PseudoTerminalSession {
     func waitForText(_ text: String, timeout: Double) throws -> Double {
         let needle = Array(text.utf8)
         let deadline = Date().addingTimeInterval(timeout)
+        // Where the text could begin that has not been looked at: a frame may arrive in one
+        // read, and the text may be split between two.
+        var unsearched = 0
         while Date() < deadline {
-            if read(timeout: 0.05) > 0, output.count >= needle.count,
-               String(decoding: output.suffix(4096), as: UTF8.self).contains(text) {
-                return Date().timeIntervalSince(started)
-            }
+            let before = output.count
+            guard read(timeout: 0.05) > 0 else { continue }
+            // The buffer drops its oldest bytes when it grows large: then look at all it kept.
+            if output.count < before { unsearched = 0 }
+            if output[unsearched...].firstRange(of: needle) != nil { return Date().timeIntervalSince(started) }
+            unsearched = max(0, output.count - needle.count + 1)
         }
-        throw ValidationError("'\(text)' did not appear within \(timeout) s")
+        throw BenchFailure(description: "'\(text)' did not appear within \(timeout) s")
     }
 
     /// Reads until nothing arrives for `quiet` seconds; returns the bytes read and when the last came.

@@ -1,6 +1,11 @@
 import ActionFlowModel
 import Foundation
 
+/// A measurement that could not be made: said as it is, without the usage a wrong option gets.
+struct BenchFailure: Error, CustomStringConvertible {
+    var description: String
+}
+
 /// A program run to its end with its wall time and peak memory (`wait4`'s rusage), output
 /// discarded.
 enum ChildProcess {
@@ -9,21 +14,17 @@ enum ChildProcess {
         var peakMiB: Double
     }
 
-    struct Failure: Error, CustomStringConvertible {
-        var description: String
-    }
-
     /// This benchmark program itself.
     static func ownExecutable() throws -> String {
-        guard let executable = ProgramLocation.executable else { throw Failure(description: "cannot find the actionflow-bench executable") }
+        guard let executable = ProgramLocation.executable else { throw BenchFailure(description: "cannot find the actionflow-bench executable") }
         return executable.path
     }
 
     /// A program the build puts beside this one (`actionflow`, `actionflow-serve`).
     static func besideThis(_ name: String) throws -> String {
-        guard let program = ProgramLocation.sibling(name) else { throw Failure(description: "cannot find the folder of the actionflow-bench executable") }
+        guard let program = ProgramLocation.sibling(name) else { throw BenchFailure(description: "cannot find the folder of the actionflow-bench executable") }
         guard program.runnable else {
-            throw Failure(description: "\(name) is not beside this program at \(program.path): build the package with `swift build -c release`")
+            throw BenchFailure(description: "\(name) is not beside this program at \(program.path): build the package with `swift build -c release`")
         }
         return program.path
     }
@@ -31,7 +32,7 @@ enum ChildProcess {
     /// Runs with standard input from a file.
     static func run(_ executable: String, _ arguments: [String], stdin path: String) throws -> Result {
         let input = open(path, O_RDONLY)
-        guard input >= 0 else { throw Failure(description: "cannot open \(path)") }
+        guard input >= 0 else { throw BenchFailure(description: "cannot open \(path)") }
         defer { close(input) }
         let start = ContinuousClock.now
         let pid = try spawn(executable, arguments, stdin: input)
@@ -43,12 +44,12 @@ enum ChildProcess {
     /// take CPU time from the program.
     static func time(_ executable: String, _ arguments: [String], stdin path: String = "/dev/null") throws -> Double {
         let input = open(path, O_RDONLY)
-        guard input >= 0 else { throw Failure(description: "cannot open \(path)") }
+        guard input >= 0 else { throw BenchFailure(description: "cannot open \(path)") }
         defer { close(input) }
         let start = ContinuousClock.now
         let status = try waitStatus(try spawn(executable, arguments, stdin: input), executable)
         let seconds = (ContinuousClock.now - start).seconds
-        guard status & 0x7F == 0, (status >> 8) & 0xFF == 0 else { throw Failure(description: "\(executable) failed (wait status \(status))") }
+        guard status & 0x7F == 0, (status >> 8) & 0xFF == 0 else { throw BenchFailure(description: "\(executable) failed (wait status \(status))") }
         return seconds
     }
 
@@ -56,7 +57,7 @@ enum ChildProcess {
     private static func waitStatus(_ pid: pid_t, _ executable: String) throws -> Int32 {
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 {
-            guard errno == EINTR else { throw Failure(description: "lost track of \(executable)") }
+            guard errno == EINTR else { throw BenchFailure(description: "lost track of \(executable)") }
         }
         return status
     }
@@ -73,7 +74,7 @@ enum ChildProcess {
 
     private static func collected(_ executable: String, _ arguments: [String], from stream: Int32) throws -> String {
         var pipeEnds: [Int32] = [0, 0]
-        guard pipe(&pipeEnds) == 0 else { throw Failure(description: "cannot create a pipe") }
+        guard pipe(&pipeEnds) == 0 else { throw BenchFailure(description: "cannot create a pipe") }
         for end in pipeEnds { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
         let input = open("/dev/null", O_RDONLY)
         defer { close(input) }
@@ -90,7 +91,7 @@ enum ChildProcess {
         close(pipeEnds[0])
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0, errno == EINTR {}
-        guard status & 0x7F == 0, (status >> 8) & 0xFF == 0 else { throw Failure(description: "\(executable) failed (wait status \(status))") }
+        guard status & 0x7F == 0, (status >> 8) & 0xFF == 0 else { throw BenchFailure(description: "\(executable) failed (wait status \(status))") }
         return String(decoding: output, as: UTF8.self)
     }
 
@@ -99,7 +100,7 @@ enum ChildProcess {
     static func run(_ executable: String, _ arguments: [String], feeding lines: Int, from corpus: [String]) throws -> Result {
         var pipeEnds: [Int32] = [0, 0]
         // Close-on-exec: the inspector must not hold the write end, or it would never see the end of its input.
-        guard pipe(&pipeEnds) == 0 else { throw Failure(description: "cannot create a pipe") }
+        guard pipe(&pipeEnds) == 0 else { throw BenchFailure(description: "cannot create a pipe") }
         for end in pipeEnds { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
         let start = ContinuousClock.now
         let pid = try spawn(executable, arguments, stdin: pipeEnds[0])
@@ -120,7 +121,7 @@ enum ChildProcess {
 
     private static func writeAll(_ descriptor: Int32, _ bytes: [UInt8]) throws {
         if bytes.withUnsafeBytes({ DescriptorWrite.all(descriptor, $0) }) != nil {
-            throw Failure(description: "the inspector stopped reading its input")
+            throw BenchFailure(description: "the inspector stopped reading its input")
         }
     }
 
@@ -145,7 +146,7 @@ enum ChildProcess {
         defer { argv.forEach { free($0) } }
         var pid: pid_t = 0
         let status = posix_spawn(&pid, executable, &actions, nil, argv, environ)
-        guard status == 0 else { throw Failure(description: "cannot start \(executable): \(String(cString: strerror(status)))") }
+        guard status == 0 else { throw BenchFailure(description: "cannot start \(executable): \(String(cString: strerror(status)))") }
         return pid
     }
 
@@ -158,12 +159,12 @@ enum ChildProcess {
         while true {
             let done = waitpid(pid, &status, WNOHANG)
             if done == pid { break }
-            if done < 0, errno != EINTR { throw Failure(description: "lost track of \(executable)") }
+            if done < 0, errno != EINTR { throw BenchFailure(description: "lost track of \(executable)") }
             peakKiB = max(peakKiB, highWaterKiB(pid) ?? 0)
             usleep(2_000)
         }
         let seconds = (ContinuousClock.now - start).seconds
-        guard status & 0x7F == 0, (status >> 8) & 0xFF == 0 else { throw Failure(description: "\(executable) failed (wait status \(status))") }
+        guard status & 0x7F == 0, (status >> 8) & 0xFF == 0 else { throw BenchFailure(description: "\(executable) failed (wait status \(status))") }
         return Result(seconds: seconds, peakMiB: Double(peakKiB) / 1024)
     }
 

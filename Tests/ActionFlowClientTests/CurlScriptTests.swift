@@ -16,14 +16,13 @@ struct ShimmedShell {
         try FileManager.default.createDirectory(at: folder.appendingPathComponent("bin"), withIntermediateDirectories: true)
         try FileManager.default.createDirectory(at: folder.appendingPathComponent("calls"), withIntermediateDirectories: true)
         let shim = folder.appendingPathComponent("bin/curl")
-        try """
+        try SpawnedChild.writeProgram(Data("""
         #!/bin/sh
         n=0
         while [ -e "$CURL_CALLS/$n" ]; do n=$((n + 1)); done
         for argument in "$@"; do printf '%s\\000' "$argument"; done > "$CURL_CALLS/$n"
 
-        """.write(to: shim, atomically: true, encoding: .utf8)
-        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: shim.path)
+        """.utf8), to: shim)
     }
 
     func remove() { try? FileManager.default.removeItem(at: folder) }
@@ -33,20 +32,12 @@ struct ShimmedShell {
     func run(_ script: String, shellOptions: [String] = [], emulatorHost: String? = nil) throws -> (status: Int32, errors: String) {
         let path = folder.appendingPathComponent("script-\(UUID().uuidString).sh")
         try script.write(to: path, atomically: true, encoding: .utf8)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = shellOptions + [path.path]
-        process.currentDirectoryURL = folder
         var environment = ["PATH": folder.appendingPathComponent("bin").path + ":/usr/bin:/bin", "CURL_CALLS": folder.appendingPathComponent("calls").path]
         environment["FIREBASE_AUTH_EMULATOR_HOST"] = emulatorHost
-        process.environment = environment
-        let errors = Pipe()
-        process.standardError = errors
-        process.standardOutput = FileHandle.nullDevice
-        try ProcessLaunch.run(process)
-        let errorText = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return (process.terminationStatus, errorText)
+        // In the folder: the outer shell changes to it, then runs the script's shell.
+        let child = try SpawnedChild.start("/bin/sh", ["-c", #"cd "$0" && exec /bin/sh "$@""#, folder.path] + shellOptions + [path.path], environment: environment)
+        let finished = child.finishBlocking()
+        return (finished.status, String(decoding: finished.errors, as: UTF8.self))
     }
 
     /// Each call's arguments, in the order made; the calls are forgotten.
@@ -79,7 +70,7 @@ func jsonObject(_ text: String) throws -> NSDictionary {
     try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? NSDictionary)
 }
 
-@Suite("Exchanges as curl")
+@Suite("Exchanges as curl", .onDedicatedThread)
 struct CurlScriptTests {
     static func played(_ name: String) async throws -> Session {
         let scenario = try ScenarioParser.load(contentsOf: ScenarioLibrary.locate(name))

@@ -20,24 +20,15 @@ struct CastExportTests {
         var errors: String
     }
 
-    /// Runs a program with its input and outputs in temporary files, so that no pipe can fill.
+    /// Runs a program with its input from a temporary file; both outputs are read as they come, so that no pipe fills.
     static func run(_ executable: String, _ arguments: [String], input: Data = Data()) throws -> ProcessResult {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("cast-run-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        let paths = ["in", "out", "err"].map { folder.appendingPathComponent($0) }
-        try input.write(to: paths[0])
-        try Data().write(to: paths[1])
-        try Data().write(to: paths[2])
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        process.standardInput = try FileHandle(forReadingFrom: paths[0])
-        process.standardOutput = try FileHandle(forWritingTo: paths[1])
-        process.standardError = try FileHandle(forWritingTo: paths[2])
-        try ProcessLaunch.run(process)
-        process.waitUntilExit()
-        return ProcessResult(status: process.terminationStatus, output: try Data(contentsOf: paths[1]), errors: String(decoding: try Data(contentsOf: paths[2]), as: UTF8.self))
+        let inputFile = folder.appendingPathComponent("in")
+        try input.write(to: inputFile)
+        let finished = try SpawnedChild.start(executable, arguments, input: inputFile.path).finishBlocking()
+        return ProcessResult(status: finished.status, output: finished.output, errors: String(decoding: finished.errors, as: UTF8.self))
     }
 
     /// The virtual environment's python with asciinema and pyte, created when missing.

@@ -17,65 +17,52 @@ enum BuiltBinary {
 
 /// Runs a program and waits for it with posix_spawn and waitpid (no run loop involved).
 enum Spawn {
-    private static let spawning = NSLock()
-
-    /// Copies a program to run it from elsewhere. Its write descriptor is close-on-exec and
-    /// open only under the spawn lock: a program spawned meanwhile (a tmux server that lives on)
-    /// would hold it open, and running the copy would fail with ETXTBSY.
+    /// Copies a program to run it from elsewhere.
     static func copyProgram(from source: URL, to destination: URL) throws {
-        let bytes = try Data(contentsOf: source)
-        Self.spawning.lock()
-        defer { Self.spawning.unlock() }
-        let descriptor = open(destination.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o755)
-        guard descriptor >= 0 else { throw TmuxError(description: "cannot create \(destination.path): error \(errno)") }
-        defer { close(descriptor) }
-        let written = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
-        guard written == bytes.count else { throw TmuxError(description: "cannot write \(destination.path): error \(errno)") }
+        try SpawnedChild.writeProgram(try Data(contentsOf: source), to: destination)
     }
 
     static func run(_ path: String, _ arguments: [String], capture: Bool) throws -> (status: Int32, output: String) {
         // A program spawned meanwhile by a test running in parallel (a tmux server that lives on)
         // must not inherit this pipe, or the read below never sees its end: the pipe is
         // close-on-exec, and no other spawn happens while its write end is open here.
-        Self.spawning.lock()
-        var pipeEnds: [Int32] = [-1, -1]
-        guard pipe(&pipeEnds) == 0 else {
-            Self.spawning.unlock()
-            throw TmuxError(description: "pipe failed")
+        let (spawned, pid, reading) = try SpawnedChild.locked { () throws -> (Int32, pid_t, Int32) in
+            var pipeEnds: [Int32] = [-1, -1]
+            guard pipe(&pipeEnds) == 0 else { throw TmuxError(description: "pipe failed") }
+            _ = fcntl(pipeEnds[0], F_SETFD, FD_CLOEXEC)
+            _ = fcntl(pipeEnds[1], F_SETFD, FD_CLOEXEC)
+            var actions = posix_spawn_file_actions_t()
+            posix_spawn_file_actions_init(&actions)
+            defer { posix_spawn_file_actions_destroy(&actions) }
+            posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+            if capture {
+                posix_spawn_file_actions_adddup2(&actions, pipeEnds[1], 1)
+                posix_spawn_file_actions_adddup2(&actions, pipeEnds[1], 2)
+            } else {
+                // A server started here would keep our pipe open forever.
+                posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+                posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+            }
+            posix_spawn_file_actions_addclose(&actions, pipeEnds[0])
+            posix_spawn_file_actions_addclose(&actions, pipeEnds[1])
+            // No signal blocked: a tmux server started with the test thread's mask would ignore
+            // SIGTERM and outlive the test.
+            let (spawned, pid) = SpawnedChild.spawn(path, arguments, actions: &actions, environment: nil)
+            close(pipeEnds[1])
+            return (spawned, pid, pipeEnds[0])
         }
-        _ = fcntl(pipeEnds[0], F_SETFD, FD_CLOEXEC)
-        _ = fcntl(pipeEnds[1], F_SETFD, FD_CLOEXEC)
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        if capture {
-            posix_spawn_file_actions_adddup2(&actions, pipeEnds[1], 1)
-            posix_spawn_file_actions_adddup2(&actions, pipeEnds[1], 2)
-        } else {
-            // A server started here would keep our pipe open forever.
-            posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-            posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-        }
-        posix_spawn_file_actions_addclose(&actions, pipeEnds[0])
-        posix_spawn_file_actions_addclose(&actions, pipeEnds[1])
-        // No signal blocked: a tmux server started with the test thread's mask would ignore
-        // SIGTERM and outlive the test.
-        let (spawned, pid) = SpawnedChild.spawn(path, arguments, actions: &actions, environment: nil)
-        close(pipeEnds[1])
-        Self.spawning.unlock()
         guard spawned == 0 else {
-            close(pipeEnds[0])
+            close(reading)
             throw TmuxError(description: "cannot run \(path): error \(spawned)")
         }
         var output = Data()
         var buffer = [UInt8](repeating: 0, count: 65536)
         while true {
-            let count = read(pipeEnds[0], &buffer, buffer.count)
+            let count = read(reading, &buffer, buffer.count)
             if count <= 0 { break }
             output.append(contentsOf: buffer[0..<count])
         }
-        close(pipeEnds[0])
+        close(reading)
         var status: Int32 = 0
         while waitpid(pid, &status, 0) == -1, errno == EINTR {}
         let exitStatus = (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
@@ -247,23 +234,19 @@ extension TmuxSession {
 
 /// `actionflow-serve serve ... --port 0` started beside the tests, with the port its banner names.
 final class ServeProgramProcess {
-    let process = Process()
-    let output = Pipe()
+    let process: SpawnedChild
     let port: Int
     /// What it printed up to the port.
     private(set) var banner = ""
     static let marker = "FIREBASE_AUTH_EMULATOR_HOST=127.0.0.1:"
 
     init(_ arguments: [String]) throws {
-        process.executableURL = BuiltBinary.url.deletingLastPathComponent().appendingPathComponent("actionflow-serve")
-        process.arguments = arguments + ["--port", "0"]
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try ProcessLaunch.run(process)
+        let program = BuiltBinary.url.deletingLastPathComponent().appendingPathComponent("actionflow-serve")
+        process = try SpawnedChild.start(program.path, arguments + ["--port", "0"], errors: .discarded)
         // The banner names the port: "FIREBASE_AUTH_EMULATOR_HOST=127.0.0.1:PORT".
         var banner = ""
         while !banner.contains(Self.marker) || !banner[banner.range(of: Self.marker)!.upperBound...].contains("\n") {
-            let chunk = output.fileHandleForReading.availableData
+            let chunk = process.readOutput()
             guard !chunk.isEmpty else { throw TmuxError(description: "serve ended before its banner: \(banner)") }
             banner += String(decoding: chunk, as: UTF8.self)
         }
@@ -274,14 +257,15 @@ final class ServeProgramProcess {
         self.port = port
     }
 
-    /// Stops it; everything it printed.
+    /// Stops it; everything it printed. Once stopped, nothing more.
     func stop() -> String {
-        if process.isRunning {
-            process.terminate()
-            process.waitUntilExit()
-        }
-        return banner + String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        guard !stopped else { return "" }
+        stopped = true
+        process.terminate()
+        return banner + String(decoding: process.finishBlocking().output, as: UTF8.self)
     }
+
+    private var stopped = false
 
     deinit { _ = stop() }
 }

@@ -275,7 +275,7 @@ struct RESTParityTests {
         }
         defer { Task { await server.stop() } }
         let transport = await RESTTransport.connect(configuration: RESTTransportConfiguration(
-            target: .emulator(host: "127.0.0.1", port: server.port), apiKey: "fake-api-key", projectId: "demo-actionflow", timeout: 5
+            target: .emulator(host: "127.0.0.1", port: server.port), apiKey: "fake-api-key", projectId: "demo-actionflow", timeout: ServeFixture.loopbackTimeout
         ))
         #expect(transport.summary == "rest http://127.0.0.1:\(server.port) (actionflow serve --as production, project demo-actionflow)")
         #expect(transport.capabilities.controlsClock)
@@ -289,7 +289,7 @@ struct RESTParityTests {
         }
         defer { Task { await server.stop() } }
         let transport = await RESTTransport.connect(configuration: RESTTransportConfiguration(
-            target: .emulator(host: "127.0.0.1", port: server.port), apiKey: "fake-api-key", projectId: "demo-actionflow", timeout: 5
+            target: .emulator(host: "127.0.0.1", port: server.port), apiKey: "fake-api-key", projectId: "demo-actionflow", timeout: ServeFixture.loopbackTimeout
         ))
         #expect(transport.summary == "rest http://127.0.0.1:\(server.port) (Auth Emulator, project demo-actionflow)")
     }

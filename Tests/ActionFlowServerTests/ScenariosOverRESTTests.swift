@@ -35,7 +35,7 @@ struct ScenariosOverRESTTests {
         let server = try await AuthEmulatorServer(api: api, host: "127.0.0.1", port: 0, logger: logger).start()
         await servers.add(server)
         let rest = await RESTTransport.connect(configuration: RESTTransportConfiguration(
-            target: .emulator(host: "127.0.0.1", port: server.port), apiKey: project.apiKey, projectId: project.projectId
+            target: .emulator(host: "127.0.0.1", port: server.port), apiKey: project.apiKey, projectId: project.projectId, timeout: ServeFixture.loopbackTimeout
         ))
         let overREST = await ScenarioLibrary.run(scenario, baseProject: base, over: rest)
         await servers.stopAll()

@@ -20,6 +20,11 @@ struct ServeFixture {
 
     /// `behaviour`: `serve --as production` (the default) or `--as emulator`.
     /// `benchmarkRoute`: `serve --bench-static-route`.
+    /// Seconds a call to a server in this process may take. Generous: the whole suite on two
+    /// cores has delayed a loopback answer by ten seconds, and a probe lost to a timeout makes
+    /// serve look like a plain emulator. Timeouts have tests of their own (FaultTests).
+    static let loopbackTimeout: TimeInterval = 60
+
     static func start(as behaviour: ServeBehaviour = .production, limits: ServerLimits = ServerLimits(), benchmarkRoute: Bool = false, configure: (inout ProjectConfiguration) -> Void = { _ in }) async throws -> ServeFixture {
         var configuration = try ProjectConfigLoader.loadDefault()
         configure(&configuration)
@@ -34,7 +39,7 @@ struct ServeFixture {
         let embedded = api.transport
         let server = try await AuthEmulatorServer(api: api, host: "127.0.0.1", port: 0, limits: limits, logger: logger, servesBenchmarkRoute: benchmarkRoute).start()
         let rest = await RESTTransport.connect(configuration: RESTTransportConfiguration(
-            target: .emulator(host: "127.0.0.1", port: server.port), apiKey: configuration.apiKey, projectId: configuration.projectId, timeout: 5
+            target: .emulator(host: "127.0.0.1", port: server.port), apiKey: configuration.apiKey, projectId: configuration.projectId, timeout: loopbackTimeout
         ))
         return ServeFixture(server: server, embedded: embedded, rest: rest, configuration: configuration)
     }

@@ -26,16 +26,8 @@ struct ServeHostileLoadTests {
         try #require(FileManager.default.isExecutableFile(atPath: binary.path), "build the package first")
         let plan = { var plan = HostileLoad.Plan(); plan.signUps = 3000; return plan }()
         let output = try await DedicatedThread.run {
-            let process = Process()
-            process.executableURL = binary
-            process.arguments = ["serve", "--hostile", "--sign-ups", String(plan.signUps), "--json"]
-            let stdout = Pipe()
-            process.standardOutput = stdout
-            process.standardError = FileHandle.nullDevice
-            try ProcessLaunch.run(process)
-            let data = stdout.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            return (process.terminationStatus, data)
+            let finished = try SpawnedChild.start(binary.path, ["serve", "--hostile", "--sign-ups", String(plan.signUps), "--json"], errors: .discarded).finishBlocking()
+            return (finished.status, finished.output)
         }
         #expect(output.0 == 0)
         let outcome = try JSONDecoder().decode(HostileServeRun.Outcome.self, from: output.1)

@@ -31,17 +31,11 @@ struct ServeProcessTests {
     }
 
     /// `actionflow serve ARGUMENTS` running, its output so far, its banner and the bound port.
-    static func launchServe(_ arguments: [String]) async throws -> (Process, Collected, String, Int) {
+    static func launchServe(_ arguments: [String]) async throws -> (SpawnedChild, Collected, String, Int) {
         try #require(FileManager.default.isExecutableFile(atPath: binary.path), "build the package first")
-        let process = Process()
-        process.executableURL = binary
-        process.arguments = ["serve"] + arguments
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
+        let process = try SpawnedChild.start(binary.path, ["serve"] + arguments, errors: .intoOutput)
         let collected = Collected()
-        output.fileHandleForReading.readabilityHandler = { collected.append($0.availableData) }
-        try ProcessLaunch.run(process)
+        process.streamOutput { collected.append($0) }
         let banner: String
         do {
             banner = try await waitFor(collected, "FIREBASE_AUTH_EMULATOR_HOST=127.0.0.1:")
@@ -56,7 +50,6 @@ struct ServeProcessTests {
     @Test("banner with the bound port, a log line per request without the query, clean stop", arguments: [SIGTERM, SIGINT])
     func servesAndStops(signal: Int32) async throws {
         let (process, collected, _, port) = try await Self.launchServe(["--port", "0"])
-        defer { if process.isRunning { process.terminate() } }
 
         let url = try #require(URL(string: "http://127.0.0.1:\(port)/__/auth/action?mode=resetPassword&oobCode=SECRET-CODE-123&apiKey=SECRET-KEY"))
         let (_, response) = try await URLSession.shared.data(from: url)
@@ -65,19 +58,15 @@ struct ServeProcessTests {
         #expect(!logged.contains("SECRET-CODE-123"))
         #expect(!logged.contains("SECRET-KEY"))
 
-        kill(process.processIdentifier, signal)
+        process.signal(signal)
         let stopped = try await Self.waitFor(collected, "stopped")
         #expect(stopped.contains("stopped"))
-        let deadline = ContinuousClock.now + .seconds(10)
-        while process.isRunning && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
-        #expect(!process.isRunning)
-        #expect(process.terminationStatus == 0)
+        #expect(await process.exitStatus(within: 10) == 0, "ends within 10 s, with status 0")
     }
 
     @Test("--as emulator: the banner and GET / say so, and --as refuses anything else")
     func emulatorBehaviourBanner() async throws {
         let (process, _, banner, port) = try await Self.launchServe(["--as", "emulator", "--port", "0"])
-        defer { if process.isRunning { process.terminate() } }
         #expect(banner.contains("actionflow serve --as emulator: exactly the Firebase Auth Emulator"))
         let (data, _) = try await URLSession.shared.data(from: try #require(URL(string: "http://127.0.0.1:\(port)/")))
         let status = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
@@ -85,16 +74,9 @@ struct ServeProcessTests {
         #expect((status["authEmulator"] as? [String: Any])?["ready"] as? Bool == true)
         process.terminate()
 
-        let refused = Process()
-        refused.executableURL = Self.binary
-        refused.arguments = ["serve", "--as", "staging"]
-        let errors = Pipe()
-        refused.standardError = errors
-        refused.standardOutput = Pipe()
-        try ProcessLaunch.run(refused)
-        refused.waitUntilExit()
-        #expect(refused.terminationStatus != 0)
-        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let refused = await (try SpawnedChild.start(Self.binary.path, ["serve", "--as", "staging"])).finish()
+        #expect(refused.status != 0)
+        let message = String(decoding: refused.errors, as: UTF8.self)
         #expect(message.contains("staging"))
         #expect(message.contains("emulator") && message.contains("production"))
     }
