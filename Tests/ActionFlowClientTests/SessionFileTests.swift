@@ -5,10 +5,15 @@ import Foundation
 import Testing
 
 @Suite("Session files: saved whole, reopened equal, bad files refused and left alone")
-struct SessionFileTests {
-    /// A folder of its own for each test.
+final class SessionFileTests {
+    /// Each test's folders, removed once it ends.
+    let base = FileManager.default.temporaryDirectory.appendingPathComponent("actionflow-session-\(UUID().uuidString)")
+
+    deinit { try? FileManager.default.removeItem(at: base) }
+
+    /// A new folder, in this test's.
     func folder() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("actionflow-session-\(UUID().uuidString)")
+        let url = base.appendingPathComponent(UUID().uuidString)
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         return url
     }

@@ -5,12 +5,15 @@ import Testing
 /// Session files with the built binary in a real terminal: killed mid-flow and reopened,
 /// prepared headless and opened, and a corrupt file refused untouched.
 @Suite("Session files in a real terminal (tmux)", .serialized, .onDedicatedThread)
-struct SessionFileEndToEndTests {
-    /// A folder that outlives the tmux sessions of one test.
+final class SessionFileEndToEndTests {
+    /// The test's folder: it outlives the test's tmux sessions, and is removed once the test ends.
+    let base = FileManager.default.temporaryDirectory.appendingPathComponent("actionflow-e2e-session-\(UUID().uuidString.prefix(8))")
+
+    deinit { try? FileManager.default.removeItem(at: base) }
+
     func folder() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("actionflow-e2e-session-\(UUID().uuidString.prefix(8))")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
+        try FileManager.default.createDirectory(at: base, withIntermediateDirectories: true)
+        return base
     }
 
     @Test("killed with SIGKILL after the email was sent, the reopened session has it, and its link completes the flow at /articles/42")
@@ -44,8 +47,8 @@ struct SessionFileEndToEndTests {
 
     @Test("a session prepared with run --save opens in the interface at the saved screen, mid-flow")
     func preparedHeadless() throws {
-        let base = try folder()
-        let scenario = base.appendingPathComponent("prepare.yaml")
+        let directory = try folder()
+        let scenario = directory.appendingPathComponent("prepare.yaml")
         try """
         name: prepared for the review
         settings: {handleCodeInApp: true, iOSBundleID: com.example.ios}
@@ -55,7 +58,7 @@ struct SessionFileEndToEndTests {
           - requestPasswordReset: alice@example.com
           - expect: {mailbox: 1, flowStep: emailSent}
         """.write(to: scenario, atomically: true, encoding: .utf8)
-        let path = base.appendingPathComponent("prepared.json").path
+        let path = directory.appendingPathComponent("prepared.json").path
         let run = try Spawn.run(BuiltBinary.url.path, ["run", scenario.path, "--quiet", "--save", path], capture: true)
         #expect(run.status == 0, "\(run.output)")
         #expect(FileManager.default.fileExists(atPath: path))

@@ -23,8 +23,6 @@ public struct CapturedCall: Sendable, Equatable, Codable {
     public var error: String?
 
     init(_ operation: CapturedOperation) {
-        // Parsed once for both of its questions: every captured call comes this way.
-        let body = operation.exchange.requestObject
         entry = operation.exchange.entry
         self.operation = operation.operation
         wireName = operation.wireName
@@ -37,8 +35,8 @@ public struct CapturedCall: Sendable, Equatable, Codable {
             guard case .text(let text) = field.value else { return field }
             return ActionCodeField(name: field.name, value: .text(SecretMasking.maskLinks(in: text)))
         }
-        oobCode = CapturedOperation.oobCode(in: body).map(SecretMasking.mask)
-        setsPassword = CapturedOperation.setsPassword(in: body)
+        oobCode = operation.oobCode.map(SecretMasking.mask)
+        setsPassword = operation.setsPassword
         status = operation.status
         error = operation.error
     }

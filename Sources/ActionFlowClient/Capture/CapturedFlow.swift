@@ -110,18 +110,9 @@ public struct CapturedOperation: Sendable, Hashable {
     public var exchange: CapturedExchange
 
     /// The action code the call carried, in clear (never shown: `CapturedCall` masks it).
-    var oobCode: String? { Self.oobCode(in: exchange.requestObject) }
-
-    /// A `resetPassword` that sets the password, rather than only checking the code.
-    var setsPassword: Bool { Self.setsPassword(in: exchange.requestObject) }
-
-    static func oobCode(in body: [String: Any]) -> String? {
-        ActionCodeField.text(body["oobCode"] ?? body["oob_code"])
-    }
-
-    static func setsPassword(in body: [String: Any]) -> Bool {
-        ActionCodeField.text(body["newPassword"] ?? body["new_password"]) != nil
-    }
+    var oobCode: String?
+    /// The call sets a password (a `resetPassword` that does more than check its code).
+    var setsPassword: Bool
 }
 
 /// One action code setting as sent: text or a Boolean.
@@ -267,6 +258,8 @@ extension CapturedOperation {
         for field in actionCodeSettings where field.name == "continueUrl" {
             if case .text(let url) = field.value { continueUrl = url }
         }
+        oobCode = ActionCodeField.text(body["oobCode"] ?? body["oob_code"])
+        setsPassword = ActionCodeField.text(body["newPassword"] ?? body["new_password"]) != nil
         status = exchange.status
         error = ActionCodeField.text((answer?["error"] as? [String: Any])?["message"])
         self.exchange = exchange
