@@ -119,12 +119,15 @@ final class TmuxSession {
     /// Presses shortcut keys; first Esc when a text field has the keys (the key bar then says
     /// "type into …", or "leave field" while it is edited), since letters typed there go into it.
     func pressShortcut(_ keys: String...) throws {
-        // A frame reaches tmux in pieces: the key bar, drawn last, tells who has the keys.
+        // A frame reaches tmux in pieces, and the key bar, drawn last, tells who has the keys:
+        // until the screen holds still, the bar may be the previous screen's.
         var shown = screen()
         let drawn = Date().addingTimeInterval(5)
-        while !Self.showsKeyBar(shown), Date() < drawn {
-            Thread.sleep(forTimeInterval: 0.05)
-            shown = screen()
+        while Date() < drawn {
+            Thread.sleep(forTimeInterval: 0.1)
+            let again = screen()
+            if again == shown, Self.showsKeyBar(again) { break }
+            shown = again
         }
         if Self.fieldHasKeys(shown) {
             // Alone, and seen to take effect: Esc and a letter close together read as Alt-letter.
