@@ -41,7 +41,7 @@ public enum IdentityToolkitMapping {
         return first.lowercased() + words.dropFirst().map { $0.prefix(1).uppercased() + $0.dropFirst().lowercased() }.joined()
     }
 
-    /// Keys camelCased at every depth; integer enums named; the JS SDK's
+    /// Keys camelCased at every depth; integer enums named (a number, or its digits as text); the JS SDK's
     /// `androidMinimumVersionCode` read as `androidMinimumVersion`; an unspecified request type
     /// treated as absent.
     public static func normalise(_ value: Any) -> Any {
@@ -55,6 +55,10 @@ public enum IdentityToolkitMapping {
             if let number = result[field] as? NSNumber, !isBoolean(number) {
                 let index = number.intValue
                 if names.indices.contains(index) { result[field] = names[index] }
+            } else if let text = result[field] as? String, let index = Int(text), String(index) == text, names.indices.contains(index) {
+                // An index written as text too, as the emulator looks it up (`allowedValues[value]`,
+                // firebase-tools `src/emulator/auth/server.ts` line 625): a form's fields are all text.
+                result[field] = names[index]
             }
         }
         if result["androidMinimumVersion"] == nil, let code = result["androidMinimumVersionCode"] {
@@ -75,9 +79,23 @@ public enum IdentityToolkitMapping {
 
     /// A request body as a normalised object: a form's fields or a JSON object; nil for anything else.
     public static func requestObject(body: Data, contentType: String?) -> [String: Any]? {
-        if isForm(body, contentType: contentType) { return normalise(HTMLForm.decode(body)) as? [String: Any] }
+        if isForm(body, contentType: contentType) { return formObject(body) }
         guard let parsed = try? JSONSerialization.jsonObject(with: body, options: [.fragmentsAllowed]) else { return nil }
         return normalise(parsed) as? [String: Any]
+    }
+
+    /// A form's fields as a normalised object. A form has only text: `true` and `false` are
+    /// taken as Booleans, as a JSON body would send them (a text field that reads `true` is
+    /// turned back into text where its request wants one), and an enum's digits as its index.
+    public static func formObject(_ body: Data) -> [String: Any] {
+        let fields = HTMLForm.decode(body).mapValues { value -> Any in
+            switch value {
+            case "true": NSNumber(value: true)
+            case "false": NSNumber(value: false)
+            default: value
+            }
+        }
+        return normalise(fields) as? [String: Any] ?? [:]
     }
 
     /// JSON `true`/`false` arrive as `NSNumber`s of type `c` on every platform.

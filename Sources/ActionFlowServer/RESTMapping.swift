@@ -17,7 +17,7 @@ enum RESTMapping {
             return Body(parsed: [:])
         }
         if IdentityToolkitMapping.isForm(request.body, contentType: request.headers["content-type"]) {
-            return Body(parsed: IdentityToolkitMapping.normalise(HTMLForm.decode(request.body)) as? [String: Any] ?? [:])
+            return Body(parsed: IdentityToolkitMapping.formObject(request.body))
         }
         if looksNormal(request.body) { return Body(normalJSON: request.body) }
         return Body(parsed: try parseNormalised(request.body))
@@ -115,6 +115,9 @@ enum RESTMapping {
         }
     }
 
+    /// The enum fields' keys, as `looksNormal` compares them.
+    private static let enumKeys = IdentityToolkitMapping.enums.keys.map { Array($0.utf8) }
+
     /// Keys of one object `looksNormal` compares for repeats; an object with more goes the general way.
     static let maxKeysCompared = 64
 
@@ -122,7 +125,8 @@ enum RESTMapping {
     /// as `decode(_:)` reads `normalise` of `JSONSerialization`'s parse: an object; keys with no
     /// `_`, `-` or escape, not `androidMinimumVersionCode`, none repeated within an object
     /// (`JSONSerialization` keeps the last, `JSONDecoder` the first); no number anywhere (the two
-    /// parsers differ on some); no string that is, or could spell, `OOB_REQ_TYPE_UNSPECIFIED`.
+    /// parsers differ on some); no string that is, or could spell, `OOB_REQ_TYPE_UNSPECIFIED`; no
+    /// enum given by its index as text.
     /// It does not check that the JSON is valid: `JSONDecoder` does.
     static func looksNormal(_ json: Data) -> Bool {
         json.withUnsafeBytes { bytes in
@@ -164,6 +168,10 @@ enum RESTMapping {
                               !earlier.contains(where: { bytes[$0].elementsEqual(text) }) else { return false }
                         keys[keys.count - 1]?.append(start..<(start + text.count))
                     } else if unicodeEscape || text.elementsEqual("OOB_REQ_TYPE_UNSPECIFIED".utf8) {
+                        return false
+                    } else if !text.isEmpty, text.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }),
+                              let key = keys.last??.last, enumKeys.contains(where: { bytes[key].elementsEqual($0) }) {
+                        // An enum's index as text, which normalising names.
                         return false
                     }
                     continue

@@ -47,6 +47,10 @@ struct ImportCompareEndToEndTests {
         #expect((refresh["captured"] as? [String: Any])?["status"] as? Int == 200)
         #expect((refresh["simulated"] as? [String: Any])?["error"] as? String == "INVALID_REFRESH_TOKEN")
         #expect(refresh["note"] as? String == "the token came from a sign-in the capture does not hold")
+        // The form's fields are text (requestType=1, canHandleCodeInApp=true), read as the web
+        // app sent them: the answer differs only where the project does, on the link domain.
+        let form = try #require(rows.first { ($0["captured"] as? [String: Any])?["status"] as? Int == 200 && $0["operation"] as? String == "sendOobCode" })
+        #expect((form["simulated"] as? [String: Any])?["error"] as? String == "INVALID_HOSTING_LINK_DOMAIN", "\(form)")
         let text = try Spawn.run(BuiltBinary.url.path, ["import", Self.captures.appendingPathComponent("production-hand-written.har").path, "--compare"], capture: true)
         #expect(text.output.contains("Compared with the simulated project as production answers (serve --as production)"))
         #expect(!text.output.contains("\u{1B}"), "hostile text from the capture stays inert")

@@ -28,6 +28,7 @@ import Testing
     @Test("Bodies that normalising would change, or that the two parsers read differently, are not decoded from their bytes", arguments: [
         #"{"request_type":"EMAIL_SIGNIN","email":"a@example.com"}"#,
         #"{"requestType":6,"email":"a@example.com"}"#,
+        #"{"requestType":"6","email":"a@example.com"}"#,
         #"{"requestType":"EMAIL_SIGNIN","clientType":2}"#,
         #"{"requestType":"OOB_REQ_TYPE_UNSPECIFIED"}"#,
         #"{"requestType":"PASSWORD_RESET","androidMinimumVersionCode":"12"}"#,
@@ -126,13 +127,13 @@ import Testing
     /// One field of a generated body, picked by a number: its key (camelCase or snake_case)
     /// and one of its values (canonical, integer enums, numbers, escapes, wrong types).
     static let fields: [(camel: String, snake: String, values: [String])] = [
-        ("requestType", "request_type", [#""EMAIL_SIGNIN""#, "6", #""OOB_REQ_TYPE_UNSPECIFIED""#, "0", #""NOT_A_TYPE""#, #""PASSWORD_RESET""#]),
+        ("requestType", "request_type", [#""EMAIL_SIGNIN""#, "6", #""OOB_REQ_TYPE_UNSPECIFIED""#, "0", #""NOT_A_TYPE""#, #""PASSWORD_RESET""#, #""1""#, #""06""#, #""9""#]),
         ("email", "email", [#""a@example.com""#, #""q \"u\" \u00e9:\\ é""#, "42", "null", "1.5e3", "true"]),
         ("continueUrl", "continue_url", [#""https://www.example.com/finish?x=1&y=2""#, #""https:\/\/www.example.com\/a""#, "{}"]),
         ("canHandleCodeInApp", "can_handle_code_in_app", ["true", "false", #""yes""#, "1"]),
         ("androidMinimumVersion", "android_minimum_version", [#""12""#, "12"]),
         ("androidMinimumVersionCode", "android_minimum_version_code", [#""13""#, "13"]),
-        ("clientType", "client_type", [#""CLIENT_TYPE_WEB""#, "2", "9"]),
+        ("clientType", "client_type", [#""CLIENT_TYPE_WEB""#, "2", "9", #""3""#]),
         ("returnOobLink", "return_oob_link", ["true", "false", "null"]),
         ("tenantId", "tenant_id", [#""tenant-1""#, "7"]),
         ("idToken", "id_token", [#""a.b.c""#]),

@@ -42,6 +42,20 @@ struct RestSpecPortTests {
         #expect(res.string("oobLink")?.contains("mode=signIn") == true)
     }
 
+    @Test("an enum's integer value written as text is looked up too, as server.ts:625 does (allowedValues[value])")
+    func integerEnumsAsText() async throws {
+        let api = try await EmulatorSpec.start()
+        defer { Task { await api.stop() } }
+        let res = try await api.post("\(Self.v1)/accounts:sendOobCode", ["email": "bob@example.com", "requestType": "6", "returnOobLink": true], owner: true)
+        #expect(res.status == 200, "\(res)")
+        #expect(res.string("oobLink")?.contains("mode=signIn") == true)
+        // Only the integer's own digits: not a padded one, nor one past the last value.
+        for text in ["06", "9"] {
+            let refused = try await api.post("\(Self.v1)/accounts:sendOobCode", ["email": "bob@example.com", "requestType": text, "returnOobLink": true], owner: true)
+            #expect(refused.status == 400, "\(text): \(refused)")
+        }
+    }
+
     @Test("should handle integer values for enums (legacy API path)")
     func integerEnumsLegacy() async throws {
         let api = try await EmulatorSpec.start()

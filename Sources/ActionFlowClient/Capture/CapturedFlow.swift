@@ -251,7 +251,7 @@ extension CapturedOperation {
         self.wireName = wireName
         self.api = api
         self.toEmulator = toEmulator
-        requestType = Self.requestType(body["requestType"])
+        requestType = ActionCodeField.text(body["requestType"])
         email = ActionCodeField.text(body["email"]) ?? ActionCodeField.text(answer?["email"])
         actionCodeSettings = ActionCodeField.fields(in: body)
         continueUrl = nil
@@ -263,15 +263,6 @@ extension CapturedOperation {
         status = exchange.status
         error = ActionCodeField.text((answer?["error"] as? [String: Any])?["message"])
         self.exchange = exchange
-    }
-
-    /// A request type by name, or by its proto number (Android's `requestType: 6`, also in a form).
-    private static func requestType(_ value: Any?) -> String? {
-        guard let text = ActionCodeField.text(value) else { return nil }
-        if let number = Int(text), let names = IdentityToolkitMapping.enums["requestType"], names.indices.contains(number) {
-            return names[number]
-        }
-        return text
     }
 
     /// The settings sent, as the SDKs' `ActionCodeSettings`.
