@@ -7,7 +7,9 @@ import Testing
 
 /// The built `actionflow serve` as a user runs it: banner, one log line per request without
 /// query strings, and a clean exit on SIGTERM and SIGINT.
-@Suite("actionflow serve as a process")
+// On a thread of its own: the suite's waits run there, not queued behind the rest of the
+// suite on the cooperative pool, which once kept a banner already printed unread for 20 s.
+@Suite("actionflow serve as a process", .onDedicatedThread)
 struct ServeProcessTests {
     static let binary = FirebaseAdminInteropTests.packageRoot.appendingPathComponent(".build/debug/actionflow")
 
@@ -20,7 +22,7 @@ struct ServeProcessTests {
         var value: String { lock.withLock { text } }
     }
 
-    static func waitFor(_ collected: Collected, _ needle: String, seconds: Double = 20) async throws -> String {
+    static func waitFor(_ collected: Collected, _ needle: String, seconds: Double = 60) async throws -> String {
         let deadline = ContinuousClock.now + .seconds(seconds)
         while ContinuousClock.now < deadline {
             if collected.value.contains(needle) { return collected.value }
