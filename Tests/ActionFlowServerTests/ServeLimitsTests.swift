@@ -1,11 +1,14 @@
 import ActionFlowLoad
 import ActionFlowServer
 import Foundation
+import TestSupport
 import Testing
 
 /// `serve`'s limits as a client meets them on a real loopback socket: what is refused, in which
 /// shape, when, and that the connection then closes.
-@Suite("serve's limits on heads, bodies and idle connections")
+// On a thread of its own: the idle-timeout test paces its bytes with sleeps, which the pool,
+// busy with the rest of the suite, would stretch.
+@Suite("serve's limits on heads, bodies and idle connections", .onDedicatedThread)
 struct ServeLimitsTests {
     static let signUp = "/identitytoolkit.googleapis.com/v1/accounts:signUp?key=fake-api-key"
 
