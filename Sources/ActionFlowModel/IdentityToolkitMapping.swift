@@ -41,9 +41,9 @@ public enum IdentityToolkitMapping {
         return first.lowercased() + words.dropFirst().map { $0.prefix(1).uppercased() + $0.dropFirst().lowercased() }.joined()
     }
 
-    /// Keys camelCased at every depth; integer enums named (a number, or its digits as text); the JS SDK's
-    /// `androidMinimumVersionCode` read as `androidMinimumVersion`; an unspecified request type
-    /// treated as absent.
+    /// Keys camelCased at every depth; integer enums named (a number, or its digits as text);
+    /// the JS SDK's `androidMinimumVersionCode` read as `androidMinimumVersion`; an unspecified
+    /// request type treated as absent.
     public static func normalise(_ value: Any) -> Any {
         if let array = value as? [Any] { return array.map(normalise) }
         guard let object = value as? [String: Any] else { return value }

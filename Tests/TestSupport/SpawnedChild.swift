@@ -5,9 +5,9 @@ import Glibc
 #endif
 
 /// A program started with `posix_spawn`, its output on a pipe (its errors too: see `Errors`).
-/// Not Foundation's `Process`: its `run()` finds the descriptors to close in the child by reading `/proc/self/fd` and
-/// copying each entry's whole 256-byte name, which reads past `readdir`'s buffer when an entry
-/// ends at the end of a page (swift-corelibs-foundation swift-6.3.1-RELEASE,
+/// Not Foundation's `Process`: its `run()` finds the descriptors to close in the child by
+/// reading `/proc/self/fd` and copying each entry's whole 256-byte name, which reads past
+/// `readdir`'s buffer when an entry ends at the end of a page (swift-corelibs-foundation swift-6.3.1-RELEASE,
 /// `Sources/Foundation/Process.swift:76-90`): a test process with many sockets open crashed there.
 public final class SpawnedChild: Sendable {
     /// Where the child's standard error goes.
