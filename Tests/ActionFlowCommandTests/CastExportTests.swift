@@ -20,7 +20,8 @@ struct CastExportTests {
         var errors: String
     }
 
-    /// Runs a program with its input from a temporary file; both outputs are read as they come, so that no pipe fills.
+    /// Runs a program with its input from a temporary file; both outputs are read as they come,
+    /// so that no pipe fills.
     static func run(_ executable: String, _ arguments: [String], input: Data = Data()) throws -> ProcessResult {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("cast-run-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

@@ -22,51 +22,11 @@ enum Spawn {
         try SpawnedChild.writeProgram(try Data(contentsOf: source), to: destination)
     }
 
+    /// Runs a program to its end: its exit status, and with `capture` its output and errors.
+    /// Without, both go to /dev/null: a tmux server it starts lives on and would hold a pipe open.
     static func run(_ path: String, _ arguments: [String], capture: Bool) throws -> (status: Int32, output: String) {
-        // A program spawned meanwhile by a test running in parallel (a tmux server that lives on)
-        // must not inherit this pipe, or the read below never sees its end: the pipe is
-        // close-on-exec, and no other spawn happens while its write end is open here.
-        let (spawned, pid, reading) = try SpawnedChild.locked { () throws -> (Int32, pid_t, Int32) in
-            var pipeEnds: [Int32] = [-1, -1]
-            guard pipe(&pipeEnds) == 0 else { throw TmuxError(description: "pipe failed") }
-            _ = fcntl(pipeEnds[0], F_SETFD, FD_CLOEXEC)
-            _ = fcntl(pipeEnds[1], F_SETFD, FD_CLOEXEC)
-            var actions = posix_spawn_file_actions_t()
-            posix_spawn_file_actions_init(&actions)
-            defer { posix_spawn_file_actions_destroy(&actions) }
-            posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-            if capture {
-                posix_spawn_file_actions_adddup2(&actions, pipeEnds[1], 1)
-                posix_spawn_file_actions_adddup2(&actions, pipeEnds[1], 2)
-            } else {
-                // A server started here would keep our pipe open forever.
-                posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-                posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-            }
-            posix_spawn_file_actions_addclose(&actions, pipeEnds[0])
-            posix_spawn_file_actions_addclose(&actions, pipeEnds[1])
-            // No signal blocked: a tmux server started with the test thread's mask would ignore
-            // SIGTERM and outlive the test.
-            let (spawned, pid) = SpawnedChild.spawn(path, arguments, actions: &actions, environment: nil)
-            close(pipeEnds[1])
-            return (spawned, pid, pipeEnds[0])
-        }
-        guard spawned == 0 else {
-            close(reading)
-            throw TmuxError(description: "cannot run \(path): error \(spawned)")
-        }
-        var output = Data()
-        var buffer = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let count = read(reading, &buffer, buffer.count)
-            if count <= 0 { break }
-            output.append(contentsOf: buffer[0..<count])
-        }
-        close(reading)
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) == -1, errno == EINTR {}
-        let exitStatus = (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
-        return (exitStatus, String(decoding: output, as: UTF8.self))
+        let finished = try SpawnedChild.start(path, arguments, discardsOutput: !capture, errors: capture ? .intoOutput : .discarded).finishBlocking()
+        return (finished.status, String(decoding: finished.output, as: UTF8.self))
     }
 }
 

@@ -4,70 +4,79 @@ import Synchronization
 import Glibc
 #endif
 
-/// A program started with `posix_spawn`, its output on a pipe (its errors too: see `Errors`).
+/// A program started with `posix_spawn`, its output on a pipe unless discarded (its errors too:
+/// see `Errors`).
 /// Not Foundation's `Process`: its `run()` finds the descriptors to close in the child by
 /// reading `/proc/self/fd` and copying each entry's whole 256-byte name, which reads past
-/// `readdir`'s buffer when an entry ends at the end of a page (swift-corelibs-foundation swift-6.3.1-RELEASE,
-/// `Sources/Foundation/Process.swift:76-90`): a test process with many sockets open crashed there.
+/// `readdir`'s buffer when an entry ends at the end of a page (swift-corelibs-foundation
+/// swift-6.3.1-RELEASE, `Sources/Foundation/Process.swift:76-90`): a test process with many
+/// sockets open crashed there.
 public final class SpawnedChild: Sendable {
     /// Where the child's standard error goes.
     public enum Errors: Sendable {
         /// A pipe of its own, which `finish` reads.
         case own
-        /// The output's pipe, interleaved as written.
+        /// Where the output goes, interleaved with it as written.
         case intoOutput
         /// /dev/null.
         case discarded
     }
 
     public let pid: pid_t
-    private let output: Int32
+    /// nil when discarded.
+    private let output: Int32?
     private let errors: Int32?
     /// The exit status once the child has been waited for: a pid is waited for only once.
     private let exit = Mutex<Int32?>(nil)
 
-    private init(pid: pid_t, output: Int32, errors: Int32?) {
+    private init(pid: pid_t, output: Int32?, errors: Int32?) {
         self.pid = pid
         self.output = output
         self.errors = errors
     }
 
     /// Starts `path` (an absolute path) with `arguments` and `environment` (this process's when
-    /// nil), its standard input read from the file `input`. Like the programs `Spawn` starts, it
-    /// inherits the descriptors of this process that are not close-on-exec.
-    public static func start(_ path: String, _ arguments: [String], environment: [String: String]? = nil, input: String = "/dev/null", errors: Errors = .own) throws -> SpawnedChild {
-        try locked { try startUnlocked(path, arguments, environment: environment, input: input, errors: errors) }
+    /// nil), its standard input read from the file `input`. It inherits the descriptors of this
+    /// process that are not close-on-exec. `discardsOutput`: its output goes to /dev/null, for a
+    /// program that starts a server which lives on and would hold a pipe open.
+    public static func start(_ path: String, _ arguments: [String], environment: [String: String]? = nil, input: String = "/dev/null",
+                             discardsOutput: Bool = false, errors: Errors = .own) throws -> SpawnedChild {
+        try locked { try startUnlocked(path, arguments, environment: environment, input: input, discardsOutput: discardsOutput, errors: errors) }
     }
 
-    private static func startUnlocked(_ path: String, _ arguments: [String], environment: [String: String]?, input: String, errors: Errors) throws -> SpawnedChild {
+    private static func startUnlocked(_ path: String, _ arguments: [String], environment: [String: String]?, input: String,
+                                      discardsOutput: Bool, errors: Errors) throws -> SpawnedChild {
         var outputEnds: [Int32] = [-1, -1]
         var errorEnds: [Int32] = [-1, -1]
-        guard pipe(&outputEnds) == 0 else { throw SpawnFailure(description: "pipe failed: error \(errno)") }
+        if !discardsOutput, pipe(&outputEnds) != 0 { throw SpawnFailure(description: "pipe failed: error \(errno)") }
         if errors == .own, pipe(&errorEnds) != 0 {
-            outputEnds.forEach { close($0) }
+            outputEnds.filter { $0 >= 0 }.forEach { close($0) }
             throw SpawnFailure(description: "pipe failed: error \(errno)")
         }
+        let ends = (outputEnds + errorEnds).filter { $0 >= 0 }
         // Kept out of programs other tests start meanwhile, which would hold them open.
-        for end in outputEnds + errorEnds.filter({ $0 >= 0 }) { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+        for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 0, input, O_RDONLY, 0)
-        posix_spawn_file_actions_adddup2(&actions, outputEnds[1], 1)
+        if discardsOutput {
+            posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        } else {
+            posix_spawn_file_actions_adddup2(&actions, outputEnds[1], 1)
+        }
         switch errors {
         case .own: posix_spawn_file_actions_adddup2(&actions, errorEnds[1], 2)
-        case .intoOutput: posix_spawn_file_actions_adddup2(&actions, outputEnds[1], 2)
+        case .intoOutput: posix_spawn_file_actions_adddup2(&actions, 1, 2)
         case .discarded: posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
         }
         let (spawned, pid) = spawn(path, arguments, actions: &actions, environment: environment)
-        close(outputEnds[1])
-        if errorEnds[1] >= 0 { close(errorEnds[1]) }
+        for end in [outputEnds[1], errorEnds[1]] where end >= 0 { close(end) }
         guard spawned == 0 else {
-            close(outputEnds[0])
-            if errorEnds[0] >= 0 { close(errorEnds[0]) }
+            for end in [outputEnds[0], errorEnds[0]] where end >= 0 { close(end) }
             throw SpawnFailure(description: "cannot run \(path): error \(spawned)")
         }
-        return SpawnedChild(pid: pid, output: outputEnds[0], errors: errorEnds[0] >= 0 ? errorEnds[0] : nil)
+        return SpawnedChild(pid: pid, output: outputEnds[0] >= 0 ? outputEnds[0] : nil, errors: errorEnds[0] >= 0 ? errorEnds[0] : nil)
     }
 
     private static let spawning = NSLock()
@@ -75,7 +84,7 @@ public final class SpawnedChild: Sendable {
     /// Runs `body` while no other test spawns a program: a pipe made here is close-on-exec only
     /// once `fcntl` says so (this Glibc has no `pipe2`), and a program spawned in between, such
     /// as a tmux server that lives on, would hold its write end open.
-    public static func locked<Value>(_ body: () throws -> Value) rethrows -> Value {
+    private static func locked<Value>(_ body: () throws -> Value) rethrows -> Value {
         spawning.lock()
         defer { spawning.unlock() }
         return try body()
@@ -103,7 +112,7 @@ public final class SpawnedChild: Sendable {
     /// `posix_spawn` of `path` with `arguments`, the file `actions` and `environment` (this
     /// process's when nil), with no signal blocked: test threads block most signals and a
     /// child inherits the mask, so a server started from one would ignore SIGTERM.
-    public static func spawn(_ path: String, _ arguments: [String], actions: inout posix_spawn_file_actions_t, environment: [String: String]?) -> (error: Int32, pid: pid_t) {
+    private static func spawn(_ path: String, _ arguments: [String], actions: inout posix_spawn_file_actions_t, environment: [String: String]?) -> (error: Int32, pid: pid_t) {
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
@@ -130,13 +139,13 @@ public final class SpawnedChild: Sendable {
     }
 
     /// The next piece of the output, waiting for it; empty at its end.
-    public func readOutput() -> Data { Self.readPiece(output) }
+    public func readOutput() -> Data { output.map(Self.readPiece) ?? Data() }
 
     /// Hands each piece of the output to `each` as it arrives, on a thread of its own, until
     /// the output ends. Nothing else reads the output after this. The thread does not hold the
     /// child, so that dropping it still stops the program.
     public func streamOutput(to each: @escaping @Sendable (Data) -> Void) {
-        let output = self.output
+        guard let output = self.output else { return }
         Thread.detachNewThread {
             defer { close(output) }
             while case let piece = Self.readPiece(output), !piece.isEmpty { each(piece) }
@@ -156,7 +165,7 @@ public final class SpawnedChild: Sendable {
     /// concurrency pool's threads stay free for a server under test), then waits for the child:
     /// its exit status, or the signal that ended it.
     public func finish() async -> (status: Int32, output: Data, errors: Data) {
-        async let output = Self.onThread { Self.readToEnd(self.output) }
+        async let output = Self.onThread { self.output.map(Self.readToEnd) ?? Data() }
         async let errors = Self.onThread { self.errors.map(Self.readToEnd) ?? Data() }
         let (out, err) = await (output, errors)
         let status = await Self.onThread { self.waitForExit() }
@@ -173,7 +182,7 @@ public final class SpawnedChild: Sendable {
             errorsBox.data = errors.map(Self.readToEnd) ?? Data()
             errorsRead.signal()
         }
-        let out = Self.readToEnd(output)
+        let out = output.map(Self.readToEnd) ?? Data()
         errorsRead.wait()
         return (waitForExit(), out, errorsBox.data)
     }
