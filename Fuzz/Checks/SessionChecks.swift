@@ -9,7 +9,8 @@ import Foundation
 /// - a loaded session saves and loads back equal;
 /// - it goes on: events reduce without a crash, and every tab of the interface draws whole,
 ///   terminal-safe frames of it;
-/// - its curl script, masked or not, holds nothing a terminal obeys, and a command per exchange.
+/// - its curl script, masked or not, holds nothing a terminal obeys, and a command per exchange;
+/// - its diagram and review report hold nothing a terminal obeys, and its cast is written.
 enum SessionChecks {
     static func check(_ data: Data) async -> [String] {
         var violations = Violations()
@@ -24,6 +25,7 @@ enum SessionChecks {
         }
         checkRoundTrip(recording, into: &violations)
         checkCurlScript(recording.current, into: &violations)
+        checkReviewExports(recording, into: &violations)
         var driver = SessionDriver(recording, remote: nil)
         var ui = UIState(colorMode: .full256)
         ui.mode = .main
@@ -58,6 +60,18 @@ enum SessionChecks {
             let commands = script.split(separator: "\n").filter { $0.hasPrefix("curl ") }.count
             violations.expect(commands == repeatable, "the curl script has \(commands) commands for \(repeatable) exchanges")
         }
+    }
+
+    static func checkReviewExports(_ recording: SessionRecording, into violations: inout Violations) {
+        for format in [SessionExport.Format.mermaid, .markdown] {
+            let text = SessionExport.text(format, recording: recording, title: "fuzz", columns: 41, rows: 12)
+            if let line = text.split(separator: "\n").first(where: { ScreenSafety.firstForbidden(in: String($0)) != nil }) {
+                violations.fail("the \(format.rawValue) export's line \(ScreenSafety.describe(String(line))) holds \(ScreenSafety.firstForbidden(in: String(line)) ?? "")")
+            }
+        }
+        // A cast is terminal output by design: it only has to be written.
+        let cast = SessionExport.text(.cast, recording: recording, title: "fuzz", columns: 41, rows: 12)
+        violations.expect(cast.hasPrefix("{"), "the cast export has no asciicast header")
     }
 
     static func checkFrames(_ session: Session, ui: inout UIState, into violations: inout Violations) {

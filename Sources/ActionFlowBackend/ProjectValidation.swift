@@ -60,6 +60,9 @@ extension ProjectConfiguration {
         rules.positive(rateLimit.maxEmails, "rateLimit.maxEmails")
         rules.duration(rateLimit.windowSeconds, "rateLimit.window")
         rules.locale(defaultLocale, "defaultLocale")
+        if !SimulatedClock.range.contains(clockStart) {
+            rules.report("clockStart", "expected a time from \(SimulatedClock.range.lowerBound.iso8601Stamp) to \(SimulatedClock.range.upperBound.iso8601Stamp), got \(abs(clockStart.timeIntervalSince1970) < 1e11 ? clockStart.iso8601Stamp : "\(clockStart.timeIntervalSince1970) seconds from 1970")")
+        }
         rules.users(users, "users")
         for (index, app) in apps.enumerated() {
             rules.domains(app.linkDomains, "fieldApps[\(index)].linkDomains")
@@ -133,8 +136,10 @@ private struct ProjectRules {
     mutating func duration(_ seconds: TimeInterval, _ path: String) {
         guard SimulatedDuration(exactly: seconds) == nil else { return }
         let shown = Int(exactly: seconds).map(String.init) ?? String(seconds)
-        if seconds > 0 {
-            report(path, "expected a whole number of seconds that fits, got \(shown)")
+        if seconds > Double(SimulatedDuration.longest) {
+            report(path, "expected at most 36525d (100 years, \(SimulatedDuration.longest) seconds), got \(shown)")
+        } else if seconds > 0 {
+            report(path, "expected a whole number of seconds, got \(shown)")
         } else {
             report(path, "expected a duration above 0, got \(shown)")
         }

@@ -4,10 +4,16 @@ import Foundation
 /// The project's time. Starts at the configuration's `clockStart` and moves only when told,
 /// so every run of a demo or scenario sees the same times and the same expiries.
 public struct SimulatedClock: Sendable, Hashable, Codable {
+    /// The times the clock shows: 1970 to the end of 9999, what the wire's four-digit-year
+    /// stamps, tokens' whole seconds and the interface's status line can all write.
+    public static let range = Date(timeIntervalSince1970: 0)...Date(timeIntervalSince1970: 253_402_300_799)
+
     public let start: Date
     public private(set) var now: Date
 
+    /// A start outside `range` is taken to its nearest end (project checks refuse one first).
     public init(start: Date) {
+        let start = min(max(start, Self.range.lowerBound), Self.range.upperBound)
         self.start = start
         self.now = start
     }
@@ -19,6 +25,9 @@ public struct SimulatedClock: Sendable, Hashable, Codable {
     public mutating func advance(by seconds: TimeInterval) throws(AuthFailure) {
         guard seconds.isFinite, seconds >= 0 else {
             throw AuthFailure.server(.invalidArgument, detail: "the simulated clock only moves forward by a finite number of seconds, got \(seconds)")
+        }
+        guard seconds <= Self.range.upperBound.timeIntervalSince(now) else {
+            throw AuthFailure.server(.invalidArgument, detail: "the simulated clock stops at \(Self.range.upperBound.iso8601Stamp); it is \(now.iso8601Stamp), so it cannot move \(seconds) seconds")
         }
         now = now.addingTimeInterval(seconds)
     }

@@ -319,10 +319,7 @@ extension SimulatedProject {
             if admin {
                 if let disable = request.disableUser { account.disabled = disable }
                 if let verified = request.emailVerified { account.emailVerified = verified }
-                if let seconds = request.validSince.flatMap(Double.init) {
-                    account.validSince = Date(timeIntervalSince1970: seconds)
-                    account.tokenValidSince = Int(seconds)
-                }
+                if let validSince = request.validSince { applyAdminValidSince(validSince, to: &account) }
             }
             for attribute in request.deleteAttribute ?? [] {
                 switch attribute {

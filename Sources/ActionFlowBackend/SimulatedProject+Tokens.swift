@@ -12,8 +12,8 @@ extension SimulatedProject {
     func tokenTimes() -> (issuedAt: Int, expiresAt: Int) {
         let simulated = clock.now
         let wall = wallClock ?? simulated
-        let issuedAt = Int(min(simulated, wall).timeIntervalSince1970.rounded(.down))
-        let expiresAt = Int(max(simulated, wall).timeIntervalSince1970.rounded(.down)) + Self.idTokenLifetime
+        let issuedAt = min(simulated, wall).wholeSecondsSince1970
+        let expiresAt = max(simulated, wall).wholeSecondsSince1970 + Self.idTokenLifetime
         return (issuedAt, expiresAt)
     }
 
@@ -47,7 +47,7 @@ extension SimulatedProject {
         // tokens, so revoking one session never revives or kills another.
         let sessionId = generator.alphanumericString(count: 10)
         let (issuedAt, expiresAt) = tokenTimes()
-        let authTime = min(Int((account.lastLoginAt ?? account.lastRefreshAt ?? clock.now).timeIntervalSince1970.rounded(.down)), issuedAt)
+        let authTime = min((account.lastLoginAt ?? account.lastRefreshAt ?? clock.now).wholeSecondsSince1970, issuedAt)
         var identities: [String: Any] = [:]
         if let email = account.email { identities["email"] = [email] }
         var firebase: [String: Any] = ["identities": identities, "sign_in_provider": provider]

@@ -658,12 +658,7 @@ public struct SimulatedProject: Sendable, Equatable, Codable {
         }
         if let verified = request.emailVerified { account.emailVerified = verified }
         if let disable = request.disableUser { account.disabled = disable }
-        if caller == .admin, let seconds = request.validSince.flatMap(Double.init) {
-            // An admin's `validSince` (firebase-admin's revokeRefreshTokens sends the wall clock's
-            // seconds) is on the tokens' clock.
-            account.validSince = Date(timeIntervalSince1970: seconds)
-            account.tokenValidSince = Int(seconds)
-        }
+        if caller == .admin, let validSince = request.validSince { applyAdminValidSince(validSince, to: &account) }
         accounts[account.localId] = account
         var response = UpdateAccountResponse(localId: account.localId, email: account.email, emailVerified: account.emailVerified)
         response.displayName = account.displayName
@@ -1015,9 +1010,19 @@ public struct SimulatedProject: Sendable, Equatable, Codable {
         account.tokenValidSince = tokenTimes().issuedAt
     }
 
+    /// An admin's `validSince` (firebase-admin's revokeRefreshTokens sends the wall clock's
+    /// seconds), on the tokens' clock. A number that is no time the clock can show is taken as
+    /// now, as the emulator takes every value (firebase-tools `operations.ts:1172-1173`).
+    func applyAdminValidSince(_ text: String, to account: inout Account) {
+        guard let seconds = Double(text) else { return }
+        guard SimulatedClock.range.contains(Date(timeIntervalSince1970: seconds)) else { return stampValidSince(&account) }
+        account.validSince = Date(timeIntervalSince1970: seconds)
+        account.tokenValidSince = Int(seconds)
+    }
+
     /// `validSince` on the wire: seconds, on the clock ID tokens' `iat` uses.
     static func wireValidSince(_ account: Account) -> Int {
-        account.tokenValidSince ?? Int(account.validSince.timeIntervalSince1970.rounded(.down))
+        account.tokenValidSince ?? account.validSince.wholeSecondsSince1970
     }
 
     mutating func signInResponse(_ account: Account, kind: String, provider: String, registered: Bool? = nil, isNewUser: Bool? = nil) -> SignInResponse {
@@ -1065,6 +1070,6 @@ public struct SimulatedProject: Sendable, Equatable, Codable {
     }
 
     static func milliseconds(_ date: Date) -> String {
-        String(Int64((date.timeIntervalSince1970 * 1000).rounded()))
+        String(date.millisecondsSince1970)
     }
 }

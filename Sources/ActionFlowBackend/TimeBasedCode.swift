@@ -12,7 +12,7 @@ public enum TimeBasedCode {
 
     /// The code for `secret` (raw bytes) at `date`.
     public static func code(secret: Data, at date: Date, step offset: Int = 0) -> String {
-        let counter = UInt64(max(0, Int(date.timeIntervalSince1970) / period + offset))
+        let counter = UInt64(max(0, date.wholeSecondsSince1970 / period + offset))
         let message = withUnsafeBytes(of: counter.bigEndian) { Data($0) }
         let mac = Array(HMAC<Insecure.SHA1>.authenticationCode(for: message, using: SymmetricKey(data: secret)))
         // RFC 4226 section 5.3: dynamic truncation.

@@ -1,11 +1,30 @@
 import Foundation
 
 extension Date {
+    /// Whole seconds since 1970, rounded down. A time outside the years 1-9999, which only
+    /// hostile input makes (a session file, a server's answer), is taken to the nearest end,
+    /// so that no conversion of a time traps.
+    public var wholeSecondsSince1970: Int {
+        let seconds = timeIntervalSince1970.rounded(.down)
+        guard !seconds.isNaN else { return 0 }
+        return Int(min(max(seconds, -62_135_596_800), 253_402_300_799))
+    }
+
+    /// Milliseconds since 1970, rounded, within the same years.
+    public var millisecondsSince1970: Int {
+        let milliseconds = (timeIntervalSince1970 * 1000).rounded()
+        guard !milliseconds.isNaN else { return 0 }
+        return Int(min(max(milliseconds, -62_135_596_800_000), 253_402_300_799_999))
+    }
+
     /// `2026-11-23T23:10:05Z`, as `formatted(.iso8601)` writes it, without building a format
     /// style: that costs the interface's first frame, which logs, and every `serve` lookup of
-    /// an account that has refreshed its token. Years outside 1000-9999 take the format style.
+    /// an account that has refreshed its token. Years outside 1000-9999 take the format style,
+    /// which also writes any far or non-finite time a hostile input makes.
     public var iso8601Stamp: String {
-        var seconds = time_t(timeIntervalSince1970.rounded(.down))
+        let whole = timeIntervalSince1970.rounded(.down)
+        guard whole >= -30_610_224_000, whole < 253_402_300_800 else { return formatted(.iso8601) }
+        var seconds = time_t(whole)
         var parts = tm()
         gmtime_r(&seconds, &parts)
         guard (1000...9999).contains(parts.tm_year + 1900) else { return formatted(.iso8601) }
@@ -16,8 +35,11 @@ extension Date {
     /// `2026-11-23T23:10:05.123Z`, as JavaScript's `Date.toISOString()` writes it: the Auth
     /// Emulator's `lastRefreshAt` and `enrolledAt` (firebase-tools `operations.ts:2480`, `:2132`).
     public var iso8601MillisecondStamp: String {
+        let stamp = iso8601Stamp
+        // Outside years 1000-9999, whole seconds.
+        guard stamp.utf8.count == 20 else { return stamp }
         let milliseconds = Int((timeIntervalSince1970 * 1000).rounded(.down)) % 1000
         let padded = String(repeating: "0", count: 3 - String(milliseconds).count) + String(milliseconds)
-        return String(iso8601Stamp.dropLast()) + ".\(padded)Z"
+        return String(stamp.dropLast()) + ".\(padded)Z"
     }
 }

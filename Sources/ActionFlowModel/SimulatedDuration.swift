@@ -10,13 +10,17 @@ public struct SimulatedDuration: Sendable, Hashable, Comparable, CustomStringCon
     /// Units in the order they must appear.
     static let units: [(symbol: Character, seconds: Int)] = [("d", 86_400), ("h", 3_600), ("m", 60), ("s", 1)]
 
-    /// nil unless `seconds` is above 0.
+    /// The longest span, 100 years (36525d): the clock stops at the end of 9999, and a code
+    /// that expires later than a span past that could not be written as a time.
+    public static let longest = 36_525 * 86_400
+
+    /// nil unless `seconds` is above 0 and at most `longest`.
     public init?(seconds: Int) {
-        guard seconds > 0 else { return nil }
+        guard seconds > 0, seconds <= Self.longest else { return nil }
         self.seconds = seconds
     }
 
-    /// nil unless `interval` is a whole number of seconds above 0 that fits in an `Int`.
+    /// nil unless `interval` is a whole number of seconds above 0 and at most `longest`.
     public init?(exactly interval: TimeInterval) {
         guard interval.isFinite, interval.rounded() == interval, let whole = Int(exactly: interval) else { return nil }
         self.init(seconds: whole)
@@ -62,6 +66,7 @@ public struct SimulatedDuration: Sendable, Hashable, Comparable, CustomStringCon
             total = value
         }
         guard total > 0 else { throw .zero(text) }
+        guard total <= Self.longest else { throw .tooLarge(text) }
         seconds = total
     }
 
@@ -116,7 +121,7 @@ public struct SimulatedDuration: Sendable, Hashable, Comparable, CustomStringCon
             case .missingUnit(let digits, let text): "\(Self.expected), got \(Self.shown(text)): '\(digits)' needs a unit (d, h, m or s)"
             case .repeatedUnit(let unit, let text): "\(Self.expected), got \(Self.shown(text)): '\(unit)' appears twice"
             case .unitOutOfOrder(let unit, let text): "\(Self.expected), got \(Self.shown(text)): '\(unit)' comes too late (units go d, h, m, s)"
-            case .tooLarge(let text): "\(Self.expected), got \(Self.shown(text)): too large"
+            case .tooLarge(let text): "\(Self.expected), got \(Self.shown(text)): too large (at most 36525d, 100 years)"
             }
         }
 

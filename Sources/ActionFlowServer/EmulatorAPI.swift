@@ -546,7 +546,9 @@ public struct EmulatorAPI: Sendable {
             if route.pathTenant == nil, let tenantId = query["tenantId"], !tenantId.isEmpty {
                 target.transport = projects.tenant(tenantId, of: route.pathProject ?? projects.defaultProjectId)
             }
-            let maxResults = query["maxResults"].flatMap { Double($0) }.map { Int($0.rounded(.down)) }
+            // firebase-tools `operations.ts:568`: `Math.min(Math.floor(maxResults) || 20, 1000)`, so
+            // any negative number lists every account and anything above 1000 is 1000.
+            let maxResults = query["maxResults"].flatMap { Double($0) }.flatMap { $0.isNaN ? nil : Int(min(max($0.rounded(.down), -1), 1000)) }
             return .json(try onProject(target.transport, for: request) { (project) throws(AuthFailure) in
                 try project.downloadAccounts(maxResults: maxResults, after: query["nextPageToken"].flatMap { $0.isEmpty ? nil : $0 })
             })

@@ -56,7 +56,7 @@ public struct SessionCast: Sendable {
     /// The whole file: the header, then the events, one JSON value per line.
     public var asciicast: String {
         var header: [String: Any] = ["version": 2, "width": width, "height": height, "title": title]
-        if let start = recording.times?.first { header["timestamp"] = Int(start.timeIntervalSince1970) }
+        if let start = recording.times?.first { header["timestamp"] = start.wholeSecondsSince1970 }
         var lines = [Self.json(header)]
         var step = 0
         for (index, (time, frame)) in frames.enumerated() {

@@ -170,8 +170,8 @@ extension RESTTransportConfiguration {
         environment: [String: String],
         defaultProjectId: String
     ) throws(TransportSelectionError) -> RESTTransportConfiguration {
-        guard timeout.isFinite, timeout > 0 else {
-            throw TransportSelectionError("--timeout must be a number of seconds above zero, not \(timeout)")
+        guard timeout.isFinite, timeout > 0, timeout <= 86_400 else {
+            throw TransportSelectionError("--timeout must be a number of seconds above zero and at most 86400, not \(timeout)")
         }
         if let apiKey, apiKey.trimmingWhitespace().isEmpty {
             throw TransportSelectionError("--api-key is empty")

@@ -10,7 +10,7 @@ import Testing
         let formatter = ISO8601DateFormatter()
         formatter.formatOptions = [.withInternetDateTime]
         for text in ["2026-01-15T09:00:00Z", "1970-01-01T00:00:00Z", "2000-02-29T23:59:59Z", "2100-03-01T00:00:00Z",
-                     "2024-12-31T12:34:56Z", "2026-01-15T09:00:00+02:00", "1969-12-31T23:59:59Z",
+                     "2024-12-31T12:34:56Z", "2026-01-15T09:00:00+02:00", "9999-12-31T23:59:59Z",
                      // Out of range: the formatter rolls them over, and so does the loader.
                      "2026-02-30T00:00:00Z", "2026-01-15T24:00:00Z"] {
             let project = try ProjectConfigLoader.parse("clockStart: \"\(text)\"\n", fileName: "mine.yaml", base: base)
@@ -20,6 +20,17 @@ import Testing
             #expect(throws: ProjectConfigError.self, "\(text)") {
                 try ProjectConfigLoader.parse("clockStart: \"\(text)\"\n", fileName: "mine.yaml", base: base)
             }
+        }
+    }
+
+    @Test("clockStart is a time the clock can show, from 1970 to the end of 9999")
+    func clockStartWithinTheClocksRange() throws {
+        let base = try ProjectConfigLoader.loadDefault()
+        for text in ["1969-12-31T23:59:59Z", "0001-01-01T00:00:00Z"] {
+            let error = try #require(throws: ProjectConfigError.self) {
+                try ProjectConfigLoader.parse("clockStart: \"\(text)\"\n", fileName: "mine.yaml", base: base)
+            }
+            #expect(error.description == "mine.yaml line 1: clockStart: expected a time from 1970-01-01T00:00:00Z to 9999-12-31T23:59:59Z, got \(text)")
         }
     }
 

@@ -19,8 +19,10 @@ import Testing
         project.dynamicLinkDomains = []
         project.actionHandlerURL = "mailto:a@example.com"
         project.codeLifetimes.verifyEmail = 1.5
+        project.codeLifetimes.emailSignIn = 1e300
         project.rateLimit.windowSeconds = -60
         project.defaultLocale = "xx"
+        project.clockStart = Date(timeIntervalSince1970: 1e300)
         project.users.append(PresetUser(email: "ALICE@example.com", password: "short", emailVerified: false))
         #expect(project.validate().map(\.description) == [
             "projectId: expected a project id, got an empty string",
@@ -29,9 +31,11 @@ import Testing
             "androidApp.sha256[0]: expected 32 colon-separated hex bytes (AB:CD:...), got 'AB:CD'",
             "mobileLinkStyle: FIREBASE_DYNAMIC_LINK_DOMAIN needs at least one entry in dynamicLinkDomains",
             "actionHandlerUrl: expected an absolute http(s) URL, got 'mailto:a@example.com'",
-            "codeLifetimes.verifyEmail: expected a whole number of seconds that fits, got 1.5",
+            "codeLifetimes.verifyEmail: expected a whole number of seconds, got 1.5",
+            "codeLifetimes.emailSignIn: expected at most 36525d (100 years, 3155760000 seconds), got 1e+300",
             "rateLimit.window: expected a duration above 0, got -60",
             "defaultLocale: no email templates for 'xx' (available: de, en, es, fr, he, ja, vi)",
+            "clockStart: expected a time from 1970-01-01T00:00:00Z to 9999-12-31T23:59:59Z, got 1e+300 seconds from 1970",
             "users[3].password: passwords need at least 6 characters (the server's WEAK_PASSWORD rule), got 5",
             "users[3].email: 'ALICE@example.com' is already used by users[0]",
         ])

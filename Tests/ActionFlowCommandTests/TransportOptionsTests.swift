@@ -49,7 +49,7 @@ import Testing
         #expect(message(["run", "x", "--emulator", "127.0.0.1:9099"]) == "--emulator: for --transport rest only")
         #expect(message(["run", "x", "--api-key", "k", "--project-id", "p"]) == "--api-key, --project-id: for --transport rest only")
         #expect(message(["run", "x", "--transport", "rest", "--emulator", "localhost"]) == "--emulator: 'localhost' is not HOST:PORT: missing ':PORT'")
-        #expect(message(["run", "x", "--transport", "rest", "--api-key", "k", "--emulator", "127.0.0.1:1", "--timeout", "0"]) == "--timeout must be a number of seconds above zero, not 0.0")
+        #expect(message(["run", "x", "--transport", "rest", "--api-key", "k", "--emulator", "127.0.0.1:1", "--timeout", "0"]) == "--timeout must be a number of seconds above zero and at most 86400, not 0.0")
         #expect(message(["run", "x", "--transport", "grpc"]).contains("'grpc'"))
     }
 

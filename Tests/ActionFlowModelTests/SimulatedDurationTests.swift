@@ -26,8 +26,10 @@ import Testing
         ("1h30", "expected a duration such as 1h, 30m, 3d or a number of seconds, got '1h30': '30' needs a unit (d, h, m or s)"),
         ("1h2h", "expected a duration such as 1h, 30m, 3d or a number of seconds, got '1h2h': 'h' appears twice"),
         ("30m1h", "expected a duration such as 1h, 30m, 3d or a number of seconds, got '30m1h': 'h' comes too late (units go d, h, m, s)"),
-        ("99999999999999999999", "expected a duration such as 1h, 30m, 3d or a number of seconds, got 99999999999999999999: too large"),
-        ("9999999999999999d", "expected a duration such as 1h, 30m, 3d or a number of seconds, got '9999999999999999d': too large"),
+        ("99999999999999999999", "expected a duration such as 1h, 30m, 3d or a number of seconds, got 99999999999999999999: too large (at most 36525d, 100 years)"),
+        ("9999999999999999d", "expected a duration such as 1h, 30m, 3d or a number of seconds, got '9999999999999999d': too large (at most 36525d, 100 years)"),
+        ("36526d", "expected a duration such as 1h, 30m, 3d or a number of seconds, got '36526d': too large (at most 36525d, 100 years)"),
+        ("3155760001", "expected a duration such as 1h, 30m, 3d or a number of seconds, got 3155760001: too large (at most 36525d, 100 years)"),
     ])
     func refuses(_ text: String, _ message: String) {
         #expect(throws: SimulatedDuration.ParseError.self) { try SimulatedDuration(parsing: text) }

@@ -310,4 +310,29 @@ struct ServeBehaviourTests {
         // The REST transport sends ISO 8601 too.
         #expect(try await fixture.rest.applyProject(configuration) == configuration.clockStart)
     }
+
+    @Test("numbers far past the clock's range are refused or taken as the emulator takes them, and serve keeps answering")
+    func farNumbers() async throws {
+        let fixture = try await ServeFixture.start()
+        defer { Task { await fixture.stop() } }
+        let project = "/emulator/v1/projects/demo-actionflow"
+        let owner = ["Authorization": "Bearer owner"]
+        var object = try #require(try JSONSerialization.jsonObject(with: WireDates.encoder().encode(fixture.configuration)) as? [String: Any])
+        object["clockStart"] = 1e300
+        let config = try await fixture.http("PUT", "\(project)/config", body: String(decoding: try JSONSerialization.data(withJSONObject: object), as: UTF8.self))
+        #expect(config.status == 400)
+        #expect(config.body.contains("clockStart: expected a time from 1970-01-01T00:00:00Z to 9999-12-31T23:59:59Z"), "\(config.body)")
+        let advanced = try await fixture.http("POST", "\(project)/clock", body: #"{"advanceSeconds":1e300}"#)
+        #expect(advanced.status == 400)
+        #expect(advanced.body.contains("the simulated clock stops at 9999-12-31T23:59:59Z"), "\(advanced.body)")
+        // batchGet's maxResults is `Math.min(Math.floor(n) || 20, 1000)` (operations.ts:568).
+        let listed = try await fixture.http("GET", "/identitytoolkit.googleapis.com/v1/projects/demo-actionflow/accounts:batchGet?maxResults=1e300", headers: owner)
+        #expect(listed.status == 200, "\(listed.body)")
+        let signedUp = try await fixture.rest.signUp(SignUpRequest(email: "far@example.com", password: "far-password"))
+        let update = #"{"localId":"\#(signedUp.localId)","validSince":"1e300"}"#
+        let revoked = try await fixture.http("POST", "/identitytoolkit.googleapis.com/v1/projects/demo-actionflow/accounts:update", body: update, headers: owner)
+        #expect(revoked.status == 200, "\(revoked.body)")
+        let signedIn = try await fixture.rest.signInWithPassword(SignInWithPasswordRequest(email: "far@example.com", password: "far-password"))
+        #expect(signedIn.localId == signedUp.localId)
+    }
 }

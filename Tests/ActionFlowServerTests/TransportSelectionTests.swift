@@ -67,7 +67,9 @@ struct TransportSelectionTests {
 
     @Test("timeouts must be positive and finite; empty keys and ids are refused")
     func badValues() {
-        #expect(throws: TransportSelectionError("--timeout must be a number of seconds above zero, not 0.0")) { try resolve(emulator: "127.0.0.1:9099", timeout: 0) }
+        #expect(throws: TransportSelectionError("--timeout must be a number of seconds above zero and at most 86400, not 0.0")) { try resolve(emulator: "127.0.0.1:9099", timeout: 0) }
+        // A far timeout once stopped the program when the request's deadline was computed.
+        #expect(throws: TransportSelectionError("--timeout must be a number of seconds above zero and at most 86400, not 1e+300")) { try resolve(emulator: "127.0.0.1:9099", timeout: 1e300) }
         #expect(throws: TransportSelectionError("--api-key is empty")) { try resolve(apiKey: " ", projectId: "p") }
         #expect(throws: TransportSelectionError("--project-id is empty")) { try resolve(apiKey: "k", projectId: "") }
     }
