@@ -1001,7 +1001,8 @@ public struct SimulatedProject: Sendable, Equatable, Codable {
     /// Every token issued so far is revoked, even those of this very second.
     mutating func revokeSessions(_ account: inout Account) {
         stampValidSince(&account)
-        account.sessionGeneration += 1
+        // A tag compared for equality: a session file's largest number wraps instead of trapping.
+        account.sessionGeneration &+= 1
     }
 
     /// `validSince` is now, on the simulated clock and on the tokens' clock.

@@ -262,6 +262,8 @@ public struct SecurityReview: Sendable {
 
     /// "10 minutes", "1 hour", "3 days".
     static func duration(_ seconds: TimeInterval) -> String {
+        // A session file's lifetimes are untrusted: one no whole count can hold is shown as it is.
+        guard seconds.isFinite, abs(seconds) < 1e15 else { return "\(seconds) seconds" }
         let units: [(String, TimeInterval)] = [("day", 86400), ("hour", 3600), ("minute", 60)]
         for (name, size) in units where seconds >= size && seconds.truncatingRemainder(dividingBy: size) == 0 {
             let count = Int(seconds / size)

@@ -80,7 +80,7 @@ final class SessionFileTests {
         #expect(error?.reason.contains("does not exist") == true)
     }
 
-    @Test("empty, not JSON, another format, a newer version, another transport, a folder: each refused with its reason")
+    @Test("empty, not JSON, another format, a newer version, a count at the end of its range, another transport, a folder: each refused with its reason")
     func refused() async throws {
         let base = try folder()
         let good = try SessionFile.encode(try await midFlowRecording())
@@ -89,12 +89,17 @@ final class SessionFileTests {
         var other = newer
         other["version"] = SessionFile.version
         other["format"] = "something-else"
+        var counted = try #require(try JSONSerialization.jsonObject(with: good) as? [String: Any])
+        var current = try #require(counted["current"] as? [String: Any])
+        current["exchangeCount"] = Int.max
+        counted["current"] = current
         let cases: [(String, Data, String)] = [
             ("empty", Data(), "is empty"),
             ("blank", Data("  \n".utf8), "is empty"),
             ("text", Data("hello".utf8), "is not JSON"),
             ("other", try JSONSerialization.data(withJSONObject: other), "is not an actionflow session"),
             ("newer", try JSONSerialization.data(withJSONObject: newer), "newer actionflow"),
+            ("counted", try JSONSerialization.data(withJSONObject: counted), "has an exchange count of 9223372036854775807 in its current session (expected 0 to 2147483647)"),
         ]
         for (name, data, reason) in cases {
             let path = base.appendingPathComponent("\(name).json").path
