@@ -53,8 +53,8 @@ public enum IdentityToolkitMapping {
         }
         for (field, names) in enums {
             if let number = result[field] as? NSNumber, !isBoolean(number) {
-                let index = number.intValue
-                if names.indices.contains(index) { result[field] = names[index] }
+                // A whole index only: `allowedValues[1.5]` finds nothing in the emulator either.
+                if let index = Int(exactly: number.doubleValue), names.indices.contains(index) { result[field] = names[index] }
             } else if let text = result[field] as? String, let index = Int(text), String(index) == text, names.indices.contains(index) {
                 // An index written as text too, as the emulator looks it up (`allowedValues[value]`,
                 // firebase-tools `src/emulator/auth/server.ts` line 625): a form's fields are all text.

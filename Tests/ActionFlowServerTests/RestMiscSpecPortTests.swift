@@ -40,6 +40,11 @@ struct RestSpecPortTests {
         let res = try await api.post("\(Self.v1)/accounts:sendOobCode", ["email": "bob@example.com", "requestType": 6, "returnOobLink": true], owner: true)
         #expect(res.status == 200, "\(res)")
         #expect(res.string("oobLink")?.contains("mode=signIn") == true)
+        // A number that is not a whole index finds no value (allowedValues[6.5] is undefined).
+        for number in [6.5, 1e300] {
+            let refused = try await api.post("\(Self.v1)/accounts:sendOobCode", ["email": "bob@example.com", "requestType": number, "returnOobLink": true], owner: true)
+            #expect(refused.status == 400, "\(number): \(refused)")
+        }
     }
 
     @Test("an enum's integer value written as text is looked up too, as server.ts:625 does (allowedValues[value])")
