@@ -246,6 +246,17 @@ extension Session: Codable {
         presenter = try container.decodeIfPresent(PresenterProgress.self, forKey: .presenter)
         capture = try container.decodeIfPresent(String.self, forKey: .capture)
         earlier = try container.decodeIfPresent(EarlierTraffic.self, forKey: .earlier)
+        // Counts the session adds to and subtracts from: a file's negative or huge one would
+        // slice or overflow when the session goes on.
+        var counts = [("exchangeCount", exchangeCount, CodingKeys.exchangeCount)]
+        for device in devices {
+            counts.append(("\(device.name) listedMessages", device.app.listedMessages, .devices))
+            if let seen = device.app.seenMessages { counts.append(("\(device.name) seenMessages", seen, .devices)) }
+        }
+        if let presenter { counts += [("presenter played", presenter.played, .presenter), ("presenter journalMark", presenter.journalMark, .presenter)] }
+        for (name, count, key) in counts where !(0...Int(Int32.max)).contains(count) {
+            throw DecodingError.dataCorruptedError(forKey: key, in: container, debugDescription: "\(name) is \(count), not a count from 0 to \(Int32.max)")
+        }
     }
 
     public func encode(to encoder: any Encoder) throws {

@@ -136,10 +136,6 @@ public enum SessionFile {
         guard envelope.times == nil || envelope.times?.count == envelope.events.count else {
             throw SessionFileError(path: path, "has \(envelope.times?.count ?? 0) event times for \(envelope.events.count) events")
         }
-        // Each exchange adds one to the count: a count at the end of Int's range would overflow.
-        for (name, session) in [("start", envelope.start), ("current", envelope.current)] where !(0...Int(Int32.max)).contains(session.exchangeCount) {
-            throw SessionFileError(path: path, "has an exchange count of \(session.exchangeCount) in its \(name) session (expected 0 to \(Int32.max))")
-        }
         return SessionRecording(start: envelope.start, events: envelope.events, times: envelope.times, current: envelope.current)
     }
 

@@ -93,13 +93,20 @@ final class SessionFileTests {
         var current = try #require(counted["current"] as? [String: Any])
         current["exchangeCount"] = Int.max
         counted["current"] = current
+        var listed = try #require(try JSONSerialization.jsonObject(with: good) as? [String: Any])
+        var listedCurrent = try #require(listed["current"] as? [String: Any])
+        var app = try #require(listedCurrent["app"] as? [String: Any])
+        app["listedMessages"] = -1
+        listedCurrent["app"] = app
+        listed["current"] = listedCurrent
         let cases: [(String, Data, String)] = [
             ("empty", Data(), "is empty"),
             ("blank", Data("  \n".utf8), "is empty"),
             ("text", Data("hello".utf8), "is not JSON"),
             ("other", try JSONSerialization.data(withJSONObject: other), "is not an actionflow session"),
             ("newer", try JSONSerialization.data(withJSONObject: newer), "newer actionflow"),
-            ("counted", try JSONSerialization.data(withJSONObject: counted), "has an exchange count of 9223372036854775807 in its current session (expected 0 to 2147483647)"),
+            ("counted", try JSONSerialization.data(withJSONObject: counted), "exchangeCount is 9223372036854775807, not a count from 0 to 2147483647"),
+            ("listed", try JSONSerialization.data(withJSONObject: listed), "iphone listedMessages is -1, not a count from 0 to 2147483647"),
         ]
         for (name, data, reason) in cases {
             let path = base.appendingPathComponent("\(name).json").path
