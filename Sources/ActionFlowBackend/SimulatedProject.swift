@@ -218,7 +218,13 @@ public struct SimulatedProject: Sendable, Equatable, Codable {
     }
 
     public func issuedCode(_ code: String) -> IssuedOobCode? {
-        codeIndex[code].map { issuedCodes[$0] }
+        storedIndex(of: code).map { issuedCodes[$0] }
+    }
+
+    /// Where `code` is in `issuedCodes`. Checked, not trusted: a session file holds the index.
+    private func storedIndex(of code: String) -> Int? {
+        guard let index = codeIndex[code], issuedCodes.indices.contains(index), issuedCodes[index].oobCode == code else { return nil }
+        return index
     }
 
     /// Codes not used yet, oldest first (the emulator's `oobCodes` listing: it deletes a code
@@ -914,7 +920,7 @@ public struct SimulatedProject: Sendable, Equatable, Codable {
     }
 
     mutating func consume(_ code: IssuedOobCode) {
-        guard let index = codeIndex[code.oobCode] else { return }
+        guard let index = storedIndex(of: code.oobCode) else { return }
         issuedCodes[index].consumedAt = clock.now
     }
 

@@ -220,6 +220,14 @@ extension Session: Codable {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         world = try container.decode(World.self, forKey: .world)
+        let project = switch world {
+        case .embedded(let simulated): simulated.configuration
+        case .remote(let remote): remote.project
+        }
+        // A file's project is checked as a project file is: the session computes with it.
+        if let problem = project.validate().first {
+            throw DecodingError.dataCorruptedError(forKey: .world, in: container, debugDescription: "its project breaks a rule: \(problem)")
+        }
         if let devices = try container.decodeIfPresent([SessionDevice].self, forKey: .devices) {
             guard !devices.isEmpty else {
                 throw DecodingError.dataCorruptedError(forKey: .devices, in: container, debugDescription: "a session holds at least one device")
