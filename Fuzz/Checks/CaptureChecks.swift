@@ -28,11 +28,7 @@ enum CaptureChecks {
         }
         do {
             let flow = try CapturedFlow.read(data, project: project)
-            for line in flow.narration(source: "fuzz.har").split(separator: "\n") {
-                if let bad = ScreenSafety.firstForbidden(in: String(line)) {
-                    violations.fail("the narration line \(ScreenSafety.describe(String(line))) holds \(bad)")
-                }
-            }
+            violations.expectSafeLines(flow.narration(source: "fuzz.har"), of: "the narration")
         } catch {
             if let bad = ScreenSafety.firstForbidden(in: error.description) {
                 violations.fail("the error \(ScreenSafety.describe(error.description)) holds \(bad)")

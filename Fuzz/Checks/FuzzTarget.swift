@@ -58,6 +58,15 @@ struct Violations {
     mutating func fail(_ message: String) {
         list.append(message)
     }
+
+    /// Every line of a written text holds nothing a terminal obeys.
+    mutating func expectSafeLines(_ text: String, of name: String) {
+        for line in text.split(separator: "\n") {
+            if let bad = ScreenSafety.firstForbidden(in: String(line)) {
+                fail("\(name)'s line \(ScreenSafety.describe(String(line))) holds \(bad)")
+            }
+        }
+    }
 }
 
 /// Characters that must never reach the terminal (issue 12): C0/C1 controls and DEL, bidi

@@ -23,11 +23,7 @@ enum ScenarioChecks {
         violations.expect(!scenario.steps.isEmpty, "a scenario without steps was accepted")
         guard let baseProject else { return ["the bundled project does not load"] }
         let transcript = await ScenarioLibrary.runEmbedded(scenario, baseProject: baseProject)
-        for line in transcript.text().split(separator: "\n", omittingEmptySubsequences: false) {
-            if let bad = ScreenSafety.firstForbidden(in: String(line)) {
-                violations.fail("the transcript line \(ScreenSafety.describe(String(line))) holds \(bad)")
-            }
-        }
+        violations.expectSafeLines(transcript.text(), of: "the transcript")
         if let recording = transcript.recording {
             SessionChecks.checkRoundTrip(recording, into: &violations)
         }

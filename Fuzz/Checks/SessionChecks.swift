@@ -52,11 +52,7 @@ enum SessionChecks {
         let repeatable = session.exchanges.filter { $0.operation != nil }.count
         for reveal in [false, true] {
             let script = CurlScript(title: "fuzz", session: session, revealsSecrets: reveal).script
-            for line in script.split(separator: "\n") {
-                if let bad = ScreenSafety.firstForbidden(in: String(line)) {
-                    violations.fail("the curl script's line \(ScreenSafety.describe(String(line))) holds \(bad)")
-                }
-            }
+            violations.expectSafeLines(script, of: "the curl script")
             let commands = script.split(separator: "\n").filter { $0.hasPrefix("curl ") }.count
             violations.expect(commands == repeatable, "the curl script has \(commands) commands for \(repeatable) exchanges")
         }
@@ -65,9 +61,7 @@ enum SessionChecks {
     static func checkReviewExports(_ recording: SessionRecording, into violations: inout Violations) {
         for format in [SessionExport.Format.mermaid, .markdown] {
             let text = SessionExport.text(format, recording: recording, title: "fuzz", columns: 41, rows: 12)
-            if let line = text.split(separator: "\n").first(where: { ScreenSafety.firstForbidden(in: String($0)) != nil }) {
-                violations.fail("the \(format.rawValue) export's line \(ScreenSafety.describe(String(line))) holds \(ScreenSafety.firstForbidden(in: String(line)) ?? "")")
-            }
+            violations.expectSafeLines(text, of: "the \(format.rawValue) export")
         }
         // A cast is terminal output by design: it only has to be written.
         let cast = SessionExport.text(.cast, recording: recording, title: "fuzz", columns: 41, rows: 12)

@@ -6,7 +6,7 @@ import Foundation
 public struct SimulatedClock: Sendable, Hashable, Codable {
     /// The times the clock shows: 1970 to the end of 9999, what the wire's four-digit-year
     /// stamps, tokens' whole seconds and the interface's status line can all write.
-    public static let range = Date(timeIntervalSince1970: 0)...Date(timeIntervalSince1970: 253_402_300_799)
+    public static let range = Date(timeIntervalSince1970: 0)...Date.endOf9999
 
     public let start: Date
     public private(set) var now: Date

@@ -322,7 +322,7 @@ enum Clock {
         // 1970 to 9999 by arithmetic on days (the proleptic Gregorian calendar, which agrees with
         // Foundation's there), without a calendar per frame.
         let seconds = date.timeIntervalSince1970.rounded(.down)
-        if seconds >= 0, seconds < 253_402_300_800 {
+        if seconds >= 0, seconds <= Date.endOf9999.timeIntervalSince1970 {
             let minutes = Int(seconds) / 60
             let (year, month, day) = civilDate(daysSince1970: minutes / 1440)
             let minuteOfDay = minutes % 1440
