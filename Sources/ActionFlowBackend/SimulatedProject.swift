@@ -931,7 +931,7 @@ public struct SimulatedProject: Sendable, Equatable, Codable {
 
     mutating func deliver(_ type: OobRequestType, to recipient: String, email: String, newEmail: String?, link: String, language: String, oobCode: String) -> String {
         let id = "mail-\(mailbox.count + 1)"
-        let text = MailTemplates.compose(type, language: language, appName: configuration.projectId, email: email, newEmail: newEmail, link: link)
+        let text = MailTemplates.compose(type, language: language, appName: configuration.projectId, email: email, newEmail: newEmail, link: link, requestedAt: clock.now)
         mailbox.append(MailMessage(
             id: id, to: recipient, subject: text.subject, body: text.body, link: link,
             requestType: type, locale: language, sentAt: clock.now, oobCode: oobCode

@@ -22,7 +22,8 @@ public struct JournalEntry: Sendable, Equatable, Codable {
     public var lines: [String] {
         let lines = JournalText.lines(fact)
         guard let device else { return lines }
-        return lines.map { "On the \(device.title): \($0)" }
+        // On a computer "the app" is the app's website.
+        return lines.map { "On the \(device.title): \(Vocabulary.said($0, on: device.preset))" }
     }
 }
 

@@ -57,10 +57,27 @@ public struct Replay: Sendable, Equatable {
     /// The pace between steps when the recording has no times.
     public static let stepWithoutTimes: TimeInterval = 0.5
 
-    /// How long to wait before the next event when playing at the recorded pace.
+    /// How long to wait before the next event: the recorded pace (long pauses cut short), but
+    /// never faster than a presenter's, so that a recording made by `run` in a few
+    /// milliseconds still gives each step time to be read and each field time to be typed.
     public var pauseBeforeNext: TimeInterval {
-        min(Self.longestPause, recordedPause ?? Self.stepWithoutTimes)
+        max(min(Self.longestPause, recordedPause ?? Self.stepWithoutTimes), nextEvent.map(Self.presenterPause) ?? 0)
     }
+
+    /// The least time a presenter leaves before `event`: a step the user takes follows a
+    /// moment to read the screen; typed text takes its typing time; a reply comes at once.
+    public static func presenterPause(before event: AppEvent) -> TimeInterval {
+        switch event {
+        case .draftEdited(_, let text): 0.3 + typingPause * Double(min(text.count, 60))
+        case .onDevice(_, let inner): presenterPause(before: inner)
+        default: event.isUserStep ? readingPause : 0.2
+        }
+    }
+
+    /// Seconds a presenter leaves to read a screen before the next step.
+    public static let readingPause: TimeInterval = 1.5
+    /// Seconds between two typed characters.
+    public static let typingPause: TimeInterval = 0.04
 
     /// Seconds between the event just played and the next one, as recorded; nil when the
     /// recording has no times.

@@ -146,10 +146,10 @@ public enum ScenarioRunner {
             for expectation in expectations {
                 let (met, detail) = check(expectation, in: checked, recent: recent)
                 if !met {
-                    return PresentedStep(event: nil, passed: false, summary: "✗ expected \(UntrustedText.sanitize(expectation.description)), but \(detail)", checked: true)
+                    return PresentedStep(event: nil, passed: false, summary: "✗ expected \(expectation.spoken), but \(detail)", checked: true)
                 }
             }
-            return PresentedStep(event: nil, passed: true, summary: "✓ " + expectations.map { UntrustedText.sanitize($0.description) }.joined(separator: ", "), checked: true)
+            return PresentedStep(event: nil, passed: true, summary: Expectation.marks(expectations), checked: true)
         case .success(.event(let event)):
             let sent: AppEvent = if case .deviceFocused = event { event } else if device != session.focus { .onDevice(device, event) } else { event }
             return PresentedStep(event: sent, passed: true, summary: "step \(step.number): \(UntrustedText.sanitize(step.action.summary))")
@@ -220,7 +220,7 @@ public enum ScenarioRunner {
     /// Whether the expectation holds, and what the state shows instead when it does not.
     static func check(_ expectation: Expectation, in session: Session, recent: [String]) -> (Bool, String) {
         let state = session.app
-        let showing = state.location == .app ? "the app shows \(state.screen.name)" : "the device shows \(state.location.name)"
+        let showing = state.location == .app ? "the app shows \(state.screen.spoken)" : "the device shows \(Vocabulary.place(state.location.name))"
         switch expectation {
         case .landsAt(let path):
             let target = AppScreen(path: path)
@@ -246,7 +246,7 @@ public enum ScenarioRunner {
         case .subscribed(let subscribed):
             return (state.subscribed == subscribed, "subscribed is \(state.subscribed)")
         case .flowStep(let step):
-            return (state.flow?.step == step, "the flow step is \(state.flow?.step.rawValue ?? "none")")
+            return (state.flow?.step == step, state.flow.map { "the flow is at “\($0.step.spoken)”" } ?? "no email action is under way")
         case .narrates(let text):
             return (recent.contains { $0.contains(text) }, "no narration line since the previous expectation contains it")
         case .linkOpensIn(let place):
@@ -314,7 +314,7 @@ extension ScenarioAction {
         case .changeDevice(let patch): patch == .appKilled ? "The system kills the app in the background" : "The device changes"
         case .changeSettings: "The app changes the settings it sends with the email"
         case .changeProject: "The project changes, and its world restarts with it"
-        case .expect(let expectations), .expectOn(_, let expectations): "Checks " + expectations.map { UntrustedText.sanitize($0.description) }.joined(separator: ", ")
+        case .expect(let expectations), .expectOn(_, let expectations): "Checks: " + expectations.map(\.spoken).joined(separator: ", ")
         case .focus(let name): "Picks up the \(name.title)"
         }
     }
@@ -342,7 +342,7 @@ extension AppEvent {
         case .passwordResetRequested(let email): "Asks for a password reset email for \(UntrustedText.sanitize(email))"
         case .verificationRequested: "Asks for a verification email"
         case .signInLinkRequested(let email): "Asks for a sign-in link for \(UntrustedText.sanitize(email))"
-        case .signInEmailConfirmed(let email): "Confirms the email the link was sent to: \(UntrustedText.sanitize(email))"
+        case .signInEmailConfirmed(let email): "Confirms the sign-in as \(UntrustedText.sanitize(email))"
         case .mailboxOpened: "Opens the mailbox"
         case .newPasswordSubmitted: "Chooses a new password"
         case .continueTapped: "Taps Continue"
@@ -358,7 +358,27 @@ extension AppEvent {
         case .errorDismissed: "Dismisses the error"
         case .draftEdited(let field, _): "Types into \(Self.fieldName(field))"
         case .onDevice(_, let event): event.caption
-        default: summary
+        case .messageOpened: "Opens the email"
+        case .linkTapped: "Taps the link in the email"
+        case .linkPasted: "Pastes a link into the app"
+        case .settingsEdited: "Changes the settings the app sends with the email"
+        case .deviceEdited: "Changes the device"
+        case .projectEdited: "Changes the project, and its world restarts with it"
+        case .continueURLBaseEdited: "Changes the app's web address"
+        case .localeEdited: "Changes the app's language"
+        case .deviceFocused(let index): "Picks up device \(index + 1)"
+        case .callSucceeded(let call, _, _): "The server answers \(call.operation.rawValue)"
+        case .callFailed(let call, _, _): "The server refuses \(call.operation.rawValue)"
+        case .mailboxRefreshed: "The mailbox refreshes"
+        case .textMessagesRead: "The phone receives a text message"
+        case .clockAdvanced: "The clock moves on"
+        case .worldReset: "The world starts again"
+        case .projectApplied: "The new project is in place"
+        case .serviceFailed: "The server cannot be reached"
+        case .exchangeRecorded: "A call is recorded"
+        case .presenterStarted(let title, _): "Presents \(UntrustedText.sanitize(title))"
+        case .presenterStepPlayed(let passed, _, _): passed ? "The step is checked" : "The step's check fails"
+        case .captured: summary
         }
     }
 

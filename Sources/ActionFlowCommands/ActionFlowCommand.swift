@@ -7,6 +7,13 @@ struct ActionFlowCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "actionflow",
         abstract: "Explore how Firebase Authentication email actions carry state through a continue URL.",
+        discussion: """
+        With no command, the full-screen interface opens on the embedded project. Its options \
+        (see `actionflow help tui`): --scenario NAME (presenter mode; `actionflow scenarios` lists \
+        the names), --session FILE, --theme dark|light, --monochrome, --devices iphone,laptop, \
+        --project FILE, --transport rest --emulator HOST:PORT, --export-dir DIR.
+        """,
+        version: ActionFlowCommand.version,
         subcommands: [
             InspectCommand.self,
             MatrixCommand.self,
@@ -15,12 +22,16 @@ struct ActionFlowCommand: AsyncParsableCommand {
             ImportCommand.self,
             ExportCommand.self,
             ServeCommand.self,
+            ScenariosCommand.self,
             TUICommand.self,
         ]
     )
 
+    /// The program's version, as `actionflow --version` prints it.
+    static let version = "0.9.0"
+
     /// Arguments the root command itself answers; any other option opens the interface.
-    static let rootOptions = ["-h", "--help", "--generate-completion-script", "--experimental-dump-help"]
+    static let rootOptions = ["-h", "--help", "--version", "--generate-completion-script", "--experimental-dump-help"]
 
     /// With no arguments, straight to the interface on its defaults, without parsing: ArgumentParser
     /// builds every option of a command by reflection, which costs the first frame about 10 ms.

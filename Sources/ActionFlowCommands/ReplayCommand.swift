@@ -13,11 +13,11 @@ struct ReplayCommand: AsyncParsableCommand {
         commandName: "replay",
         abstract: "Play a session file's recording (or a capture, or a scenario) back in the interface: n next, b back, g play.",
         discussion: """
-        FILE is a session file written by --session, run --save or import --save, an HTTP capture \\
-        (HAR: each call and action link is an event), or a scenario (a file or the name of a \\
-        shipped one), which is first played headless on the embedded project. n plays the \\
-        next event, b steps back (the session is rebuilt from the start), g plays to the end at the \\
-        recorded pace (pauses over 3 s are cut), --speed times faster; any key stops it.
+        FILE is a session file written by --session, run --save or import --save, an HTTP capture \
+        (HAR: each call and action link is an event), or a scenario (a file or the name of a \
+        shipped one), which is first played headless on the embedded project. n plays the \
+        next event, b steps back (the session is rebuilt from the start), g plays to the end at a presenter's \
+        pace, or the recorded one where it is slower (pauses over 3 s are cut), --speed times faster; any key stops it.
         """
     )
 

@@ -73,6 +73,8 @@ public struct Interface: Sendable {
     public let scenario: Scenario?
     /// Its steps as the presenter plays them (`stepGroups(_:)`), worked out once.
     let presentedSteps: [[Int]]
+    /// Each presented step's caption (`captions(_:groups:)`), worked out once.
+    let stepCaptions: [String]
     /// Changes whenever the session on screen may have changed (the panes' cache key).
     public private(set) var revision = 0
     public var width: Int
@@ -99,6 +101,7 @@ public struct Interface: Sendable {
         self.driver = driver
         self.scenario = scenario
         presentedSteps = scenario.map(Self.stepGroups) ?? []
+        stepCaptions = scenario.map { Self.captions($0, groups: Self.stepGroups($0)) } ?? []
         self.width = width
         self.height = height
         self.speed = speed
@@ -109,7 +112,7 @@ public struct Interface: Sendable {
         if let scenario {
             ui.mode = .main
             if driver.session.presenter == nil {
-                _ = send(.presenterStarted(title: scenario.name, steps: scenario.steps.map(\.action.summary)))
+                _ = send(.presenterStarted(title: scenario.name, steps: scenario.steps.map(Self.caption)))
             }
             ui.openingCard = self.driver.session.presenter?.played == 0
         }
@@ -123,6 +126,7 @@ public struct Interface: Sendable {
         replayTitle = title
         scenario = nil
         presentedSteps = []
+        stepCaptions = []
         self.width = width
         self.height = height
         self.speed = speed
@@ -137,6 +141,7 @@ public struct Interface: Sendable {
         replayTitle = ""
         scenario = nil
         presentedSteps = []
+        stepCaptions = []
         self.width = width
         self.height = height
         speed = 1
@@ -240,8 +245,8 @@ public struct Interface: Sendable {
             let (played, more) = playNextStep()
             commands += more
             if played {
-                // A scenario has no recorded pace: one step a second.
-                let pause = replay?.pauseBeforeNext ?? 1
+                // A scenario has no recorded pace: a presenter's.
+                let pause = replay?.pauseBeforeNext ?? Replay.readingPause
                 nextPlayedStep = now.addingTimeInterval(pause / max(0.01, speed))
             } else {
                 nextPlayedStep = nil
@@ -251,7 +256,7 @@ public struct Interface: Sendable {
     }
 
     /// Seconds between two typed characters.
-    static let typingPause: TimeInterval = 0.04
+    static let typingPause = Replay.typingPause
 
     private mutating func perform(_ command: UICommand) -> [InterfaceCommand] {
         switch command {
@@ -270,8 +275,19 @@ public struct Interface: Sendable {
             nextPlayedStep = .distantPast
             return []
         case .playStory(let scenario):
+            // A story starts on a fresh world and app: the session as the interface opened it
+            // (a server's world is reset as `R` resets it).
+            driver = SessionDriver(session: driver.start, remote: driver.remote)
+            replay = nil
+            typing = nil
+            pendingChecks = 0
+            checkResults = []
+            presenterMarks = []
+            nextPlayedStep = nil
+            ui.caption = nil
             story = StoryProgress(scenario: scenario, next: 0)
-            return playStory()
+            let reset = driver.remote == nil ? [] : send(.worldResetRequested)
+            return reset + playStory()
         case .exportSession: return [exportCommand()]
         case .copyExchange(let id):
             guard let record = session.exchanges.first(where: { $0.id == id }) else { return [] }
@@ -310,6 +326,37 @@ public struct Interface: Sendable {
         step.caption ?? step.action.caption
     }
 
+    /// Each presented step's caption: the scenario's own words, else its action's, said as an
+    /// attempt when the step's checks expect a refusal; a caption an earlier step already had
+    /// says "again", so that no two steps read the same.
+    static func captions(_ scenario: Scenario, groups: [[Int]]) -> [String] {
+        var seen: [String: Int] = [:]
+        var device = scenario.devices[0].device
+        return groups.map { group in
+            let step = scenario.steps[group[0]]
+            // Steps after `focus` happen on the device it names: "the app" there may be a website.
+            if case .focus(let name) = step.action, let named = scenario.devices.first(where: { $0.name == name }) { device = named.device }
+            let expectsRefusal = group.dropFirst().contains { index in
+                switch scenario.steps[index].action {
+                case .expect(let checks), .expectOn(_, let checks): checks.contains { if case .fails = $0 { true } else { false } }
+                default: false
+                }
+            }
+            let base = step.caption ?? Vocabulary.said(expectsRefusal ? step.action.attemptCaption : step.action.caption, on: device)
+            seen[base, default: 0] += 1
+            switch seen[base] ?? 1 {
+            case 1: return base
+            case 2: return base + " again"
+            case let count: return base + " again (\(count))"
+            }
+        }
+    }
+
+    /// The caption of presented step `index` (0-based among the groups).
+    func stepCaption(_ index: Int) -> String {
+        stepCaptions.indices.contains(index) ? stepCaptions[index] : ""
+    }
+
     /// The presenter's next step: its action, typed into the phone first when it fills a form,
     /// then its checks once the replies are in. In a replay, the next recorded event. Returns
     /// whether a step was played.
@@ -330,7 +377,7 @@ public struct Interface: Sendable {
         checkResults = []
         let first = group[0]
         let step = ScenarioRunner.present(scenario, stepAt: first, in: driver.session)
-        ui.caption = Self.caption(scenario.steps[first])
+        ui.caption = stepCaption(presentedSteps.firstIndex(of: group) ?? 0)
         pendingChecks = group.count - 1
         if step.event != nil, let fields = typedFields(step), !fields.isEmpty {
             typing = Typing(fields: fields, then: step, due: .distantPast)
@@ -391,7 +438,7 @@ public struct Interface: Sendable {
                 ui.message = step.summary
                 return commands
             }
-            checkResults.append(step.summary)
+            if !step.summary.isEmpty { checkResults.append(step.summary) }
             let caption = presenterCaption(played: presenter.played)
             ui.caption = ([caption] + checkResults).joined(separator: "  ")
         }
@@ -400,9 +447,8 @@ public struct Interface: Sendable {
 
     /// The caption of the group holding step index `played`.
     private func presenterCaption(played: Int) -> String {
-        guard let scenario else { return "" }
-        let group = presentedSteps.last { ($0.first ?? 0) <= played }
-        return group.map { Self.caption(scenario.steps[$0[0]]) } ?? ""
+        guard let index = presentedSteps.lastIndex(where: { ($0.first ?? 0) <= played }) else { return "" }
+        return stepCaption(index)
     }
 
     /// Back one step: the session is rebuilt from its start up to the step before.
@@ -426,7 +472,9 @@ public struct Interface: Sendable {
         rebuilt.seek(to: target)
         driver = SessionDriver(SessionRecording(start: driver.start, events: Array(driver.events.prefix(target)),
                                                 times: driver.times.map { Array($0.prefix(target)) }, current: rebuilt.session), remote: nil)
-        ui.caption = nil
+        checkResults = []
+        // The header names the step now on screen, or the scenario before the first.
+        ui.caption = presenterStep > 0 ? stepCaption(presenterStep - 1) : nil
         ui.message = "back to step \(presenterStep)"
         return []
     }
@@ -434,7 +482,8 @@ public struct Interface: Sendable {
     /// The presented step on screen, counted as the presenter counts them (checks folded in).
     public var presenterStep: Int {
         guard scenario != nil, let presenter = session.presenter else { return session.presenter?.played ?? 0 }
-        return presentedSteps.filter { ($0.first ?? 0) < presenter.played }.count
+        // A step being typed has begun: its number shows with its caption.
+        return presentedSteps.filter { ($0.first ?? 0) < presenter.played }.count + (typing == nil ? 0 : 1)
     }
 
     /// What the screen says of the scenario presented or the replay: its card, the step
@@ -446,8 +495,8 @@ public struct Interface: Sendable {
         // A step being typed has begun: the next is the one after it.
         let begun = presenter.played + (typing == nil ? 0 : 1)
         let next = presenter.isFinished ? nil : groups.first { ($0.first ?? 0) >= begun }
-        return Presentation(title: scenario.name, description: scenario.description, step: presenterStep, total: groups.count,
-                            next: next.map { Self.caption(scenario.steps[$0[0]]) }, finished: presenter.isFinished, failed: presenter.failed)
+        return Presentation(title: scenario.title, description: scenario.description, step: presenterStep, total: groups.count,
+                            next: next.flatMap { groups.firstIndex(of: $0) }.map(stepCaption), finished: presenter.isFinished, failed: presenter.failed)
     }
 
     /// Plays the picked story's steps as the presenter would, without presenting them: each as

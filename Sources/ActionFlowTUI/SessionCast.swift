@@ -7,9 +7,9 @@ extension Replay {
     /// as a presenter's, so the narration names the current step.
     public func shownSession(title: String) -> Session {
         var shown = session
-        var progress = PresenterProgress(title: title, steps: recording.events.map(\.summary))
+        var progress = PresenterProgress(title: title, steps: recording.events.map(\.caption))
         progress.played = position
-        progress.lastResult = lastEvent.map { "event \(position): \($0.summary)" }
+        progress.lastResult = lastEvent.map { "event \(position): \($0.caption)" }
         shown.presenter = progress
         return shown
     }

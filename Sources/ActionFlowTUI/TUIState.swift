@@ -47,6 +47,10 @@ public struct UIState: Sendable {
         case pasteLink(TextEditor)
         /// `R` asks before the world is reset: `y` resets, any other key keeps it.
         case confirmReset
+        /// A story picked while the session holds steps: `y` starts it on a fresh world.
+        case confirmStory(Int)
+        /// `q` while a scenario is presented: `y` quits, any other key goes on.
+        case confirmQuit
     }
 
     public var mode: Mode = .welcome
@@ -62,6 +66,8 @@ public struct UIState: Sendable {
     /// (false once Esc left it, true once chosen again); unset, `Controller.fieldTakesKeys` decides.
     public var fieldFocus: [String: Bool] = [:]
     public var welcomeSelection = 0
+    /// The welcome screen was opened with `w` from a session: Esc goes back to it.
+    public var welcomeFromSession = false
     /// The user story picked on the welcome screen.
     public var story: String?
     /// The exchange shown in full in the Network pane.

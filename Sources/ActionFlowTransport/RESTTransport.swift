@@ -130,7 +130,7 @@ public final class RESTTransport: AuthTransport {
             } else {
                 sentAt = await firstSeen.date(for: entry.oobCode)
             }
-            let text = EmulatorMailText(projectId: configuration.projectId, requestType: type, email: entry.email, link: entry.oobLink)
+            let text = EmulatorMailText(projectId: configuration.projectId, requestType: type, email: entry.email, link: entry.oobLink, requestedAt: sentAt)
             messages.append(MailMessage(
                 id: entry.messageId ?? entry.oobCode,
                 to: entry.email,
@@ -344,10 +344,10 @@ struct EmulatorMailText {
     var body: String
     var locale: String
 
-    init(projectId: String, requestType: OobRequestType, email: String, link: String) {
+    init(projectId: String, requestType: OobRequestType, email: String, link: String, requestedAt: Date) {
         let lang = URLComponents(string: link)?.queryItems?.first(where: { $0.name == "lang" })?.value
         locale = lang.flatMap(MailTemplates.language(for:)) ?? "en"
-        (subject, body) = MailTemplates.compose(requestType, language: locale, appName: projectId, email: email, newEmail: nil, link: link)
+        (subject, body) = MailTemplates.compose(requestType, language: locale, appName: projectId, email: email, newEmail: nil, link: link, requestedAt: requestedAt)
     }
 }
 

@@ -17,7 +17,7 @@ import Testing
     func everyRequestTypeRendersWithEveryPlaceholderFilledAndTheLinkIntact(language: String) throws {
         for type in Self.types {
             let template = try #require(MailTemplates.template(type, language: language), "\(language) \(type)")
-            let mail = MailTemplates.compose(type, language: language, appName: "demo-actionflow", email: "old@example.com", newEmail: "new@example.com", link: Self.link)
+            let mail = MailTemplates.compose(type, language: language, appName: "demo-actionflow", email: "old@example.com", newEmail: "new@example.com", link: Self.link, requestedAt: Date(timeIntervalSince1970: 1_768_467_600))
             #expect(!mail.subject.isEmpty && !mail.body.isEmpty)
             for placeholder in ["%APP_NAME%", "%EMAIL%", "%NEW_EMAIL%", "%LINK%"] {
                 #expect(!mail.subject.contains(placeholder) && !mail.body.contains(placeholder), "\(language) \(type) left \(placeholder)")
@@ -35,6 +35,21 @@ import Testing
             #expect(!UntrustedText.needsSanitizing(mail.subject), "\(language) \(type)")
             #expect(mail.body == mail.body.precomposedStringWithCanonicalMapping, "\(language) \(type): NFC")
         }
+    }
+
+    /// protocol.md, "The email-link sign-in email": the request time, in English and UTC, in the
+    /// subject and the body of every language, so that two sign-in emails never read the same
+    /// subject; never the address where the time goes.
+    @Test(arguments: languages)
+    func theSignInEmailNamesTheRequestTimeNotTheAddress(language: String) {
+        let first = MailTemplates.compose(.emailSignIn, language: language, appName: "demo-actionflow", email: "alice@example.com", newEmail: nil,
+                                          link: Self.link, requestedAt: Date(timeIntervalSince1970: 1_768_467_600))
+        let later = MailTemplates.compose(.emailSignIn, language: language, appName: "demo-actionflow", email: "alice@example.com", newEmail: nil,
+                                          link: Self.link, requestedAt: Date(timeIntervalSince1970: 1_768_467_600 + 7 * 60))
+        #expect(first.subject.contains("2026 January 15 09:00 UTC"), "\(language): \(first.subject)")
+        #expect(first.body.contains("2026 January 15 09:00 UTC"), "\(language)")
+        #expect(!first.subject.contains("alice@example.com"), "\(language): \(first.subject)")
+        #expect(first.subject != later.subject, "\(language): two requests read the same subject")
     }
 
     @Test func hebrewAndVietnameseAreWrittenInTheirScripts() throws {

@@ -223,7 +223,7 @@ import Testing
         let transport = try embedded { $0.defaultLocale = "de" }
         _ = try await transport.sendOobCode(SendOobCodeRequest(requestType: .emailSignIn, email: alice.email, continueUrl: articleURL, canHandleCodeInApp: true), locale: nil)
         let mail = try #require(try await transport.mailbox().first)
-        #expect(mail.subject == "Anmeldung bei demo-actionflow für alice@example.com angefordert")
+        #expect(mail.subject == "Anmeldung bei demo-actionflow angefordert um 2026 January 15 09:00 UTC")
     }
 
     @Test func twoFreshProjectsHandOutTheSameCodesAndTokens() async throws {
@@ -246,7 +246,7 @@ import Testing
 @Suite struct MailTemplateTests {
     @Test func fillsKnownPlaceholdersAndKeepsOtherPercentSigns() {
         let template = MailTemplates.Template(subject: "%APP_NAME%: 100% ready", body: "%EMAIL% -> %NEW_EMAIL%\n%LINK%\n%UNKNOWN% %")
-        let rendered = MailTemplates.render(template, appName: "demo", email: "a@example.com", newEmail: nil, link: "https://h/a?x=%25")
+        let rendered = MailTemplates.render(template, appName: "demo", email: "a@example.com", newEmail: nil, link: "https://h/a?x=%25", requestedAt: Date(timeIntervalSince1970: 0))
         #expect(rendered.subject == "demo: 100% ready")
         #expect(rendered.body == "a@example.com -> a@example.com\nhttps://h/a?x=%25\n%UNKNOWN% %")
     }

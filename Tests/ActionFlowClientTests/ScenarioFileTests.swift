@@ -126,7 +126,7 @@ struct ScenarioFileTests {
         let transcript = await ScenarioLibrary.runEmbedded(scenario, baseProject: try ProjectConfigLoader.loadDefault())
         let failure = try #require(transcript.failure)
         #expect(failure.step == 5)
-        #expect(failure.message == "expected landsAt /account, but the app shows signIn")
+        #expect(failure.message == "expected landsAt /account, but the app shows the sign-in screen")
     }
 
     @Test("hostile text in a scenario file is sanitized in errors")
@@ -185,8 +185,8 @@ struct ScenarioFileTests {
         let scenario = try ScenarioParser.parse(yaml, source: "wrong.yaml")
         let transcript = await ScenarioLibrary.runEmbedded(scenario, baseProject: try ProjectConfigLoader.loadDefault())
         let failure = try #require(transcript.failure)
-        #expect(failure.description == "wrong.yaml:5: step 3: expected landsAt /articles/42, but the app shows signIn")
-        #expect(transcript.text().hasSuffix("FAILED: wrong.yaml:5: step 3: expected landsAt /articles/42, but the app shows signIn"))
+        #expect(failure.description == "wrong.yaml:5: step 3: expected landsAt /articles/42, but the app shows the sign-in screen")
+        #expect(transcript.text().hasSuffix("FAILED: wrong.yaml:5: step 3: expected landsAt /articles/42, but the app shows the sign-in screen"))
         #expect(transcript.text().contains("✓ expect screen signIn"))
         #expect(!transcript.lines.contains(.step(number: 4, summary: "open /")), "the run stops at the first unmet expectation")
     }

@@ -1,4 +1,5 @@
 @testable import ActionFlowCommands
+import ActionFlowClient
 import Testing
 
 @Suite("The root command routes options without a command to the interface")
@@ -87,5 +88,42 @@ struct RunLaunchTests {
     ])
     func otherForms(arguments: [String]) {
         #expect(RunLaunch(plainArguments: arguments) == nil)
+    }
+}
+
+@Suite("What a newcomer finds")
+struct NewcomerTests {
+    @Test("every command's help reads as plain text: no stray backslash, no empty discussion")
+    func helpTexts() {
+        for command in ActionFlowCommand.configuration.subcommands + [ActionFlowCommand.self] {
+            let help = ActionFlowCommand.helpMessage(for: command, columns: 100)
+            #expect(!help.contains("\\\n") && !help.contains(" \\ "), "\(command): \(help)")
+        }
+    }
+
+    @Test("the root help names the interface's options and where the scenarios are listed")
+    func rootHelp() {
+        let help = ActionFlowCommand.helpMessage(columns: 100)
+        for option in ["--scenario", "--theme", "--devices", "--session", "actionflow scenarios", "--version"] {
+            #expect(help.contains(option), "\(option) is not in the root help")
+        }
+    }
+
+    @Test("--version is the root's own option, not the interface's")
+    func version() {
+        #expect(!ActionFlowCommand.opensInterface(["--version"]))
+        #expect(ActionFlowCommand.configuration.version == ActionFlowCommand.version)
+    }
+
+    @Test("scenarios lists every shipped scenario and story, with a description")
+    func scenarios() throws {
+        let (entries, unreadable) = ScenariosCommand.entries()
+        #expect(unreadable.isEmpty)
+        #expect(entries.count == ScenarioLibrary.shippedFiles().count + ScenarioLibrary.storyFiles().count)
+        for name in ScenarioLibrary.requiredNames {
+            let entry = entries.first { $0.name == name }
+            #expect(entry?.kind == "scenario" && entry?.description.isEmpty == false && (entry?.steps ?? 0) > 0, "\(name)")
+        }
+        #expect(entries.filter { $0.kind == "story" }.count == ScenarioLibrary.stories.count)
     }
 }

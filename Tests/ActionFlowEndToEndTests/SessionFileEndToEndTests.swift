@@ -27,7 +27,7 @@ final class SessionFileEndToEndTests {
             try tmux.press("Down", "Down", "Down", "Enter")
             tmux.waitFor("We email a link that brings you", "Send reset email")
             try tmux.press("Down", "Enter")
-            tmux.waitFor("emailSent", "sendOobCode PASSWORD_RESET")
+            tmux.waitFor("· email sent", "sendOobCode PASSWORD_RESET")
             let pid = try #require(tmux.pid)
             #expect(kill(pid, SIGKILL) == 0)
             // The wrapper shell records the status once the program is gone (a killed program
@@ -38,7 +38,7 @@ final class SessionFileEndToEndTests {
             #expect(tmux.file("status")?.hasPrefix("137") == true, "killed by SIGKILL")
         }
         let reopened = try TmuxSession(arguments: ["--session", path])
-        reopened.waitFor("emailSent", "sendOobCode PASSWORD_RESET", "Sign in")
+        reopened.waitFor("· email sent", "sendOobCode PASSWORD_RESET", "Sign in")
         try reopened.finishResetFromInbox()
         try reopened.pressShortcut("q")
         #expect(reopened.waitForExit() == 0)
@@ -63,7 +63,7 @@ final class SessionFileEndToEndTests {
         #expect(run.status == 0, "\(run.output)")
         #expect(FileManager.default.fileExists(atPath: path))
         let tmux = try TmuxSession(arguments: ["--session", path])
-        tmux.waitFor("Sign in", "emailSent", "mailbox: 1 new, 1 in all")
+        tmux.waitFor("Sign in", "· email sent", "mailbox: 1 new, 1 in all")
         try tmux.finishResetFromInbox()
         try tmux.pressShortcut("q")
         #expect(tmux.waitForExit() == 0)
@@ -93,7 +93,7 @@ struct ReplayEndToEndTests {
         let tmux = try TmuxSession(arguments: ["replay", "password-reset-in-app", "--speed", "50"])
         tmux.waitFor("replay password-reset-in-app", "step 0/")
         try tmux.press("n")
-        tmux.waitFor("step 1/", "event 1: open /articles/42")
+        tmux.waitFor("step 1/", "event 1: Opens /articles/42 in the app")
         try tmux.press("n")
         tmux.waitFor("step 2/")
         try tmux.press("b")
@@ -130,17 +130,22 @@ struct ReplayEndToEndTests {
     func presenterStepsBack() throws {
         let tmux = try TmuxSession(arguments: ["--scenario", "password-reset-in-app"])
         // The opening card tells the story; n begins, and each n plays an action with its checks.
-        tmux.waitFor("▶ password-reset-in-app", "step 0/8", "User story 1 on an iPhone", "n begin")
+        tmux.waitFor("▶ Password reset in app", "step 0/8", "User story 1 on an iPhone", "n begin")
         try tmux.press("n")
         tmux.waitFor("next (n): Opens /articles/42 in the app")
         try tmux.press("n")
-        tmux.waitFor("step 1/8", "Sign in", "✓ screen signIn")
+        tmux.waitFor("step 1/8", "Sign in", "✓ on the sign-in screen")
         try tmux.press("n")
-        tmux.waitFor("step 2/8", "INVALID_PASSWORD", "bob@example.com", "✓ fails INVALID_PASSWORD")
+        tmux.waitFor("step 2/8", "INVALID_PASSWORD", "bob@example.com", "✓ refused: INVALID_PASSWORD")
         try tmux.press("b")
         tmux.waitFor("step 1/8")
         #expect(!tmux.screen().contains("INVALID_PASSWORD"), "the failed sign-in is undone")
+        // The header names the step now on screen, not the scenario.
+        #expect(tmux.screen().contains("Opens /articles/42 in the app"))
+        // q in an unfinished presentation asks; y quits.
         try tmux.pressShortcut("q")
+        tmux.waitFor("End the presentation?")
+        try tmux.press("y")
         #expect(tmux.waitForExit() == 0)
     }
 }

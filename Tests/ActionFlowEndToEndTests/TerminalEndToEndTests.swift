@@ -18,7 +18,7 @@ struct TerminalEndToEndTests {
         try tmux.press("Down", "Enter")
         tmux.waitFor("Forgot password", "Send reset email", sourceLocation: sourceLocation)
         try tmux.press("Down", "Enter")
-        tmux.waitFor("emailSent", "sendOobCode PASSWORD_RESET", sourceLocation: sourceLocation)
+        tmux.waitFor("· email sent", "sendOobCode PASSWORD_RESET", sourceLocation: sourceLocation)
         try tmux.finishResetFromInbox(also: ["alice@example.com ✓"], sourceLocation: sourceLocation)
         // The Sequence pane draws the flow just played, following its newest arrows.
         try tmux.pressShortcut("8")
@@ -68,7 +68,7 @@ struct TerminalEndToEndTests {
         try tmux.press("4")
         tmux.waitFor("Verify your email", "bob@example.com")
         try tmux.press("Enter")
-        tmux.waitFor("emailSent", "sendOobCode VERIFY_EMAIL")
+        tmux.waitFor("· email sent", "sendOobCode VERIFY_EMAIL")
         try tmux.tapLatestLink(subject: "Verify your email", then: ["web widget", "Continue", "handledInWebWidget"])
         try tmux.press("Enter")
         tmux.waitFor("The Newsletter", "I have verified: reload")
@@ -95,7 +95,7 @@ struct TerminalEndToEndTests {
         try tmux.press("Enter", "Escape", "Down", "Down", "Enter")
         tmux.waitFor("Forgot password", "Send reset email")
         try tmux.press("Down", "Enter")
-        tmux.waitFor("emailSent", "On the iPhone: sendOobCode PASSWORD_RESET")
+        tmux.waitFor("· email sent", "On the iPhone: sendOobCode PASSWORD_RESET")
         // On the laptop: the same mailbox, the link opens the web widget.
         try tmux.pressShortcut("d")
         tmux.waitFor("▶ laptop · Web browser", "on the laptop", "d → iPhone")
@@ -113,7 +113,7 @@ struct TerminalEndToEndTests {
         try tmux.press("Up", "Up", "Enter")
         try tmux.type("correct-horse-battery")
         try tmux.press("Enter", "Enter")
-        tmux.waitFor("The Newsletter  /account", "Password reset · completed", "bob@example.com ✓", "On the iPhone: passwordReset complete: resumed at /account")
+        tmux.waitFor("The Newsletter  /account", "Password reset · done", "bob@example.com ✓", "On the iPhone: passwordReset complete: resumed at /account")
         // The laptop was not signed in by any of this.
         tmux.waitFor("⌕ www.example.com/account")
         try tmux.pressShortcut("q")

@@ -191,7 +191,7 @@ extension TmuxSession {
         try press("Enter")
         try type("correct-horse-battery")
         try press("Enter", "Enter")
-        waitFor(["How continue URLs carry state", "The Newsletter  /articles/42", "Password reset · completed"] + also, sourceLocation: sourceLocation)
+        waitFor(["How continue URLs carry state", "The Newsletter  /articles/42", "Password reset · done"] + also, sourceLocation: sourceLocation)
     }
 }
 

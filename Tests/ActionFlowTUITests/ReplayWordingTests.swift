@@ -6,7 +6,7 @@ import Testing
 
 @Suite("A replay names each event in plain words")
 struct ReplayWordingTests {
-    @Test("an event where the user typed reads 'type into Email' in the status line, not the field's identifier", arguments: [small, (120, 36)])
+    @Test("an event where the user typed reads 'Types into Email' in the status line, not the field's identifier", arguments: [small, (120, 36)])
     func typedField(_ size: (Int, Int)) async throws {
         let session = Session.embedded(project: try ProjectConfigLoader.loadDefault(), app: AppState(device: .iPhone, settings: ActionCodeSettings(handleCodeInApp: true, iOSBundleID: "com.example.ios")))
         var driver = SessionDriver(session: session, remote: nil)
@@ -20,9 +20,9 @@ struct ReplayWordingTests {
         // step forward or back shows names what just happened.
         replay.seek(to: 1)
         let text = MainView.render(session: replay.shownSession(title: "typed"), ui: ui, transport: replay.transportLabel, width: size.0, height: size.1).text
-        #expect(text.contains("next (n): type into Email"), "\(text)")
+        #expect(text.contains("next (n): Types into Email"), "\(text)")
         #expect(!text.contains("signIn.email") && !text.contains("draft "), "\(text)")
         replay.seek(to: 2)
-        #expect(replay.shownSession(title: "typed").presenter?.lastResult == "event 2: type into Email")
+        #expect(replay.shownSession(title: "typed").presenter?.lastResult == "event 2: Types into Email")
     }
 }

@@ -70,7 +70,8 @@ struct SessionExportTests {
         let cast = SessionCast(recording: recording, title: "demo", width: 80, height: 24)
         let frames = cast.frames
         #expect(frames.count == recording.events.count + 1)
-        #expect(frames.map { $0.time } == [0, 0.5, 1, 1.5])
+        // A recording made in milliseconds plays at a presenter's pace: each step has time to be read.
+        #expect(frames.map { $0.time } == [0, Replay.readingPause, 2 * Replay.readingPause, 3 * Replay.readingPause])
         #expect(SessionCast.drawing(frames[0].frame).hasPrefix("\u{1B}[0m\u{1B}[H\u{1B}[2J\u{1B}[1;1H"))
     }
 

@@ -44,7 +44,7 @@ struct TwoDeviceFrameTests {
         _ = Controller.handle(.escape, session: session, ui: &ui, width: large.0, height: large.1)
         let text = render(session, ui, large).text
         let rows = text.split(separator: "\n").map(String.init)
-        #expect(rows[1].contains("iPhone · iOS 18 · app v11"))
+        #expect(rows[1].contains("iPhone · iOS 18 · app build 11"))
         #expect(rows[1].contains("▶ laptop · Web browser"))
         #expect(rows[1].range(of: "iPhone")!.lowerBound < rows[1].range(of: "laptop")!.lowerBound)
         #expect(text.contains("Sign in"), "the iPhone still waits on its sign-in screen")

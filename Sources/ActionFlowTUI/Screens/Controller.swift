@@ -37,7 +37,7 @@ public enum Controller {
         if layout.isTooSmall {
             return key == .character("q") ? [.quit] : []
         }
-        if ui.mode == .welcome { return handleWelcome(key, ui: &ui) }
+        if ui.mode == .welcome { return handleWelcome(key, session: session, ui: &ui) }
         if ui.editing != nil { return handleEditing(key, session: session, ui: &ui, panes: panes, layout: layout) }
         if case .mouse(let x, let y, let button) = key {
             return handleMouse(x: x, y: y, button: button, session: session, ui: &ui, panes: panes, layout: layout)
@@ -62,6 +62,16 @@ public enum Controller {
         case .help:
             ui.overlay = nil
             return key == .character("q") ? [.quit] : []
+        case .confirmStory(let index):
+            ui.overlay = nil
+            guard key == .character("y") || key == .character("Y") else {
+                ui.message = "the session was kept"
+                return []
+            }
+            return start(Welcome.choices[index], ui: &ui)
+        case .confirmQuit:
+            ui.overlay = nil
+            return key == .character("y") || key == .character("Y") || key == .character("q") ? [.quit] : []
         case .pasteLink(var editor):
             switch key {
             case .escape:
@@ -78,31 +88,56 @@ public enum Controller {
         }
     }
 
-    private static func handleWelcome(_ key: Key, ui: inout UIState) -> [UICommand] {
+    private static func handleWelcome(_ key: Key, session: Session, ui: inout UIState) -> [UICommand] {
         let choices = Welcome.choices
         switch key {
         case .up, .character("k"): ui.welcomeSelection = max(0, ui.welcomeSelection - 1)
         case .down, .character("j"): ui.welcomeSelection = min(choices.count - 1, ui.welcomeSelection + 1)
-        case .character("q"), .escape: return [.quit]
+        case .character("q"): return [.quit]
+        case .escape:
+            // Esc is "back", never "quit": back to the session `w` came from, if any.
+            if ui.welcomeFromSession {
+                ui.mode = .main
+                ui.welcomeFromSession = false
+            } else {
+                ui.message = "choose a story with ↑↓ and Enter, or q to quit"
+            }
         case .character("?"): ui.overlay = .help
         case .character(let c) where c.wholeNumberValue.map { (1...choices.count).contains($0) } == true:
             ui.welcomeSelection = (c.wholeNumberValue ?? 1) - 1
-            return start(choices[ui.welcomeSelection], ui: &ui)
-        case .enter, .character(" "):
-            return start(choices[ui.welcomeSelection], ui: &ui)
-        case .mouse(_, _, .left):
-            return start(choices[ui.welcomeSelection], ui: &ui)
+            return pick(ui.welcomeSelection, session: session, ui: &ui)
+        case .enter, .character(" "), .mouse(_, _, .left):
+            return pick(ui.welcomeSelection, session: session, ui: &ui)
         default: break
         }
         return []
     }
 
+    /// A choice of the welcome screen: a story starts on a fresh world, after asking when the
+    /// session holds steps it would replace; free exploration goes on with the session as it is.
+    private static func pick(_ index: Int, session: Session, ui: inout UIState) -> [UICommand] {
+        let choice = Welcome.choices[index]
+        if choice.story != nil, !session.journal.isEmpty {
+            ui.overlay = .confirmStory(index)
+            return []
+        }
+        return start(choice, ui: &ui)
+    }
+
     private static func start(_ choice: Welcome.Choice, ui: inout UIState) -> [UICommand] {
         ui.mode = .main
+        ui.welcomeFromSession = false
         ui.focus = .phone
         ui.tab = .flow
         ui.story = choice.story?.name
-        return choice.story.map { [.playStory($0)] } ?? []
+        guard let story = choice.story else { return [] }
+        // A new story's screens and fields are its own: nothing selected or typed before carries over.
+        ui.selection = [:]
+        ui.scroll = [:]
+        ui.fieldFocus = [:]
+        ui.editing = nil
+        ui.expandedExchange = nil
+        return [.playStory(story)]
     }
 
     /// Applies interface-only commands here and returns the rest for the application.
@@ -211,7 +246,13 @@ public enum Controller {
             }
         }
         switch key {
-        case .character("q"): return [.quit]
+        case .character("q"):
+            // A presentation in front of a room is not ended by one stray key.
+            if session.presenter != nil, !ui.readOnly, !(session.presenter?.isFinished ?? true) {
+                ui.overlay = .confirmQuit
+                return []
+            }
+            return [.quit]
         case .character("?"): ui.overlay = .help
         case .tab, .backTab:
             ui.focus = ui.focus == .phone ? .inspector : .phone
@@ -261,7 +302,9 @@ public enum Controller {
             ui.overlay = .confirmReset
         case .character("r"): return session.app.banner?.retry == nil ? [] : [.send(.retryTapped)]
         case .character("x"): return session.app.banner == nil ? [] : [.send(.errorDismissed)]
-        case .character("w"): ui.mode = .welcome
+        case .character("w"):
+            ui.mode = .welcome
+            ui.welcomeFromSession = true
         case .character("e"): return [.exportSession]
         case .character("c"): return copyExchange(session: session, ui: &ui, panes: panes, layout: layout)
         case .character("n"): return session.presenter == nil ? [] : [.nextScenarioStep]

@@ -49,7 +49,10 @@ enum InspectorContent {
             // A link the app asked for can still open in the web widget (a webmail's in-app
             // browser): then the widget's steps are the ones done, before Continue and after.
             let inApp = flow.handledInApp(asked: session.app.settings.handleCodeInApp)
-            blocks.append(.heading("\(flowTitle(flow.kind)) · handled \(inApp ? "in the app" : "by the web widget")"))
+            let device = session.app.device
+            // A phone without the app can still have the link handled in the app, once the store installed it.
+            let place = !inApp ? "by the web widget" : device.platform != .desktop && !device.appInstalled ? "in the app once installed" : "in the \(Vocabulary.app(on: device))"
+            blocks.append(.heading("\(flowTitle(flow.kind)) · handled \(place)"))
             let steps = FlowKind.plan(for: flow.kind, inApp: inApp)
             let current = steps.firstIndex { $0.0 == flow.step }
             for (index, step) in steps.enumerated() {
@@ -66,7 +69,7 @@ enum InspectorContent {
                     role = .muted
                 }
                 let name = width >= 56 ? [Span(" \(step.0.rawValue.padded(toColumns: 23))", role)] : [Span(" ", role)]
-                blocks.append(.line([marker] + name + [Span(step.1, role == .title ? .title : (role == .text ? .text : .muted))]))
+                blocks.append(.line([marker] + name + [Span(Vocabulary.said(step.1, on: device), role == .title ? .title : (role == .text ? .text : .muted))]))
             }
             if current == nil {
                 blocks.append(.line([Span(" ▶ ", .current), Span(" \(flow.step.rawValue)", .title)]))

@@ -35,7 +35,14 @@ public enum MainView {
         switch ui.overlay {
         case .help?: drawHelp(&frame, devices: session.devices.count)
         case .pasteLink(let editor)?: drawPaste(&frame, editor: editor)
-        case .confirmReset?: drawConfirmReset(&frame)
+        case .confirmReset?:
+            drawConfirm(&frame, title: "Reset the world?", text: "Every account, email and code goes back to the project's start.", yes: "reset", no: "keep it")
+        case .confirmStory(let index)?:
+            let story = Welcome.choices.indices.contains(index) ? Welcome.choices[index].title : "The story"
+            drawConfirm(&frame, title: "Start a fresh story?", text: "\(story) starts on a fresh world and app: the steps of this session are left behind.",
+                        yes: "start it", no: "keep this session")
+        case .confirmQuit?:
+            drawConfirm(&frame, title: "End the presentation?", text: "The scenario is not finished: quitting ends it here.", yes: "quit", no: "go on")
         case nil:
             if ui.openingCard, ui.mode == .main, let presentation { drawOpeningCard(&frame, presentation) }
         }
@@ -73,7 +80,7 @@ public enum MainView {
         frame.put(tagline, x: x, y: 0, role: .muted)
         let right: [Span]
         if let flow = session.app.flow {
-            right = [Span(InspectorContent.flowTitle(flow.kind), .accent), Span(" · \(flow.step.rawValue) ", .muted)]
+            right = [Span(InspectorContent.flowTitle(flow.kind), .accent), Span(" · \(flow.step.spoken) ", .muted)]
         } else if let story = ui.story {
             right = [Span("\(story) ", .accent)]
         } else if ui.watching {
@@ -97,10 +104,9 @@ public enum MainView {
     }
 
     /// The title of a device's frame: what the device is, and with two devices which one.
-    static func deviceTitle(_ session: Session, active: Bool) -> String {
-        let label = PhoneContent.deviceLabel(session.app.device)
-        guard session.hasSeveralDevices else { return label }
-        return "\(active ? "▶ " : "")\(session.focusedDevice.name.title) · \(label)"
+    static func deviceTitle(_ session: Session, active: Bool, columns: Int = .max) -> String {
+        let prefix = session.hasSeveralDevices ? "\(active ? "▶ " : "")\(session.focusedDevice.name.title) · " : ""
+        return PhoneContent.deviceLabel(session.app.device, fitting: columns, prefix: prefix)
     }
 
     /// The title of the device not in focus, for the key that switches to it; nil with one device.
@@ -112,7 +118,8 @@ public enum MainView {
     /// One device: `session` is focused on it. Only the device in focus (`active`) shows the
     /// selection, the cursor and a field being edited. `panes` keeps only the device in focus.
     private static func drawDevice(_ frame: inout Frame, in rect: Rect, session: Session, ui: UIState, focused: Bool, active: Bool, panes: PaneCache) {
-        let title = deviceTitle(session, active: active && session.hasSeveralDevices)
+        // The frame's title takes the box's width less its corners and padding (`Frame.box`).
+        let title = deviceTitle(session, active: active && session.hasSeveralDevices, columns: rect.width - 6)
         frame.box(rect, title: title, role: focused ? .focusedBorder : .phoneFrame, titleRole: .phoneFrame)
         let area = ScreenLayout.content(of: rect)
         let (page, blocks) = panes.phone(session, ui, area: area, editing: active ? ui.editing : nil)
@@ -215,6 +222,9 @@ public enum MainView {
             let next = presentation.next.map { "next (n): \($0)" } ?? end
             pieces.append((" \(next) ", 5))
         }
+        // A message that says what another piece says already (`on the iPhone`) is not repeated.
+        var said: Set<String> = []
+        pieces = pieces.filter { said.insert($0.text.trimmingWhitespace()).inserted }
         func width(_ pieces: [(text: String, worth: Int)]) -> Int { pieces.reduce(-1) { $0 + $1.text.displayWidth + 1 } }
         while width(pieces) > layout.status.width, let cheapest = pieces.indices.filter({ pieces[$0].worth < 5 }).min(by: { pieces[$0].worth < pieces[$1].worth }) {
             pieces.remove(at: cheapest)
@@ -250,7 +260,12 @@ public enum MainView {
     static func hints(for ui: UIState, presenting: Bool = false, otherDevice: String? = nil, typing: Bool = false) -> [(String, String)] {
         if case .pasteLink? = ui.overlay { return [("Enter", "open link"), ("Ctrl-U", "clear"), ("Esc", "cancel")] }
         if ui.overlay == .help { return [("any key", "close help"), ("q", "quit")] }
-        if ui.overlay == .confirmReset { return [("y", "reset the world"), ("any other key", "keep it")] }
+        switch ui.overlay {
+        case .confirmReset?: return [("y", "reset the world"), ("any other key", "keep it")]
+        case .confirmStory?: return [("y", "start the story"), ("any other key", "keep this session")]
+        case .confirmQuit?: return [("y", "quit"), ("any other key", "go on")]
+        default: break
+        }
         if ui.mode == .welcome { return [("↑↓", "choose"), ("Enter", "start"), ("?", "help"), ("q", "quit")] }
         if ui.editing != nil {
             return [("Enter", "save"), ("Esc", "leave field"), ("←→", "move"), ("Home/End", "jump"), ("Ctrl-U", "clear"), ("Tab/↓", "next")]
@@ -388,14 +403,15 @@ public enum MainView {
         }
     }
 
-    private static func drawConfirmReset(_ frame: inout Frame) {
+    /// A question over the screen: `y` does it, any other key does not.
+    private static func drawConfirm(_ frame: inout Frame, title: String, text: String, yes: String, no: String) {
         let width = min(60, frame.width - 4)
-        let lines = TextWrap.lines("Every account, email and code goes back to the project's start.", width: width - 4)
-        let inner = overlayBox(&frame, width: width, height: lines.count + 6, title: "Reset the world?")
+        let lines = TextWrap.lines(text, width: width - 4)
+        let inner = overlayBox(&frame, width: width, height: lines.count + 6, title: title)
         for (index, line) in lines.enumerated() {
             frame.put(line, x: inner.x, y: inner.y + index, role: .text, clip: inner)
         }
-        frame.put([Span("y", .keyName), Span(" reset   ", .text), Span("any other key", .keyName), Span(" keep it", .text)], x: inner.x, y: inner.y + lines.count + 1, clip: inner)
+        frame.put([Span("y", .keyName), Span(" \(yes)   ", .text), Span("any other key", .keyName), Span(" \(no)", .text)], x: inner.x, y: inner.y + lines.count + 1, clip: inner)
     }
 
     /// A presented scenario's name and what it tells, before its first step.

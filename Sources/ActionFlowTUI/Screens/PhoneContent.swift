@@ -53,9 +53,30 @@ enum PhoneContent {
 
     /// "Android 14 · app v11 installed", "iOS 18 · app not installed", "Desktop browser".
     static func deviceLabel(_ device: Device) -> String {
-        guard device.platform != .desktop else { return UntrustedText.sanitize(device.osName) }
-        let app = device.appInstalled ? "app v\(device.installedVersion.map(String.init) ?? "?") installed" : "app not installed"
-        return "\(UntrustedText.sanitize(device.osName)) · \(app)"
+        deviceLabels(device)[0]
+    }
+
+    /// What a device's frame can say of it, from the fullest to the shortest: the system, the
+    /// app (its build, never to be read as the SDK's version) and the SDK release it ships.
+    static func deviceLabels(_ device: Device) -> [String] {
+        let system = UntrustedText.sanitize(device.osName)
+        guard device.platform != .desktop else { return [system] }
+        guard device.appInstalled else { return ["\(system) · app not installed", "\(system) · no app"] }
+        let build = device.installedVersion.map { "build \($0)" }
+        let sdk = device.sdk.map { "SDK \(UntrustedText.sanitize($0.name))" }
+        let app = (["app"] + [build].compactMap { $0 }).joined(separator: " ")
+        return [
+            ([system, app + " installed"] + [sdk].compactMap { $0 }).joined(separator: " · "),
+            ([system, app] + [sdk].compactMap { $0 }).joined(separator: " · "),
+            ([system] + [sdk ?? app]).joined(separator: " · "),
+            system,
+        ]
+    }
+
+    /// The fullest label that fits `columns`; the shortest, cut between words, when none does.
+    static func deviceLabel(_ device: Device, fitting columns: Int, prefix: String = "") -> String {
+        let labels = deviceLabels(device).map { prefix + $0 }
+        return labels.first { $0.displayWidth <= columns } ?? (labels.last ?? prefix).truncatedBetweenWords(toColumns: columns)
     }
 
     static func page(_ session: Session, _ ui: UIState) -> PhonePage {
@@ -243,7 +264,9 @@ enum PhoneContent {
             blocks.append(.control(.button("mail.\(message.id)", "\(message.subject)\(opened)", [.send(.messageOpened(id: message.id))])))
         }
         blocks.append(.blank)
-        blocks.append(.control(.button("mail.app", "Back to the app", [.send(.appOpened)])))
+        let device = session.app.device
+        let back = device.platform != .desktop && !device.appInstalled ? "Back to the home screen" : "Back to the \(Vocabulary.app(on: device))"
+        blocks.append(.control(.button("mail.app", back, [.send(.appOpened)])))
         return PhonePage(key: "mail", bar: "Mail", blocks: blocks)
     }
 

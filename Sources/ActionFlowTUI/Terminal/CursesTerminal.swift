@@ -6,8 +6,10 @@ import Foundation
 /// Why the full-screen interface cannot start here.
 public struct TerminalUnavailable: Error, CustomStringConvertible, Sendable {
     public var reason: String
+    /// What the interface needs that is missing here: a terminal at all, or one that can move its cursor.
+    public var need = "The interactive interface needs a terminal."
     public var description: String {
-        "actionflow: \(reason)\nThe interactive interface needs a terminal. Without one, use the headless commands: "
+        "actionflow: \(reason)\n\(need) Without one, use the headless commands: "
             + "`actionflow inspect LINK`, `actionflow matrix`, `actionflow run SCENARIO`, "
             + "`actionflow export FILE --format mermaid|markdown` (see `actionflow --help`)."
     }
@@ -19,7 +21,9 @@ public struct TerminalUnavailable: Error, CustomStringConvertible, Sendable {
         }
         let term = environment["TERM"] ?? ""
         if term.isEmpty || term == "dumb" || term == "unknown" {
-            return TerminalUnavailable(reason: "TERM is \(term.isEmpty ? "not set" : "'\(term)'"), which cannot draw a full-screen interface.")
+            // A terminal is there; what it lacks (or does not say it has) is cursor addressing.
+            return TerminalUnavailable(reason: "TERM is \(term.isEmpty ? "not set" : "'\(term)'"): this terminal does not say it can address the cursor, which a full-screen interface needs.",
+                                       need: "Set TERM to your terminal's type (for example xterm-256color) to use the interface.")
         }
         return nil
     }

@@ -217,7 +217,8 @@ public struct BlockLayout: Sendable {
                     frame.put(line.text, x: rect.x + line.indent, y: top + i, role: role, clip: rect)
                 }
             case .line(let spans):
-                frame.put(spans, x: rect.x, y: top, clip: rect)
+                // A line too long for the pane ends with `…` after its last whole word.
+                frame.put(MainView.fitted(spans, columns: rect.width), x: rect.x, y: top, clip: rect)
             case .item(let marker, _, let role):
                 let indent = marker.displayWidth
                 frame.put(marker, x: rect.x, y: top, role: .muted, clip: rect)
