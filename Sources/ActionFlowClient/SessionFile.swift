@@ -142,6 +142,10 @@ public enum SessionFile {
     /// Checks that a new file can be created next to `path`, before anything is shown.
     public static func checkWritable(_ path: String) throws(SessionFileError) {
         let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {
+            throw SessionFileError(path: path, "cannot be written: the folder \(folder) does not exist")
+        }
         guard access(folder, W_OK) == 0 else {
             throw SessionFileError(path: path, "cannot be written: the folder \(folder) is not writable")
         }

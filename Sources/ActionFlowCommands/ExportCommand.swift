@@ -34,6 +34,9 @@ struct ExportCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Write here instead of standard output.", valueName: "path"))
     var output: String?
 
+    @Flag(help: "Let --output replace a file that is already there (never FILE itself).")
+    var force = false
+
     @Option(help: ArgumentHelp("The terminal size of a cast, in columns and rows.", valueName: "colsxrows"))
     var size: String = "100x30"
 
@@ -58,7 +61,7 @@ struct ExportCommand: AsyncParsableCommand {
             if revealSecrets, chosen != .curl {
                 throw ExportError("--reveal-secrets goes with --format curl: the \(chosen.rawValue) format always masks secrets")
             }
-            if let output { try Self.checkWritable(output) }
+            if let output { try OutputFile.check(output, inputs: [file], force: force, option: "--output") }
             return Prepared(source: try await SessionSource.load(file, project: project), chosen: chosen, terminalSize: terminalSize)
         } catch {
             FileHandle.standardError.write(Data("actionflow export: \(error)\n".utf8))
@@ -94,21 +97,6 @@ struct ExportCommand: AsyncParsableCommand {
             throw ExportError("--size must be COLSxROWS, such as 100x30, not '\(UntrustedText.sanitize(text))'")
         }
         return (columns, rows)
-    }
-
-    /// Refused before a scenario runs, so that its result is not lost afterwards.
-    static func checkWritable(_ path: String) throws {
-        let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
-        var isFolder: ObjCBool = false
-        if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue {
-            throw ExportError("\(path) is a folder")
-        }
-        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {
-            throw ExportError("cannot write \(path): the folder \(folder) does not exist")
-        }
-        guard access(folder, W_OK) == 0, !FileManager.default.fileExists(atPath: path) || access(path, W_OK) == 0 else {
-            throw ExportError("cannot write \(path): no write permission")
-        }
     }
 }
 

@@ -32,6 +32,9 @@ struct ImportCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Also write the capture as a session file here, for replay and export.", valueName: "session"))
     var save: String?
 
+    @Flag(help: "Let --save replace a file that is already there (never the capture itself).")
+    var force = false
+
     @Flag(help: "Also send each captured request again, in order, to the simulated project (--project), and list where its answer differs from the captured one.")
     var compare = false
 
@@ -45,7 +48,7 @@ struct ImportCommand: AsyncParsableCommand {
         let output: String
         do {
             // Refused before the capture is read, so that nothing is half done.
-            if let save { try SessionFile.checkWritable(save) }
+            if let save { try OutputFile.check(save, inputs: [capture], force: force, option: "--save") }
             // Mapped, not read: a capture can be 100 MB of other traffic.
             let file = capture == "-" ? nil : try MappedFile(path: capture)
             let data = file?.data ?? FileHandle.standardInput.readDataToEndOfFile()
@@ -59,6 +62,9 @@ struct ImportCommand: AsyncParsableCommand {
             if let save { try SessionFile.save(flow.recording(project: configuration, source: URL(fileURLWithPath: capture).lastPathComponent), to: save) }
         } catch let error as SessionFileError {
             FileHandle.standardError.write(Data("actionflow import: \(error)\n".utf8))
+            throw ExitCode(2)
+        } catch let error as OutputFile.Refused {
+            FileHandle.standardError.write(Data("actionflow import: --save \(error)\n".utf8))
             throw ExitCode(2)
         } catch {
             let reason = (error as? CaptureError)?.description ?? (error as? MappedFile.Failure)?.description ?? Self.readFailure(error)

@@ -29,9 +29,12 @@ struct RunCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Write the session to this file when the run ends (also when an expectation fails), to open with `actionflow --session`.", valueName: "file"))
     var save: String?
 
+    @Flag(help: "Let --save replace a file that is already there (never the scenario itself).")
+    var force = false
+
     func run() async throws {
         try await RunLaunch(
-            scenario: scenario, quiet: quiet, transport: transportOptions, devices: try deviceOptions.names(), sdk: try deviceOptions.profile(), save: save
+            scenario: scenario, quiet: quiet, transport: transportOptions, devices: try deviceOptions.names(), sdk: try deviceOptions.profile(), save: save, force: force
         ).perform()
     }
 }
@@ -47,6 +50,7 @@ struct RunLaunch {
     var devices: [DeviceName]?
     var sdk: SDKProfile?
     var save: String?
+    var force = false
 
     /// `["run", SCENARIO]` with an optional `--quiet` before or after it, else nil.
     init?(plainArguments arguments: [String]) {
@@ -58,13 +62,14 @@ struct RunLaunch {
         self.init(scenario: scenario, quiet: rest.contains("--quiet"))
     }
 
-    init(scenario: String, quiet: Bool, transport: TransportOptions? = nil, devices: [DeviceName]? = nil, sdk: SDKProfile? = nil, save: String? = nil) {
+    init(scenario: String, quiet: Bool, transport: TransportOptions? = nil, devices: [DeviceName]? = nil, sdk: SDKProfile? = nil, save: String? = nil, force: Bool = false) {
         self.scenario = scenario
         self.quiet = quiet
         self.transport = transport
         self.devices = devices
         self.sdk = sdk
         self.save = save
+        self.force = force
     }
 
     func perform() async throws {
@@ -82,8 +87,7 @@ struct RunLaunch {
             _ = try parsed.project.validated(appliedTo: project, source: parsed.source)
             if let save {
                 // Refused before the run, so that the run's result is not lost afterwards.
-                _ = try SessionFile.load(save, transport: transport.kind.rawValue)
-                try SessionFile.checkWritable(save)
+                try OutputFile.check(save, inputs: [parsed.source], force: force, option: "--save")
             }
         } catch {
             FileHandle.standardError.write(Data("actionflow run: \(error)\n".utf8))

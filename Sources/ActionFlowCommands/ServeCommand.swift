@@ -1,4 +1,5 @@
 import ActionFlowBackend
+import ActionFlowClient
 import ActionFlowModel
 import ActionFlowTransport
 import ActionFlowTUI
@@ -57,6 +58,9 @@ public struct ServeCommand: AsyncParsableCommand, Sendable {
     @Option(help: ArgumentHelp("With --inspect: when the server stops, write every exchange seen to this session file (replay and export read it).", valueName: "session"))
     public var save: String?
 
+    @Flag(help: "With --save: replace a file that is already there (never the project file).")
+    public var force = false
+
     @OptionGroup(title: "With --inspect") var interface: InterfaceOptions
 
     /// For `actionflow-bench serve` only: the framework's floor to compare the emulator's routes with.
@@ -78,6 +82,13 @@ public struct ServeCommand: AsyncParsableCommand, Sendable {
             }
         }
         if save != nil, !inspect { throw ValidationError("--save writes what --inspect watched: add --inspect") }
+        if let save {
+            do throws(OutputFile.Refused) {
+                try OutputFile.check(save, inputs: [project.projectFile].compactMap { $0 }, force: force, option: "--save")
+            } catch {
+                throw ValidationError("--save \(error)")
+            }
+        }
         guard maxConnections >= 1 else { throw ValidationError("--max-connections must be at least 1, not \(maxConnections)") }
         guard idleTimeout.isFinite, idleTimeout >= 0.1, idleTimeout <= 86_400 else {
             throw ValidationError("--idle-timeout must be from 0.1 to 86400 seconds, not \(idleTimeout)")

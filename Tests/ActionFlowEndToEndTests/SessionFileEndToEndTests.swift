@@ -80,8 +80,8 @@ final class SessionFileEndToEndTests {
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == corrupt)
         let headless = try Spawn.run(BuiltBinary.url.path, ["run", "password-reset-in-app", "--save", path], capture: true)
         #expect(headless.status == 2)
-        #expect(headless.output.contains("is not JSON, or is cut short"))
-        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == corrupt, "a failed load never writes over the file")
+        #expect(headless.output.contains("already exists: add --force to replace it"), "\(headless.output)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == corrupt, "run --save never writes over a file without --force")
     }
 }
 
