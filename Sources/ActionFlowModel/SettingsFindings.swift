@@ -9,6 +9,10 @@ public enum SettingsFindings {
         "settings.link-domain-default": "INVALID_HOSTING_LINK_DOMAIN", "settings.dynamic-link-domain-unknown": "INVALID_DYNAMIC_LINK_DOMAIN",
     ]
 
+    /// Refusals that depend on the project's own configuration (its authorized and link
+    /// domains), not on the settings alone: a capture of another project cannot be judged by them.
+    public static let dependOnTheProject: Set<String> = ["continue-url.unauthorized", "settings.link-domain-unknown", "settings.dynamic-link-domain-unknown"]
+
     /// Finding codes that mean the server refuses to send the email at all.
     public static var rejectedByServer: Set<String> { Set(serverErrors.keys) }
 

@@ -39,10 +39,14 @@ struct CaptureDeparturesTests {
             ("sendOobCode", unauthorized, 400, Self.error("UNAUTHORIZED_DOMAIN : host evil.example")),
             ("sendOobCode", #"{"requestType":"PASSWORD_RESET","email":"a@example.com","continueUrl":"https://www.example.com/x"}"#, 200, "{}"),
         ])
-        #expect(flagged.map(\.subject) == ["operations[0]", "operations[1]"])
-        #expect(flagged[0].finding.message.hasPrefix("Firebase answers UNAUTHORIZED_DOMAIN to this sendOobCode (continue-url.unauthorized; protocol.md section 3); the captured server answered 200."))
+        // A production server's 200 proves its own project authorizes the host: no departure,
+        // and the demo project's domains are not held against it.
+        #expect(flagged.map(\.subject) == ["operations[1]"])
+        #expect(flagged[0].finding.message.hasPrefix("Firebase answers UNAUTHORIZED_DOMAIN to this sendOobCode (continue-url.unauthorized; docs/file-formats.md, \"How the simulated project answers\"); the captured server answered 400 INVALID_EMAIL."))
         #expect(!flagged[0].finding.message.contains("Auth Emulator"), "a production host's answer has no emulator to blame")
-        #expect(flagged[1].finding.message.contains("the captured server answered 400 INVALID_EMAIL"))
+        let flow = try CapturedFlow.read(Self.capture([("sendOobCode", unauthorized, 200, #"{"email":"a@example.com"}"#)]), project: try ProjectConfigLoader.loadDefault())
+        #expect(flow.findings.map(\.finding.code) == ["capture.project-accepted"])
+        #expect(flow.findings.first?.finding.message.contains("its own project accepts these settings") == true)
     }
 
     @Test("a code spent twice, accepted both times, is flagged on the second use; checking a code spends nothing")
@@ -55,7 +59,7 @@ struct CaptureDeparturesTests {
         ])
         #expect(flagged.map(\.subject) == ["operations[2]"])
         #expect(flagged.first?.finding.message.contains("operations[1] had already spent") == true)
-        #expect(flagged.first?.finding.message.contains("single use (protocol.md section 6)") == true)
+        #expect(flagged.first?.finding.message.contains("single use (firebase-tools src/emulator/auth/operations.ts:844,1090,1475") == true)
         #expect(flagged.first?.finding.severity == .danger)
         #expect(!(flagged.first?.finding.message.contains("code-1") ?? true), "the code itself is never shown")
     }

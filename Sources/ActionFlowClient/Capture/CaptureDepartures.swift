@@ -2,8 +2,10 @@ import ActionFlowModel
 import Foundation
 
 /// Where a captured answer departs from what Firebase documents: a send that the documented
-/// server refuses (protocol.md section 3), answered 2xx or with another error; an action code
-/// spent again after a call spent it (codes are single use, protocol.md section 6).
+/// server refuses (docs/file-formats.md, "How the simulated project answers"), answered 2xx or
+/// with another error; an action code spent again after a call spent it (codes are single use:
+/// firebase-tools `src/emulator/auth/operations.ts:844,1090,1475` at a786bda7 delete a code
+/// as it is spent).
 struct CaptureDepartures: Sendable {
     /// Codes spent by calls answered 2xx, and the operation that spent each: the latest only,
     /// so that live traffic stays in bounded memory.
@@ -19,9 +21,10 @@ struct CaptureDepartures: Sendable {
         let answeredCode = operation.error.map { String($0.prefix { $0 != " " && $0 != ":" }) }
         if let answered, let refusal = findings.lazy.compactMap({ finding in SettingsFindings.serverErrors[finding.code].map { (finding, $0) } }).first,
            answeredCode != refusal.1 {
-            var message = "Firebase answers \(refusal.1) to this \(operation.operation) (\(refusal.0.code); protocol.md section 3); the captured server answered \(answered)."
+            var message = "Firebase answers \(refusal.1) to this \(operation.operation) (\(refusal.0.code); docs/file-formats.md, \"How the simulated project answers\"); the captured server answered \(answered)."
             if operation.toEmulator, (200..<300).contains(operation.status) {
-                message += " The Auth Emulator checks none of the domain, link-domain and MISSING_* errors (protocol.md section 3): production would refuse it."
+                message += " The Auth Emulator checks none of the domain, link-domain and MISSING_* errors (firebase-tools src/emulator/auth/operations.ts, sendOobCode): production would refuse it"
+                    + (SettingsFindings.dependOnTheProject.contains(refusal.0.code) ? " unless the project authorizes it." : ".")
             }
             departures.append(Finding(code: Self.code, severity: .warning, message: message))
         }
@@ -29,7 +32,7 @@ struct CaptureDepartures: Sendable {
            CapturedCall.spendsCode(operation.operation, setsPassword: operation.operation == "resetPassword" && operation.setsPassword), let code = operation.oobCode {
             if let earlier = spent.first(where: { $0.code == code }) {
                 departures.append(Finding(code: Self.code, severity: .danger,
-                                          message: "This \(operation.operation) spent an action code that \(earlier.subject) had already spent, and the captured server accepted it: Firebase's codes are single use (protocol.md section 6) and it answers INVALID_OOB_CODE."))
+                                          message: "This \(operation.operation) spent an action code that \(earlier.subject) had already spent, and the captured server accepted it: Firebase's codes are single use (firebase-tools src/emulator/auth/operations.ts:844,1090,1475 delete a code as it is spent) and it answers INVALID_OOB_CODE."))
             } else {
                 spent.append((code, subject))
                 if spent.count > Self.rememberedCodes { spent.removeFirst(spent.count - Self.rememberedCodes) }

@@ -236,10 +236,18 @@ public struct CapturedFlow: Sendable {
         return true
     }
 
-    /// The settings checks for a `sendOobCode` whose request type this tool knows.
+    /// The settings checks for a `sendOobCode` whose request type this tool knows. A send that
+    /// a production server answered 2xx proves what its own project accepts: checks against the
+    /// project given here (its authorized domains, its link domains) are not held against it.
     private static func settingsFindings(_ operation: CapturedOperation, project: ProjectConfiguration) -> [Finding] {
         guard operation.operation == "sendOobCode", let type = operation.requestType.flatMap(OobRequestType.init(rawValue:)) else { return [] }
-        return SettingsFindings.findings(for: operation.settings, requestType: type, project: project)
+        let findings = SettingsFindings.findings(for: operation.settings, requestType: type, project: project)
+        guard !operation.toEmulator, (200..<300).contains(operation.status) else { return findings }
+        let judgedAgainstProject = findings.filter { SettingsFindings.dependOnTheProject.contains($0.code) }
+        guard !judgedAgainstProject.isEmpty else { return findings }
+        let accepted = Finding(code: "capture.project-accepted", severity: .info,
+                               message: "The captured server answered \(operation.status) to this sendOobCode: its own project accepts these settings (\(judgedAgainstProject.map(\.code).joined(separator: ", ")) would hold only against the project this tool was given, \(project.projectId)).")
+        return findings.filter { !SettingsFindings.dependOnTheProject.contains($0.code) } + [accepted]
     }
 }
 
