@@ -12,8 +12,9 @@ public enum SecretMasking {
     /// The secrets of `secretKeys` that show no prefix (the emulator's `passwordHash` holds the
     /// password itself: `fakeHash:salt=…:password=…`).
     public static let passwordKeys: Set<String> = ["password", "newPassword", "passwordHash"]
-    /// Query parameters of links whose values are secrets (`oobCode` and `apiKey`, protocol.md section 7).
-    public static let secretQueryParameters = ["oobCode", "apiKey", "key"]
+    /// Query parameters of links whose values are secrets (`oobCode` and `apiKey`, protocol.md
+    /// section 7), and a password an emulator action link can carry (`&newPassword=`).
+    public static let secretQueryParameters = ["oobCode", "apiKey", "key", "newPassword", "password"]
 
     /// How many leading characters stay visible.
     public static let visiblePrefix = 6
@@ -54,6 +55,11 @@ public enum SecretMasking {
     /// Each secret parameter with each separator, as text and as the bytes looked for.
     private static let secretParameterPrefixes: [(text: String, bytes: [UInt8])] = secretQueryParameters.flatMap { name in
         ["=", "%3D", "%3d", "%253D", "%253d"].map { separator in (name + separator, Array((name + separator).utf8)) }
+    }
+
+    /// The parameter name a prefix of `secretParameterPrefixes` is for.
+    private static func parameterName(of prefix: String) -> String {
+        secretQueryParameters.first { prefix.hasPrefix($0) && prefix.dropFirst($0.count).first?.isLetter == false } ?? prefix
     }
 
     /// Whether `needle` occurs in the text's UTF-8, by a plain byte scan: the screen masks every
@@ -130,24 +136,58 @@ public enum SecretMasking {
         }
     }
 
-    /// Characters an action code, API key or token value is made of (URL-safe base64 and JWT dots).
+    /// Characters a secret's value is made of as a link carries it: URL-safe base64, JWT dots,
+    /// what a password may hold, and percent escapes of any of these.
     private static func isValueCharacter(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar {
-        case "a"..."z", "A"..."Z", "0"..."9", "-", "_", ".": true
+        case "a"..."z", "A"..."Z", "0"..."9", "-", "_", ".", "+", "/", "~", "!", "*", "'", "(", ")", "@", "$", ",", ";", ":": true
         default: false
         }
     }
 
+    /// Escapes that end a value rather than belong to it, once or twice encoded: `&`, `#`, a
+    /// space, a quote, `<` and `>`.
+    private static let endingEscapes: Set<String> = ["26", "23", "20", "22", "3C", "3E"]
+
+    /// How many scalars of `scalars` the value takes: plain value characters and percent escapes,
+    /// up to the first separator, raw or encoded.
+    private static func valueLength(_ scalars: Substring.UnicodeScalarView) -> Int {
+        let characters = Array(scalars.prefix(4096))
+        func hex(_ index: Int) -> String? {
+            guard index + 1 < characters.count, characters[index].properties.isASCIIHexDigit, characters[index + 1].properties.isASCIIHexDigit else { return nil }
+            return String(String.UnicodeScalarView([characters[index], characters[index + 1]])).uppercased()
+        }
+        var index = 0
+        while index < characters.count {
+            let scalar = characters[index]
+            if isValueCharacter(scalar) {
+                index += 1
+            } else if scalar == "%", let code = hex(index + 1), !endingEscapes.contains(code) {
+                // `%25` escapes a `%`: what it escapes decides, in a link encoded twice.
+                if code == "25", let inner = hex(index + 3), endingEscapes.contains(inner) { break }
+                index += 3
+            } else {
+                break
+            }
+        }
+        return index
+    }
+
     private static func maskValues(after prefix: String, in text: String) -> String {
+        let isPassword = passwordKeys.contains(parameterName(of: prefix))
         var output = ""
         var rest = Substring(text)
         while let range = rest.firstOccurrence(of: prefix) {
             output += rest[..<range.upperBound]
-            let valueScalars = rest[range.upperBound...].unicodeScalars.prefix(while: isValueCharacter)
-            let value = String(String.UnicodeScalarView(valueScalars))
-            rest = Substring(rest[range.upperBound...].unicodeScalars.dropFirst(valueScalars.count))
+            let length = valueLength(rest[range.upperBound...].unicodeScalars)
+            let value = String(String.UnicodeScalarView(rest[range.upperBound...].unicodeScalars.prefix(length)))
+            rest = Substring(rest[range.upperBound...].unicodeScalars.dropFirst(length))
             // A value masked before keeps its visible prefix: masking twice changes nothing.
-            output += rest.hasPrefix(marker) ? value : mask(value)
+            if rest.hasPrefix(marker) {
+                output += value
+            } else {
+                output += isPassword ? (value.isEmpty ? value : marker) : mask(value)
+            }
         }
         output += rest
         return output

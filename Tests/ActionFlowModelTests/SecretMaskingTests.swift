@@ -24,6 +24,20 @@ import Testing
         }
     }
 
+    /// Issue 37, item 8: a code's escapes are part of it, and a password in a link is a password.
+    @Test("a percent-encoded code is masked whole, and a link's newPassword shows nothing")
+    func escapedValuesAndPasswordsInLinks() {
+        let escaped = "https://h/__/auth/action?mode=resetPassword&oobCode=ABCDEF%2Bsecret%2Fmoresecret&lang=en"
+        #expect(SecretMasking.maskLinks(in: escaped) == "https://h/__/auth/action?mode=resetPassword&oobCode=ABCDEF…(masked)&lang=en")
+        let wrapped = "https://x.web.app/__/auth/links?link=https%3A%2F%2Fx%2Faction%3FoobCode%3DABCDEF%252Bsecret%252Fmore%26lang%3Den"
+        #expect(SecretMasking.maskLinks(in: wrapped) == "https://x.web.app/__/auth/links?link=https%3A%2F%2Fx%2Faction%3FoobCode%3DABCDEF…(masked)%26lang%3Den")
+        let emulator = "http://127.0.0.1:9099/emulator/action?mode=resetPassword&oobCode=ABCDEFGHIJKLMNOP&newPassword=hunter2%21long&apiKey=fake-api-key"
+        let masked = SecretMasking.maskLinks(in: emulator)
+        #expect(masked == "http://127.0.0.1:9099/emulator/action?mode=resetPassword&oobCode=ABCDEF…(masked)&newPassword=…(masked)&apiKey=…(masked)")
+        #expect(!masked.contains("hunter2"))
+        #expect(SecretMasking.maskLinks(in: masked) == masked, "masking twice changes nothing")
+    }
+
     @Test func masksSecretJSONValuesAndLinksInside() throws {
         let json = #"{"email":"a@example.com","password":"hunter22-secret","nested":{"idToken":"eyJhbGciOiJub25lIn0.payload."},"oobLink":"https://h/a?oobCode=ABCDEFGHIJKLMNOP","list":[{"refreshToken":"RRRRRRRRRRRRRRRR"}],"count":3}"#
         let masked = SecretMasking.maskJSON(Data(json.utf8))
@@ -65,6 +79,17 @@ import Testing
             let masked = SecretMasking.maskLinks(in: text)
             #expect(!masked.contains(secret))
             #expect(masked.contains(String(secret.prefix(6)) + SecretMasking.marker))
+        }
+    }
+
+    @Test func noEscapedSecretSurvivesInAnyEncoding() async {
+        await propertyCheck(input: Self.secret, Self.secret, Gen.int(in: 0...1)) { first, second, depth in
+            // A code with an escaped `+` or `/` in it, once or twice encoded.
+            let escape = ["%2B", "%252B"][depth]
+            let text = depth == 0 ? "https://h/p?oobCode=\(first)\(escape)\(second)&lang=en" : "https://h/l?link=a%3FoobCode%3D\(first)\(escape)\(second)%26lang%3Den"
+            let masked = SecretMasking.maskLinks(in: text)
+            #expect(!masked.contains(second), "\(masked)")
+            #expect(masked.hasSuffix(depth == 0 ? "&lang=en" : "%26lang%3Den"))
         }
     }
 
