@@ -12,6 +12,8 @@ public struct CapturedCall: Sendable, Equatable, Codable {
     public var toEmulator: Bool
     public var requestType: String?
     public var email: String?
+    /// An email change's new address, where its email goes.
+    public var newEmail: String?
     public var continueUrl: String?
     public var actionCodeSettings: [ActionCodeField]
     /// The action code the call carried, masked.
@@ -30,6 +32,7 @@ public struct CapturedCall: Sendable, Equatable, Codable {
         toEmulator = operation.toEmulator
         requestType = operation.requestType
         email = operation.email
+        newEmail = operation.newEmail
         continueUrl = operation.continueUrl.map(SecretMasking.maskLinks)
         actionCodeSettings = operation.actionCodeSettings.map { field in
             guard case .text(let text) = field.value else { return field }
@@ -64,6 +67,7 @@ public struct CapturedCall: Sendable, Equatable, Codable {
         if !spelled.isEmpty { line += " (\(spelled.joined(separator: ", ")))" }
         if let requestType { line += " \(requestType)" }
         if let email { line += " for \(email)" }
+        if let newEmail { line += ", to change it to \(newEmail) (the email goes there)" }
         line += status == 0 ? ": no answer captured" : ": \(status)"
         if let error { line += " \(error)" }
         return [line] + actionCodeSettings.map { field in

@@ -34,7 +34,7 @@ extension CapturedFlow {
         let operation: CapturedOperation
 
         private enum Keys: String, CodingKey {
-            case operation, wireName, api, toEmulator, requestType, email, continueUrl, actionCodeSettings, status, error, entry
+            case operation, wireName, api, toEmulator, requestType, email, newEmail, continueUrl, actionCodeSettings, status, error, entry
         }
 
         func encode(to encoder: any Encoder) throws {
@@ -45,6 +45,7 @@ extension CapturedFlow {
             try container.encode(operation.toEmulator, forKey: .toEmulator)
             try container.encode(operation.requestType, forKey: .requestType)
             try container.encode(operation.email, forKey: .email)
+            try container.encode(operation.newEmail, forKey: .newEmail)
             try container.encode(operation.continueUrl.map(SecretMasking.maskLinks), forKey: .continueUrl)
             try container.encode(Dictionary(uniqueKeysWithValues: operation.actionCodeSettings.map { ($0.name, FieldValue(field: $0)) }), forKey: .actionCodeSettings)
             try container.encode(operation.status, forKey: .status)

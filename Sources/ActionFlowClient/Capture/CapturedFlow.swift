@@ -101,6 +101,8 @@ public struct CapturedOperation: Sendable, Hashable {
     public var toEmulator: Bool
     public var requestType: String?
     public var email: String?
+    /// A `VERIFY_AND_CHANGE_EMAIL`'s new address: where Firebase sends its email.
+    public var newEmail: String?
     public var continueUrl: String?
     /// The action code settings sent, under their v1 names, in `ActionCodeFields.names` order.
     public var actionCodeSettings: [ActionCodeField]
@@ -208,12 +210,14 @@ public struct CapturedFlow: Sendable {
             operations.append(operation)
             if operation.operation == "sendOobCode", let answer = try? JSONDecoder().decode(SendOobCodeResponse.self, from: exchange.responseBody),
                let link = answer.oobLink {
-                addLink(link, source: .operationResponse, entry: exchange.entry, project: project)
+                addLink(link, source: .operationResponse, entry: exchange.entry, email: operation.recipient, project: project)
             }
             related = true
         case .emulator:
             if let listing = try? JSONDecoder().decode(EmulatorOobCodeList.self, from: exchange.responseBody) {
-                for code in listing.oobCodes { addLink(code.oobLink, source: .emulatorListing, entry: exchange.entry, email: code.email, project: project) }
+                for code in listing.oobCodes {
+                    addLink(code.oobLink, source: .emulatorListing, entry: exchange.entry, email: recipient(listed: code.email, newEmail: code.newEmail, requestType: code.requestType), project: project)
+                }
             }
             related = true
         case .other:
@@ -224,6 +228,17 @@ public struct CapturedFlow: Sendable {
             related = addLink(target, source: .redirect, entry: exchange.entry, project: project) || related
         }
         if related { exchanges.append(exchange) } else { unrelated += 1 }
+    }
+
+    /// Whom a listed code's email went to: the emulator lists a `VERIFY_AND_CHANGE_EMAIL` under
+    /// the account's address (firebase-tools `src/emulator/auth/operations.ts:965-970`), but the
+    /// email goes to the new one, which the listing or the send that asked for it names.
+    private func recipient(listed email: String, newEmail listedNewEmail: String?, requestType: String?) -> String {
+        guard requestType == OobRequestType.verifyAndChangeEmail.rawValue else { return email }
+        if let listedNewEmail { return listedNewEmail }
+        guard let send = operations.last(where: { $0.requestType == requestType && $0.email?.lowercased() == email.lowercased() && $0.newEmail != nil }),
+              let newEmail = send.newEmail else { return email }
+        return newEmail
     }
 
     /// Adds `text` when it is an action link not seen before; whether it is an action link.
@@ -261,6 +276,7 @@ extension CapturedOperation {
         self.toEmulator = toEmulator
         requestType = ActionCodeField.text(body["requestType"])
         email = ActionCodeField.text(body["email"]) ?? ActionCodeField.text(answer?["email"])
+        newEmail = ActionCodeField.text(body["newEmail"])
         actionCodeSettings = ActionCodeField.fields(in: body)
         continueUrl = nil
         for field in actionCodeSettings where field.name == "continueUrl" {
@@ -271,6 +287,11 @@ extension CapturedOperation {
         status = exchange.status
         error = ActionCodeField.text((answer?["error"] as? [String: Any])?["message"])
         self.exchange = exchange
+    }
+
+    /// Whom the email this send asks for goes to: the new address of an email change, else the account's.
+    var recipient: String? {
+        requestType == OobRequestType.verifyAndChangeEmail.rawValue ? newEmail ?? email : email
     }
 
     /// The settings sent, as the SDKs' `ActionCodeSettings`.
