@@ -98,7 +98,14 @@ public struct ReviewReport: Sendable {
     }
 
     var email: [String] {
-        guard !session.sentMail.isEmpty else { return ["No email was sent."] }
+        guard !session.sentMail.isEmpty else {
+            // A capture of production traffic holds the requests for email, never the mail itself.
+            let accepted = FlowEvidence(session).acceptedSendTypes
+            guard !accepted.isEmpty else { return ["No email was sent."] }
+            let kinds = Array(Set(accepted.map(SecurityReview.title))).sorted().joined(separator: ", ")
+            return ["The captured server accepted \(accepted.count == 1 ? "a request" : "\(accepted.count) requests") for an email (\(kinds)); "
+                + "the capture holds the app's traffic, not the mail: what each email said and whom it reached is not shown."]
+        }
         return session.sentMail.flatMap { message in
             [
                 "- Subject: \(MarkdownText.inline(message.subject))",

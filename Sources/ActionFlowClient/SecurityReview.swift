@@ -51,6 +51,13 @@ public struct SecurityReview: Sendable {
         var check = Check(id: "6.5.5", level: 2, topic: "an out-of-band code lives at most 10 minutes", verdict: .notShown, evidence: "No email action code was sent.")
         let types = flow.sentTypes
         guard !types.isEmpty else { return check }
+        guard !flow.isCapture else {
+            // The lifetimes are the captured project's settings, which its traffic does not carry.
+            let expired = flow.uses.contains { $0.error == "EXPIRED_OOB_CODE" }
+            check.evidence = "\(types.map(Self.title).joined(separator: ", ").capitalizedFirst) codes were sent; how long they live is the captured project's setting, which the capture does not show"
+                + (expired ? " (one was refused as expired, EXPIRED_OOB_CODE)." : ".")
+            return check
+        }
         let lifetimes = types.map { ($0, flow.project.codeLifetimes.lifetime(for: $0)) }
         let described = lifetimes.map { "\(Self.title($0.0)) codes live \(Self.duration($0.1))" }.joined(separator: "; ").capitalizedFirst
         let expired = flow.uses.contains { $0.error == "EXPIRED_OOB_CODE" }
@@ -79,7 +86,7 @@ public struct SecurityReview: Sendable {
     /// 6.5.4 (L2): at least 20 bits of entropy.
     static func codeEntropy(_ flow: FlowEvidence) -> Check {
         var check = Check(id: "6.5.4", level: 2, topic: "a code has at least 20 bits of entropy", verdict: .notShown, evidence: "No code was seen.")
-        let codes = flow.mail.compactMap(\.oobCode)
+        let codes = flow.codesSeen
         guard let shortest = codes.min(by: { $0.count < $1.count }) else { return check }
         let alphabet = Self.alphabet(of: codes.joined())
         let bits = Int(log2(Double(alphabet.size)) * Double(shortest.count))
@@ -93,7 +100,7 @@ public struct SecurityReview: Sendable {
     static func binding(_ flow: FlowEvidence) -> Check {
         var check = Check(id: "6.6.2", level: 2, topic: "a code is bound to the request it was made for", verdict: .notShown,
                           evidence: "Every code was used where it was asked for; nothing in this flow shows whether the code is bound to that request.")
-        guard !flow.mail.isEmpty else {
+        guard !flow.sentTypes.isEmpty || !flow.codesSeen.isEmpty else {
             check.evidence = "No email action code was sent."
             return check
         }
@@ -111,7 +118,7 @@ public struct SecurityReview: Sendable {
     /// 14.2.1 (L1): no sensitive data in URLs.
     static func secretsInURL(_ flow: FlowEvidence) -> Check {
         var check = Check(id: "14.2.1", level: 1, topic: "no secret in a URL or its query", verdict: .notApplicable, evidence: "No email link was sent.")
-        guard let link = flow.mail.last?.link else { return check }
+        guard let link = flow.links.last else { return check }
         // The code may sit in a link wrapped in another (a Hosting or Dynamic Link's `link=`).
         let anatomy = try? LinkInspector.inspect(link, authorizedDomains: flow.project.authorizedDomains)
         var secrets: [String] = []
@@ -119,11 +126,11 @@ public struct SecurityReview: Sendable {
         if anatomy?.apiKey != nil { secrets.append("apiKey") }
         guard !secrets.isEmpty else {
             check.verdict = .met
-            check.evidence = "The email's link carries no code or key in its query."
+            check.evidence = "The email action link carries no code or key in its query."
             return check
         }
         check.verdict = .notMet
-        check.evidence = "The email's link carries \(secrets.joined(separator: " and ")) in its query: mail servers, browser history, proxies and logs keep them."
+        check.evidence = "The email action link carries \(secrets.joined(separator: " and ")) in its query: mail servers, browser history, proxies and logs keep them."
         return check
     }
 
@@ -133,7 +140,7 @@ public struct SecurityReview: Sendable {
         if let forwarded = flow.forwardedSignInLinks.first {
             check.verdict = .notShown
             check.evidence = "The hosted page sent the browser on to \(forwarded) with the link's code in its query: the app's continue page must set a Referrer-Policy, which this flow cannot show."
-        } else if flow.openedInWebWidget {
+        } else if flow.openedInWebWidget || flow.openedActionPage {
             check.verdict = .notShown
             check.evidence = "The hosted action page's URL holds the code; whether Firebase's page sets a Referrer-Policy before its Continue button leaves for the continue URL is not shown here."
         }
@@ -153,9 +160,18 @@ public struct SecurityReview: Sendable {
             check.evidence = "Opening the link in the hosted page applied the code (\(applied.operation.rawValue)) with no further step: anything that loads the page changes the account."
             return check
         }
+        if let applied = flow.appliedByGET {
+            check.verdict = .notMet
+            check.evidence = applied
+            return check
+        }
         if flow.uses.contains(where: { $0.consumes && $0.succeeded }) {
             check.verdict = .met
             check.evidence = "Each code was used by a POST that needed the user: the new-password form, or the app's own call after the link opened it."
+        }
+        if let opened = flow.openedWithoutPOST, check.verdict != .notMet {
+            check.verdict = .notShown
+            check.evidence = opened
         }
         return check
     }
@@ -208,17 +224,26 @@ public struct SecurityReview: Sendable {
         return check
     }
 
-    /// 6.3.7 (L3): the user is told after a credential change.
+    /// 6.3.7 (L3): the user is told after a credential change: a password reset or a change of
+    /// email address (`0x15-V6-Authentication.md:66` at `v5.0.0_release`).
     static func notification(_ flow: FlowEvidence) -> Check {
-        var check = Check(id: "6.3.7", level: 3, topic: "the user is told after a credential changes", verdict: .notApplicable, evidence: "No credential changed in this flow.")
-        guard let changed = flow.passwordChangedAt else { return check }
-        let later = flow.mail.filter { $0.sentAt > changed }
+        var check = Check(id: "6.3.7", level: 3, topic: "the user is told after a credential or their email address changes", verdict: .notApplicable,
+                          evidence: "Neither the password nor the email address changed in this flow.")
+        let changes = [flow.passwordChangedAt.map { ($0, "The password was reset") }, flow.emailChangedAt.map { ($0, "The email address was changed") }].compactMap { $0 }
+        guard let (changed, what) = changes.min(by: { $0.0 < $1.0 }) else { return check }
+        guard !flow.isCapture else {
+            // Mail leaves the project by SMTP, not through the app's traffic.
+            check.verdict = .notShown
+            check.evidence = "\(what); whether an email told the account's owner afterwards is not shown by a capture of the app's traffic."
+            return check
+        }
+        let later = flow.mail.filter { $0.sentAt >= changed && ($0.requestType == .recoverEmail || $0.requestType == .passwordReset || flow.passwordChangedAt == changed) && $0.sentAt > changed }
         if later.isEmpty {
             check.verdict = .notMet
-            check.evidence = "The password was reset; no email told the account's owner afterwards."
+            check.evidence = "\(what); no email told the account's owner afterwards."
         } else {
             check.verdict = .met
-            check.evidence = "After the password was reset, \(later.count == 1 ? "an email" : "\(later.count) emails") went to the account's owner."
+            check.evidence = "\(what); afterwards \(later.count == 1 ? "an email" : "\(later.count) emails") went to the account's owner."
         }
         return check
     }
@@ -314,6 +339,18 @@ struct FlowEvidence {
     private(set) var openedInWebWidget = false
     private(set) var signedInWithEmailLink = false
     private(set) var passwordChangedAt: Date?
+    /// When a change of email address was applied (an `update` with a `VERIFY_AND_CHANGE_EMAIL` code).
+    private(set) var emailChangedAt: Date?
+    /// Request types of the sends a captured server accepted (2xx), in order.
+    private(set) var acceptedSendTypes: [OobRequestType] = []
+    /// Every action link the flow holds: its emails' and a capture's (listed, answered, opened).
+    private(set) var links: [String] = []
+    /// A captured request opened the hosted action page (`/__/auth/action`).
+    private(set) var openedActionPage = false
+    /// What a capture shows of a hosted page's GET that spent a code, if it shows one.
+    private(set) var appliedByGET: String?
+    /// What a capture cannot show of a link opened with no request after it carrying its code.
+    private(set) var openedWithoutPOST: String?
     /// Each sent code's requesting device (nil in a one-device session).
     private var requesters: [String: DeviceName?] = [:]
 
@@ -324,7 +361,17 @@ struct FlowEvidence {
         isCapture = session.journal.contains { if case .captured = $0.fact { true } else { false } }
         var pending: [Int: CodeUse] = [:]
         var lastSendDevice: DeviceName?
+        // Email-change codes, as the simulated app's calls carry them and by fingerprint, as a capture's do.
+        let changeMail = session.sentMail.filter { $0.requestType == .verifyAndChangeEmail }.compactMap(\.oobCode)
+        var changeCodes: Set<String> = Set(changeMail + changeMail.map(SecretMasking.fingerprint))
+        links = session.sentMail.map(\.link)
+        // A capture's opened links by code, and the codes its calls carried, to tell what a GET did.
+        var openedLinks: [(code: String, mode: String, at: Int)] = []
+        var carriedCodes: Set<String> = []
+        var lookups: [(at: Int, emailVerified: Bool)] = []
+        var position = 0
         for entry in session.journal {
+            position += 1
             switch entry.fact {
             case .request(let call, let caller, _):
                 if case .sendOobCode(let request, _) = call {
@@ -344,8 +391,28 @@ struct FlowEvidence {
                 }
             case .mailSent(let id, _, _):
                 if let code = session.sentMail.first(where: { $0.id == id })?.oobCode { requesters[code] = lastSendDevice }
+            case .captured(.actionLink(let link)):
+                links.append(link.link)
+                let anatomy = try? LinkInspector.inspect(link.link, authorizedDomains: project.authorizedDomains)
+                if let code = anatomy?.oobCode {
+                    capturedCodes.append(code)
+                    let fingerprint = SecretMasking.fingerprint(code)
+                    if link.mode == "verifyAndChangeEmail" { changeCodes.insert(fingerprint) }
+                    if link.source == .opened, let mode = link.mode { openedLinks.append((fingerprint, mode, position)) }
+                }
+                if link.source == .opened, anatomy?.actionURL.contains("/__/auth/action") == true || anatomy?.actionURL.contains("/emulator/action") == true {
+                    openedActionPage = true
+                }
             case .captured(.call(let call)):
                 if call.operation == "sendOobCode", let url = call.continueUrl, !url.isEmpty { sentContinueURLs.append(url) }
+                if call.operation == "sendOobCode", (200..<300).contains(call.status), let type = call.requestType.flatMap(OobRequestType.init(rawValue:)) {
+                    acceptedSendTypes.append(type)
+                }
+                if let code = call.oobCodeFingerprint { carriedCodes.insert(code) }
+                if call.operation == "lookup", let verified = call.emailVerified { lookups.append((position, verified)) }
+                if call.operation == "update", call.status == 200, let code = call.oobCodeFingerprint, changeCodes.contains(code) {
+                    emailChangedAt = emailChangedAt ?? entry.at ?? .distantPast
+                }
                 let operation = IdentityToolkitOperation(rawValue: "accounts:\(call.operation)")
                 if let operation, call.oobCode != nil || operation == .sendOobCode || call.error != nil {
                     uses.append(CodeUse(code: call.oobCode ?? "", operation: operation, consumes: call.spendsCode, needsForm: operation == .resetPassword,
@@ -355,6 +422,11 @@ struct FlowEvidence {
                 if call.operation == "signInWithEmailLink", call.status == 200 { signedInWithEmailLink = true }
             case .reply(.passwordChanged):
                 passwordChangedAt = passwordChangedAt ?? entry.at ?? .distantPast
+            case .exchange(_, .update, _, 200, _):
+                // The simulated app's update answered: an email change when its code was one.
+                if let use = uses.last(where: { $0.operation == .update && $0.succeeded }), changeCodes.contains(use.code) {
+                    emailChangedAt = emailChangedAt ?? entry.at ?? .distantPast
+                }
             case .reply(.signedInWithEmailLink):
                 signedInWithEmailLink = true
             case .webWidget(let fact):
@@ -365,11 +437,29 @@ struct FlowEvidence {
                 break
             }
         }
+        // A link opened by GET whose code no captured request carried: what the lookups around
+        // it show of the account decides whether the GET itself applied it.
+        for opened in openedLinks where !carriedCodes.contains(opened.code) && ["verifyEmail", "recoverEmail", "verifyAndChangeEmail", "revertSecondFactorAddition"].contains(opened.mode) {
+            let before = lookups.last { $0.at < opened.at }
+            let after = lookups.first { $0.at > opened.at }
+            if opened.mode == "verifyEmail", before?.emailVerified != true, after?.emailVerified == true {
+                appliedByGET = "The GET of the hosted \(opened.mode) page was the only request that carried its code, and the lookup after it shows emailVerified true: loading the page applied the code, with no POST the user made."
+            } else if openedWithoutPOST == nil {
+                openedWithoutPOST = "A \(opened.mode) link was opened by GET and no captured request carried its code afterwards: whether loading the page applied it is not shown by this capture."
+            }
+        }
     }
 
+    /// Codes a capture's links carried, in clear (for their length and alphabet only; never shown).
+    private(set) var capturedCodes: [String] = []
+
+    /// Every code the flow shows: its emails' and its captured links'.
+    var codesSeen: [String] { mail.compactMap(\.oobCode) + capturedCodes }
+
+    /// The kinds of email the flow shows were sent: its emails', and the sends a captured server accepted.
     var sentTypes: [OobRequestType] {
         var seen: Set<OobRequestType> = []
-        return mail.map(\.requestType).filter { seen.insert($0).inserted }
+        return (mail.map(\.requestType) + acceptedSendTypes).filter { seen.insert($0).inserted }
     }
 
     /// The device that asked for `code`: `.some(nil)` in a one-device session, nil when unknown.

@@ -35,6 +35,18 @@ public enum SecretMasking {
         return maskLinks(in: value)
     }
 
+    /// A secret's fingerprint: the same for the same value, and telling nothing of it (64-bit
+    /// FNV-1a, in hex), so that records can say two calls carried one code without keeping it.
+    public static func fingerprint(_ secret: String) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in secret.utf8 {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x0000_0100_0000_01B3
+        }
+        let digits = String(hash, radix: 16)
+        return String(repeating: "0", count: 16 - digits.count) + digits
+    }
+
     /// A secret being typed into a field: one bullet per character, so the cursor still lines up.
     public static func maskTyped(_ text: String) -> String {
         String(repeating: "•", count: text.count)

@@ -3,6 +3,7 @@ import ActionFlowBackend
 import ActionFlowModel
 import Foundation
 import Testing
+import TestSupport
 
 /// Where a captured answer departs from what Firebase documents, the findings say so: read from
 /// a file and live alike.
@@ -11,17 +12,7 @@ struct CaptureDeparturesTests {
     static let base = "https://identitytoolkit.googleapis.com/v1/accounts:"
 
     /// A HAR capture of these calls: (method, request body, status, response body).
-    static func capture(_ calls: [(String, String, Int, String)]) -> Data {
-        let entries = calls.enumerated().map { index, call in
-            [
-                "startedDateTime": "2026-11-27T10:00:0\(index).000Z",
-                "request": ["method": "POST", "url": base + call.0 + "?key=AIzaTest", "headers": [["name": "Content-Type", "value": "application/json"]],
-                            "postData": ["mimeType": "application/json", "text": call.1]],
-                "response": ["status": call.2, "headers": [], "content": ["mimeType": "application/json", "text": call.3]],
-            ] as [String: Any]
-        }
-        return try! JSONSerialization.data(withJSONObject: ["log": ["version": "1.2", "entries": entries]])
-    }
+    static func capture(_ calls: [(String, String, Int, String)]) -> Data { HARFixture.calls(calls) }
 
     static func departures(_ calls: [(String, String, Int, String)]) throws -> [CapturedFinding] {
         let flow = try CapturedFlow.read(capture(calls), project: try ProjectConfigLoader.loadDefault())

@@ -18,6 +18,11 @@ public struct CapturedCall: Sendable, Equatable, Codable {
     public var actionCodeSettings: [ActionCodeField]
     /// The action code the call carried, masked.
     public var oobCode: String?
+    /// The code's fingerprint (`SecretMasking.fingerprint`): which link it came from, without the code.
+    public var oobCodeFingerprint: String?
+    /// A `lookup`'s answer: the account's email and whether it is verified.
+    public var lookedUpEmail: String?
+    public var emailVerified: Bool?
     /// A `resetPassword` that sets the password (rather than only checking the code).
     public var setsPassword: Bool
     /// HTTP status; 0 when the capture holds no answer.
@@ -39,6 +44,9 @@ public struct CapturedCall: Sendable, Equatable, Codable {
             return ActionCodeField(name: field.name, value: .text(SecretMasking.maskLinks(in: text)))
         }
         oobCode = operation.oobCode.map(SecretMasking.mask)
+        oobCodeFingerprint = operation.oobCode.map(SecretMasking.fingerprint)
+        lookedUpEmail = operation.lookedUpEmail
+        emailVerified = operation.emailVerified
         setsPassword = operation.setsPassword
         status = operation.status
         error = operation.error
@@ -70,6 +78,8 @@ public struct CapturedCall: Sendable, Equatable, Codable {
         if let newEmail { line += ", to change it to \(newEmail) (the email goes there)" }
         line += status == 0 ? ": no answer captured" : ": \(status)"
         if let error { line += " \(error)" }
+        if let lookedUpEmail { line += ", \(lookedUpEmail)" }
+        if let emailVerified { line += emailVerified ? ", email verified" : ", email not verified" }
         return [line] + actionCodeSettings.map { field in
             switch field.value {
             case .text(let text): "    \(field.name) \(text)"

@@ -113,6 +113,9 @@ public struct CapturedOperation: Sendable, Hashable {
 
     /// The action code the call carried, in clear (never shown: `CapturedCall` masks it).
     var oobCode: String?
+    /// A `lookup`'s answer: the account's email and whether it is verified.
+    var lookedUpEmail: String?
+    var emailVerified: Bool?
     /// The call sets a password (a `resetPassword` that does more than check its code).
     var setsPassword: Bool
 }
@@ -286,6 +289,10 @@ extension CapturedOperation {
         setsPassword = ActionCodeField.text(body["newPassword"] ?? body["new_password"]) != nil
         status = exchange.status
         error = ActionCodeField.text((answer?["error"] as? [String: Any])?["message"])
+        if operation == "lookup", let user = (answer?["users"] as? [Any])?.first as? [String: Any] {
+            lookedUpEmail = ActionCodeField.text(user["email"])
+            emailVerified = user["emailVerified"] as? Bool
+        }
         self.exchange = exchange
     }
 

@@ -1,0 +1,147 @@
+import ActionFlowBackend
+@testable import ActionFlowClient
+@testable import ActionFlowCommands
+import ActionFlowModel
+import Foundation
+import Testing
+import TestSupport
+
+/// Every claim backed by its evidence: each shipped scenario and each capture of the corpus is
+/// turned into its outputs (the review report, its security review), and no two of them may
+/// disagree, nor may a sentence deny what the flow holds.
+@Suite("Every output of every scenario and capture agrees with the evidence")
+struct EvidenceConsistencyTests {
+    static let captures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/Captures")
+    static let corpus = ["serve-emulator.har", "serve-production-browser.har", "production-hand-written.har"]
+
+    /// What the flow holds, worked out from the session itself, not from any output.
+    struct Held {
+        var acceptedSends: Int
+        var sentTypes: Set<OobRequestType>
+        var codes: Int
+        var links: Int
+
+        init(_ session: Session) {
+            var accepted = session.sentMail.count
+            var types = Set(session.sentMail.map(\.requestType))
+            var links = session.sentMail.count
+            var codes = session.sentMail.filter { $0.oobCode != nil }.count
+            for entry in session.journal {
+                switch entry.fact {
+                case .captured(.call(let call)) where call.operation == "sendOobCode" && (200..<300).contains(call.status):
+                    accepted += 1
+                    if let type = call.requestType.flatMap(OobRequestType.init(rawValue:)) { types.insert(type) }
+                case .captured(.actionLink(let link)):
+                    links += 1
+                    if (try? LinkInspector.inspect(link.link, authorizedDomains: []))?.oobCode != nil { codes += 1 }
+                default: break
+                }
+            }
+            acceptedSends = accepted
+            sentTypes = types
+            self.codes = codes
+            self.links = links
+        }
+    }
+
+    /// The sentences of the outputs that deny what the flow holds.
+    static func contradictions(_ name: String, _ session: Session) -> [String] {
+        let held = Held(session)
+        let report = ReviewReport(title: name, session: session).markdown
+        let checks = Dictionary(uniqueKeysWithValues: SecurityReview(session).checks.map { ($0.id, $0) })
+        var found: [String] = []
+        func deny(_ claim: Bool, _ text: String) { if claim { found.append("\(name): \(text)") } }
+        deny(held.acceptedSends > 0 && report.contains("No email was sent."), "the report says no email was sent, but \(held.acceptedSends) sends were accepted")
+        deny(held.codes > 0 && checks["6.5.4"]?.evidence == "No code was seen.", "6.5.4 says no code was seen, but the flow holds \(held.codes) links with a code")
+        for id in ["6.5.5", "6.6.2"] {
+            deny(held.acceptedSends + held.codes > 0 && checks[id]?.evidence == "No email action code was sent.", "\(id) says no code was sent, but the flow holds sends or codes")
+        }
+        deny(held.links > 0 && checks["14.2.1"]?.verdict == .notApplicable, "14.2.1 is not applicable, but the flow holds \(held.links) links")
+        deny(held.codes == 0 && checks["6.5.1"]?.verdict == .notMet, "6.5.1 says a code was accepted twice, but the flow holds no code")
+        deny(held.sentTypes.contains(.emailSignIn) && checks["6.3.6"]?.verdict == .notApplicable, "6.3.6 is not applicable, but an EMAIL_SIGNIN was sent")
+        deny(held.links > 0 && report.contains("No link was opened or sent."), "the report says no link was opened or sent, but the flow holds \(held.links)")
+        return found
+    }
+
+    @Test("every shipped scenario, played on the embedded project")
+    func scenarios() async throws {
+        var found: [String] = []
+        for file in ScenarioLibrary.shippedFiles() + ScenarioLibrary.storyFiles() {
+            let scenario = try ScenarioParser.load(contentsOf: file)
+            let transcript = await ScenarioLibrary.runEmbedded(scenario, baseProject: try ProjectConfigLoader.loadDefault())
+            let session = try #require(transcript.recording?.current)
+            found += Self.contradictions(scenario.name, session)
+        }
+        #expect(found.isEmpty, "\(found.joined(separator: "\n"))")
+    }
+
+    @Test("every capture of the corpus, imported", arguments: corpus)
+    func capture(_ name: String) throws {
+        let project = try ProjectConfigLoader.loadDefault()
+        let flow = try CapturedFlow.read(try Data(contentsOf: Self.captures.appendingPathComponent(name)), project: project)
+        let session = flow.recording(project: project, source: name).current
+        let found = Self.contradictions(name, session)
+        #expect(found.isEmpty, "\(found.joined(separator: "\n"))")
+    }
+
+    /// A production capture as issue 37 saw it: three sends answered 200 with no link in the
+    /// answer (production returns none), the hosted page opened by GET, and lookups around it.
+    static func productionCapture() -> Data {
+        let code = "Zq8vH2kLm4Pz7RtYwB3nC9dF1gJ5xQ0aS6eU8iO2pL4kJ7hG3fD1sA"
+        func post(_ method: String, _ body: String, _ answer: String, _ second: Int) -> [String: Any] {
+            ["startedDateTime": "2026-11-27T10:00:\(second < 10 ? "0" : "")\(second).000Z",
+             "request": ["method": "POST", "url": "https://identitytoolkit.googleapis.com/v1/accounts:\(method)?key=AIzaTest",
+                         "headers": [["name": "Content-Type", "value": "application/json"]], "postData": ["mimeType": "application/json", "text": body]],
+             "response": ["status": 200, "headers": [], "content": ["mimeType": "application/json", "text": answer]]]
+        }
+        let lookup = #"{"idToken":"eyJhbGciOiJub25lIn0.e30."}"#
+        let entries: [[String: Any]] = [
+            post("lookup", lookup, #"{"users":[{"email":"ann@shop.example","emailVerified":false}]}"#, 1),
+            post("sendOobCode", #"{"requestType":"VERIFY_EMAIL","idToken":"eyJhbGciOiJub25lIn0.e30.","continueUrl":"https://shop.acme.com/account"}"#, #"{"email":"ann@shop.example"}"#, 2),
+            post("sendOobCode", #"{"requestType":"PASSWORD_RESET","email":"ann@shop.example","continueUrl":"https://shop.acme.com/login"}"#, #"{"email":"ann@shop.example"}"#, 3),
+            post("sendOobCode", #"{"requestType":"EMAIL_SIGNIN","email":"ann@shop.example","continueUrl":"https://shop.acme.com/finish","canHandleCodeInApp":true}"#, #"{"email":"ann@shop.example"}"#, 4),
+            ["startedDateTime": "2026-11-27T10:00:05.000Z",
+             "request": ["method": "GET", "url": "https://shop-acme.firebaseapp.com/__/auth/action?mode=verifyEmail&oobCode=\(code)&apiKey=AIzaTest&lang=en", "headers": []],
+             "response": ["status": 200, "headers": [], "content": ["mimeType": "text/html", "text": "<html></html>"]]],
+            post("lookup", lookup, #"{"users":[{"email":"ann@shop.example","emailVerified":true}]}"#, 6),
+        ]
+        return try! JSONSerialization.data(withJSONObject: ["log": ["version": "1.2", "entries": entries]])
+    }
+
+    @Test("a production capture: what it shows is said, what it cannot show is said so")
+    func production() throws {
+        let project = try ProjectConfigLoader.loadDefault()
+        let flow = try CapturedFlow.read(Self.productionCapture(), project: project)
+        let session = flow.recording(project: project, source: "shop.har").current
+        #expect(Self.contradictions("shop.har", session).isEmpty, "\(Self.contradictions("shop.har", session))")
+        let checks = Dictionary(uniqueKeysWithValues: SecurityReview(session).checks.map { ($0.id, $0) })
+        #expect(checks["6.5.5"]?.verdict == .notShown)
+        #expect(checks["6.5.5"]?.evidence.contains("the captured project's setting, which the capture does not show") == true)
+        #expect(checks["6.5.4"]?.verdict == .met, "the opened link's code was seen")
+        #expect(checks["14.2.1"]?.verdict == .notMet)
+        #expect(checks["3.4.5"]?.verdict == .notShown)
+        #expect(checks["3.5.3"]?.verdict == .notMet, "\(checks["3.5.3"]?.evidence ?? "")")
+        #expect(checks["3.5.3"]?.evidence.contains("emailVerified true") == true)
+        #expect(checks["6.3.6"]?.verdict == .notMet, "an EMAIL_SIGNIN was sent")
+        // No captured request changed a credential: nothing to be told about.
+        #expect(checks["6.3.7"]?.verdict == .notApplicable)
+        let report = ReviewReport(title: "shop.har", session: session).markdown
+        #expect(report.contains("The captured server accepted 3 requests for an email"), "\(report)")
+        #expect(!report.contains("No email was sent."))
+        // The lookups say what they answered.
+        #expect(flow.narration(source: "shop.har").contains("lookup: 200, ann@shop.example, email verified"))
+    }
+
+    @Test("a captured reset: 6.3.7 is not shown by a capture, never judged by the mail it cannot hold")
+    func resetNotification() throws {
+        let project = try ProjectConfigLoader.loadDefault()
+        let data = HARFixture.calls([
+            ("sendOobCode", #"{"requestType":"PASSWORD_RESET","email":"a@example.com"}"#, 200, #"{"email":"a@example.com"}"#),
+            ("resetPassword", #"{"oobCode":"code-1code-1code-1","newPassword":"first-password-1"}"#, 200, #"{"email":"a@example.com"}"#),
+        ])
+        let session = try CapturedFlow.read(data, project: project).recording(project: project, source: "reset.har").current
+        let check = try #require(SecurityReview(session).checks.first { $0.id == "6.3.7" })
+        #expect(check.verdict == .notShown)
+        #expect(check.evidence.contains("not shown by a capture"))
+    }
+}
