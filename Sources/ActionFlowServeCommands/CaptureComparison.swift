@@ -16,6 +16,8 @@ extension CaptureComparison {
         let operations = Dictionary(flow.operations.map { ($0.exchange.entry, $0) }) { first, _ in first }
         // The address each listed code was sent to, where the capture says.
         let addressed = Dictionary(flow.actionLinks.compactMap { link in link.anatomy.oobCode.flatMap { code in link.email.map { (code, $0.lowercased()) } } }) { first, _ in first }
+        // The codes the capture shows its server issued (listed, answered, opened), in the order it shows them.
+        let issuedInCapture = flow.actionLinks.compactMap { link in link.anatomy.oobCode.map { (code: $0, mode: link.anatomy.mode) } }
         var replacements: [String: String] = [:]
         var usedCodes: Set<String> = []
         var rows: [Row] = []
@@ -37,16 +39,24 @@ extension CaptureComparison {
                 body = body.replacingOccurrences(of: captured, with: simulated)
                 query = query?.replacingOccurrences(of: captured, with: simulated)
             }
-            // An action code the capture's server issued stands for the newest one the
-            // simulated project issued for the same kind of email, to the same address when the
-            // capture says which.
-            if let code = actionCode(in: exchange), replacements[code] == nil,
-               let issued = transport.issuedCodes().last(where: { issued in
-                   fits(issued, operation.operation) && !usedCodes.contains(issued.oobCode) && addressed[code].map { $0 == issued.email.lowercased() } != false
-               }) {
-                replacements[code] = issued.oobCode
-                usedCodes.insert(issued.oobCode)
-                body = body.replacingOccurrences(of: code, with: issued.oobCode)
+            // An action code the capture shows its server issued stands for the simulated code
+            // issued in the same place: the same kind of email, to the same address when the
+            // capture says which, the n-th of them as the capture's is the n-th. A code the
+            // capture never shows issued (made up, or from elsewhere) is sent as it is: the
+            // simulated project never issued it either.
+            if let code = actionCode(in: exchange), replacements[code] == nil, issuedInCapture.contains(where: { $0.code == code }) {
+                let candidates = transport.issuedCodes().filter { issued in
+                    fits(issued, operation.operation) && addressed[code].map { $0 == issued.email.lowercased() } != false
+                }
+                let sameKind = issuedInCapture.filter { other in addressed[other.code] == addressed[code] && other.mode == issuedInCapture.first { $0.code == code }?.mode }
+                let rank = sameKind.firstIndex { $0.code == code } ?? 0
+                let issued = candidates.indices.contains(rank) && !usedCodes.contains(candidates[rank].oobCode) ? candidates[rank]
+                    : candidates.last { !usedCodes.contains($0.oobCode) }
+                if let issued {
+                    replacements[code] = issued.oobCode
+                    usedCodes.insert(issued.oobCode)
+                    body = body.replacingOccurrences(of: code, with: issued.oobCode)
+                }
             }
             var headers = lowercased(exchange.requestHeaders)
             headers["host"] = "127.0.0.1"
@@ -55,8 +65,15 @@ extension CaptureComparison {
             let captured = Answer(status: exchange.status, error: operation.error.map(errorCode(message:)))
             mapTokens(captured: exchange.responseBody, simulated: response.body, into: &replacements)
             let differs = captured.status != 0 && captured != simulated
-            rows.append(Row(entry: exchange.entry, operation: operation.operation, captured: captured, simulated: simulated,
-                            differs: differs, note: differs ? note(operation, captured: captured, simulated: simulated, project: project) : nil))
+            var why: String?
+            if differs {
+                let code = actionCode(in: exchange)
+                let known = code.map { code in issuedInCapture.contains { $0.code == code } }
+                why = note(operation, captured: captured, simulated: simulated, project: project, codeShownIssued: known)
+                    ?? rows.last(where: \.differs).map { "an earlier answer differed (#\($0.entry)): this call meets the state that difference left" }
+                    ?? "the simulated project answers this differently, and the capture does not show why"
+            }
+            rows.append(Row(entry: exchange.entry, operation: operation.operation, captured: captured, simulated: simulated, differs: differs, note: why))
         }
         return CaptureComparison(behaviour: behaviour.rawValue, rows: rows, emulatorRequests: emulatorRequests)
     }

@@ -113,14 +113,18 @@ public struct CaptureComparison: Sendable, Encodable {
     }
 
     /// What explains a difference, when it can be told.
-    public static func note(_ operation: CapturedOperation, captured: Answer, simulated: Answer, project: ProjectConfiguration) -> String? {
+    /// `codeShownIssued`: whether the capture shows its server issued the action code the call
+    /// carried (nil when it carried none).
+    public static func note(_ operation: CapturedOperation, captured: Answer, simulated: Answer, project: ProjectConfiguration, codeShownIssued: Bool? = nil) -> String? {
         switch simulated.error {
         case "EMAIL_NOT_FOUND", "USER_NOT_FOUND":
             return "the simulated project has no account for \(operation.email ?? "that address"): add it to the project's users (--project FILE)"
         case "UNAUTHORIZED_DOMAIN":
             return "the continue URL's host is not an authorized domain of project \(project.projectId) (--project FILE, authorizedDomains)"
         case "INVALID_OOB_CODE", "EXPIRED_OOB_CODE":
-            return "no code the simulated project issued stands for the captured one (the capture holds no request that sent it)"
+            return codeShownIssued == false
+                ? "the capture never shows its server issuing this code: it is sent as it is, and the simulated project never issued it either"
+                : "the simulated code standing for the captured one was refused (\(simulated.error ?? "")): an earlier call spent it, or the simulated clock had passed its lifetime"
         case "INVALID_ID_TOKEN", "MISSING_ID_TOKEN", "INVALID_REFRESH_TOKEN", "TOKEN_EXPIRED":
             return "the token came from a sign-in the capture does not hold"
         case "INVALID_PASSWORD" where captured.error == "EMAIL_NOT_FOUND":
