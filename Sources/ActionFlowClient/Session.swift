@@ -185,6 +185,21 @@ public struct PresenterProgress: Sendable, Equatable, Codable {
     public var isFinished: Bool { played >= steps.count }
 }
 
+extension AppEvent {
+    /// The fields a form's event sends, with their text: the fields it was typed into.
+    public var submittedFields: [(field: DraftField, text: String)] {
+        switch self {
+        case .signInSubmitted(let email, let password): [(.signInEmail, email), (.signInPassword, password)]
+        case .passwordResetRequested(let email): [(.forgotEmail, email)]
+        case .signInLinkRequested(let email): [(.signInEmail, email)]
+        case .signInEmailConfirmed(let email): [(.confirmEmail, email)]
+        case .newPasswordSubmitted(let password): [(.newPassword, password), (.widgetPassword, password)]
+        case .secondFactorRequested(let phoneNumber): [(.secondFactorPhone, phoneNumber)]
+        default: []
+        }
+    }
+}
+
 /// The phone's text fields: what is typed stays in `Session.drafts` until the form's button sends it.
 public enum DraftField: String, Sendable, CaseIterable {
     case signInEmail = "signIn.email"

@@ -410,20 +410,12 @@ public struct Interface: Sendable {
     /// The fields on the phone's screen that a presented step's event fills, with their text.
     private func typedFields(_ step: PresentedStep) -> [(field: DraftField, text: String)]? {
         guard let event = step.event else { return nil }
-        let candidates: [(DraftField, String)]
-        switch event {
-        case .signInSubmitted(let email, let password): candidates = [(.signInEmail, email), (.signInPassword, password)]
-        case .passwordResetRequested(let email): candidates = [(.forgotEmail, email)]
-        case .signInLinkRequested(let email): candidates = [(.signInEmail, email)]
-        case .signInEmailConfirmed(let email): candidates = [(.confirmEmail, email)]
-        case .newPasswordSubmitted(let password): candidates = [(.newPassword, password), (.widgetPassword, password)]
-        case .secondFactorRequested(let phoneNumber): candidates = [(.secondFactorPhone, phoneNumber)]
-        default: return nil
-        }
+        let candidates = event.submittedFields
+        guard !candidates.isEmpty else { return nil }
         let shown = Set(PhoneContent.page(driver.session, ui).blocks.compactMap { block -> String? in
             if case .control(let control) = block, control.isTextField { control.id } else { nil }
         })
-        return candidates.filter { shown.contains($0.0.rawValue) }.map { (field: $0.0, text: $0.1) }
+        return candidates.filter { shown.contains($0.field.rawValue) }
     }
 
     /// The presented step's `expect` steps, once every reply is in; each adds a ✓ to the caption.

@@ -7,6 +7,18 @@ extension Replay {
     /// as a presenter's, so the narration names the current step.
     public func shownSession(title: String) -> Session {
         var shown = session
+        // A recording made headless sent its forms without typing into them: the fields show
+        // what each form sent, as presenter mode shows it typed, not their placeholders.
+        // What was typed into a field after a form sent it stays as typed.
+        var sent: [Int: [String: String]] = [:]
+        for event in recording.events.prefix(position) {
+            let (device, inner) = if case .onDevice(let index, let inner) = event { (index, inner) } else { (shown.focus, event) }
+            if case .draftEdited(let field, _) = inner { sent[device]?[field] = nil }
+            for (field, text) in inner.submittedFields { sent[device, default: [:]][field.rawValue] = text }
+        }
+        for (device, fields) in sent where shown.devices.indices.contains(device) {
+            shown.devices[device].drafts.merge(fields) { _, submitted in submitted }
+        }
         var progress = PresenterProgress(title: title, steps: recording.events.map(\.caption))
         progress.played = position
         progress.lastResult = lastEvent.map { "event \(position): \($0.caption)" }

@@ -25,4 +25,23 @@ struct ReplayWordingTests {
         replay.seek(to: 2)
         #expect(replay.shownSession(title: "typed").presenter?.lastResult == "event 2: Types into Email")
     }
+
+    @Test("a replay of a headless run shows what each form sent, as presenter mode shows it typed: never the placeholders")
+    func formsShowWhatWasSent() async throws {
+        let scenario = try ScenarioParser.load(contentsOf: ScenarioLibrary.locate("password-reset-in-app"))
+        let transcript = await ScenarioLibrary.runEmbedded(scenario, baseProject: try ProjectConfigLoader.loadDefault())
+        var replay = Replay(try #require(transcript.recording))
+        var ui = UIState(colorMode: .full256)
+        ui.mode = .main
+        // Just after the wrong password was sent: the form shows Bob's address and the password as dots.
+        let signIn = try #require(replay.recording.events.firstIndex { if case .signInSubmitted = $0 { true } else { false } })
+        replay.seek(to: signIn + 1)
+        while let next = replay.nextEvent, !next.isUserStep { replay.forward() }
+        let text = MainView.render(session: replay.shownSession(title: "run"), ui: ui, transport: replay.transportLabel, width: 80, height: 24).text
+        #expect(text.contains("INVALID_PASSWORD"), "\(text)")
+        #expect(text.contains("bob@example.com"), "\(text)")
+        #expect(!text.contains("you@example.com"), "the placeholder is not shown for a field that was sent: \(text)")
+        #expect(text.contains("•••••"), "the password is shown as dots")
+        #expect(!text.contains("not-my-password"))
+    }
 }
