@@ -19,11 +19,18 @@ extension Replay {
         for (device, fields) in sent where shown.devices.indices.contains(device) {
             shown.devices[device].drafts.merge(fields) { _, submitted in submitted }
         }
-        var progress = PresenterProgress(title: title, steps: recording.events.map(\.caption))
+        var progress = PresenterProgress(title: title, steps: recording.events.map { Self.caption(of: $0, in: shown) })
         progress.played = position
-        progress.lastResult = lastEvent.map { "event \(position): \($0.caption)" }
+        progress.lastResult = lastEvent.map { "event \(position): \(Self.caption(of: $0, in: shown))" }
         shown.presenter = progress
         return shown
+    }
+
+    /// An event's caption, said of the device it happened on: on a computer "the app" is its website.
+    static func caption(of event: AppEvent, in session: Session) -> String {
+        let index = if case .onDevice(let device, _) = event { device } else { session.focus }
+        guard session.devices.indices.contains(index) else { return event.caption }
+        return Vocabulary.said(event.caption, on: session.devices[index].app.device)
     }
 
     /// What the status line names instead of a transport: nothing is called while replaying.

@@ -260,6 +260,28 @@ struct RehearsalTests {
         #expect(problems.isEmpty, "\(problems.count) problems, the first 20:\n\(problems.prefix(20).joined(separator: "\n"))")
     }
 
+    @Test("Every frame of a replay of a headless run, n to the end and b back", arguments: scenarios)
+    func replay(_ name: String) async throws {
+        let scenario = try ScenarioParser.load(contentsOf: ScenarioLibrary.locate(name))
+        let transcript = await ScenarioLibrary.runEmbedded(scenario, baseProject: try ProjectConfigLoader.loadDefault())
+        let recording = try #require(transcript.recording)
+        var problems: [String] = []
+        var wide: [Rehearsal.Shot] = []
+        for size in Self.sizes.reversed() {
+            var rehearsal = Rehearsal(Interface(replaying: recording, title: scenario.title, colorMode: .full256, width: size.0, height: size.1),
+                                      name: "replay of \(name) at \(size.0)x\(size.1)")
+            for index in 0..<recording.events.count { rehearsal.key(.character("n"), "n #\(index + 1)") }
+            for index in 0..<3 { rehearsal.key(.character("b"), "b #\(index + 1)") }
+            if size == (200, 50) { wide = rehearsal.shots }
+            problems += FrameInvariants.violations(rehearsal.shots, wide: wide)
+            // A replay offers nothing it refuses.
+            for shot in rehearsal.shots where shot.frame.text.contains("paste one with p") || shot.frame.text.contains("R reset") {
+                problems.append("\(shot.place): the frame offers what a replay refuses")
+            }
+        }
+        #expect(problems.isEmpty, "\(problems.count) problems, the first 20:\n\(problems.prefix(20).joined(separator: "\n"))")
+    }
+
     @Test("Story 2 after story 1 opens on its own world: no mail, no flow of story 1")
     func secondStoryStartsClean() throws {
         var rehearsal = try Rehearsal.welcome(size: (100, 30), theme: .dark)

@@ -22,7 +22,7 @@ enum InspectorContent {
         case .flow: flowTimeline(session, watching: ui.watching) + [.blank] + flowNarration(session)
         case .settings: settings(session, typing: ui.editing)
         case .device: device(session)
-        case .link: link(session)
+        case .link: link(session, readOnly: ui.readOnly)
         case .network: network(session, ui)
         case .project: project(session)
         case .mailbox: mailbox(session)
@@ -350,9 +350,11 @@ enum InspectorContent {
 
     // MARK: Link
 
-    private static func link(_ session: Session) -> [Block] {
+    private static func link(_ session: Session, readOnly: Bool) -> [Block] {
         guard let visit = session.app.lastLink else {
-            let hint = session.capture == nil ? "No link tapped yet. Open a message in the mailbox and tap its link, or paste one with p."
+            // A replay offers nothing it refuses: no tap, no paste.
+            let hint = session.capture == nil
+                ? readOnly ? "No link tapped yet at this point of the recording." : "No link tapped yet. Open a message in the mailbox and tap its link, or paste one with p."
                 : "No action link in the traffic yet: each one found (in an answer, the emulator's listing, a request or a redirect) is taken apart here."
             return [.heading("Link anatomy"), .paragraph(hint, .muted)]
         }
