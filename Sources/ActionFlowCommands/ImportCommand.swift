@@ -40,6 +40,9 @@ struct ImportCommand: AsyncParsableCommand {
 
     @OptionGroup var project: ProjectFileOption
 
+    /// The capture as messages name it, on success and failure alike.
+    private var source: String { capture == "-" ? "(standard input)" : capture }
+
     func run() async throws {
         // The simulated project's HTTP API is linked into actionflow-serve only.
         if compare, ServerProgram.comparesCaptures == nil { try ServerProgram.handOver() }
@@ -57,7 +60,7 @@ struct ImportCommand: AsyncParsableCommand {
             if json {
                 output = JSONWriter.commandOutput(CapturedFlow.Report(flow, comparison: comparison))
             } else {
-                output = flow.narration(source: capture == "-" ? "(standard input)" : capture) + (comparison.map { "\n\n" + $0.text } ?? "")
+                output = flow.narration(source: source) + (comparison.map { "\n\n" + $0.text } ?? "")
             }
             if let save { try SessionFile.save(flow.recording(project: configuration, source: URL(fileURLWithPath: capture).lastPathComponent), to: save) }
         } catch let error as SessionFileError {
@@ -68,7 +71,7 @@ struct ImportCommand: AsyncParsableCommand {
             throw ExitCode(2)
         } catch {
             let reason = (error as? CaptureError)?.description ?? (error as? MappedFile.Failure)?.description ?? Self.readFailure(error)
-            FileHandle.standardError.write(Data("actionflow import: \(UntrustedText.sanitize(capture)): \(reason)\n".utf8))
+            FileHandle.standardError.write(Data("actionflow import: \(UntrustedText.sanitize(source)): \(reason)\n".utf8))
             throw ExitCode(2)
         }
         print(output)

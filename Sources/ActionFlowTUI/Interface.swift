@@ -107,8 +107,12 @@ public struct Interface: Sendable {
         self.speed = speed
         replayTitle = ""
         ui = UIState(colorMode: colorMode, theme: theme)
-        // A session that has begun opens where it was; a new one on the welcome screen.
-        if !driver.events.isEmpty || driver.session.presenter != nil { ui.mode = .main }
+        // A session that has begun opens where it was, its fields waiting to be chosen; a new
+        // one on the welcome screen.
+        if !driver.events.isEmpty || driver.session.presenter != nil {
+            ui.mode = .main
+            ui.fieldsWaitForChoice = true
+        }
         if let scenario {
             ui.mode = .main
             if driver.session.presenter == nil {
@@ -263,7 +267,9 @@ public struct Interface: Sendable {
         case .send where replay != nil:
             ui.message = ui.readOnlyMessage
             return []
-        case .send(let event): return send(event)
+        case .send(let event):
+            ui.fieldsWaitForChoice = false
+            return send(event)
         case .quit: return [.quit]
         case .suspend: return [.suspend]
         case .redraw: return [.redraw]

@@ -65,6 +65,9 @@ public struct UIState: Sendable {
     /// Per pane (keyed by `paneKey`): whether its selected text field takes printable keys
     /// (false once Esc left it, true once chosen again); unset, `Controller.fieldTakesKeys` decides.
     public var fieldFocus: [String: Bool] = [:]
+    /// A reopened session: no field takes keys until one is chosen (↑ ↓, Enter, a click) or
+    /// the user does something, so that a shortcut never types into a field nobody picked.
+    public var fieldsWaitForChoice = false
     public var welcomeSelection = 0
     /// The welcome screen was opened with `w` from a session: Esc goes back to it.
     public var welcomeFromSession = false

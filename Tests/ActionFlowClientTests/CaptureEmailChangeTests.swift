@@ -31,3 +31,28 @@ struct CaptureEmailChangeTests {
         #expect(!report.contains("- To: `old@example.com`"))
     }
 }
+
+/// Issue 37, item 9: padding a link never hides it from the review.
+@Suite("a link of any length is read or reported with its size")
+struct OversizedLinkTests {
+    @Test("a listed link with a 200k continue URL and a 210 KB opened link are reported, never dropped")
+    func paddedLinks() throws {
+        let padding = String(repeating: "a", count: 200_000)
+        let listed = "http://127.0.0.1:9099/emulator/action?mode=resetPassword&lang=en&oobCode=CODEcodeCODEcode1234&apiKey=fake-api-key&continueUrl=https%3A%2F%2Fwww.example.com%2F\(padding)"
+        let listing = #"{"oobCodes":[{"email":"a@example.com","oobCode":"CODEcodeCODEcode1234","oobLink":"\#(listed)","requestType":"PASSWORD_RESET"}]}"#
+        let opened = "https://demo-actionflow.firebaseapp.com/__/auth/action?mode=verifyEmail&oobCode=X&continueUrl=https%3A%2F%2Fwww.example.com%2F\(String(repeating: "b", count: 210_000))"
+        let entries: [[String: Any]] = [
+            ["request": ["method": "GET", "url": "http://127.0.0.1:9099/emulator/v1/projects/demo-actionflow/oobCodes", "headers": []],
+             "response": ["status": 200, "headers": [], "content": ["mimeType": "application/json", "text": listing]]],
+            ["request": ["method": "GET", "url": opened, "headers": []],
+             "response": ["status": 200, "headers": [], "content": ["mimeType": "text/html", "text": ""]]],
+        ]
+        let data = try JSONSerialization.data(withJSONObject: ["log": ["version": "1.2", "entries": entries]])
+        let flow = try CapturedFlow.read(data, project: try ProjectConfigLoader.loadDefault())
+        #expect(flow.unrelated == 0, "the opened link is not an unrelated request")
+        let sizes = flow.findings.filter { $0.finding.code == "link.too-long" }
+        #expect(sizes.count == 2)
+        #expect(sizes.allSatisfy { $0.finding.message.contains("bytes") })
+        #expect(flow.narration(source: "padded.har").contains("2 action links too long to take apart"))
+    }
+}

@@ -14,8 +14,9 @@ struct MailLanguageOverServeTests {
         }
         let mails = try await fixture.rest.mailbox()
         #expect(mails.map(\.locale) == ["he", "vi", "en"])
-        #expect(mails.first?.subject == "בקשה להתחבר ל-demo-actionflow עם alice@example.com")
-        #expect(mails.dropFirst().first?.subject == "Yêu cầu đăng nhập vào demo-actionflow bằng alice@example.com")
+        // The request time, in English and UTC, where the address once stood (protocol: the sign-in email).
+        #expect(mails.first?.subject == "בקשה להתחבר ל-demo-actionflow ב-2026 January 15 09:00 UTC")
+        #expect(mails.dropFirst().first?.subject == "Yêu cầu đăng nhập vào demo-actionflow lúc 2026 January 15 09:00 UTC")
         for mail in mails {
             #expect(mail.body.components(separatedBy: "\n").contains(mail.link))
             // The action URL, wrapped in the hosting link, says the same language.

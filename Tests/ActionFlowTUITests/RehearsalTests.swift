@@ -326,6 +326,26 @@ struct RehearsalTests {
         #expect(presenting.model.update(.key(.character("y"))).contains(.quit))
     }
 
+    @Test("A narration scrolled into the middle of a line still shows its number, and … where it goes on from above")
+    func narrationShowsTheNumberOfAPartLine() {
+        let blocks: [Block] = (1...30).map { .item(String($0).padded(toColumns: 4), "a narration line long enough to wrap onto a second row, number \($0)", .text) }
+        let layout = BlockLayout(blocks, width: 30, editing: nil)
+        let starts = Set(layout.placed.map(\.row))
+        var partial = 0
+        for requested in [Int.max] + Array(0..<layout.contentHeight) {
+            let offset = layout.scrollOffset(selected: nil, height: 7, requested: requested)
+            var frame = Frame(width: 30, height: 7)
+            layout.draw(into: &frame, rect: Rect(x: 0, y: 0, width: 30, height: 7), selected: nil, focused: false, editing: nil, offset: offset)
+            let top = frame.text.split(separator: "\n", omittingEmptySubsequences: false).first.map(String.init) ?? ""
+            #expect(top.first?.isNumber == true, "scrolled to \(requested), the pane starts with \"\(top)\"")
+            if !starts.contains(offset) {
+                partial += 1
+                #expect(top.prefix(4).hasSuffix("…"), "\(top)")
+            }
+        }
+        #expect(partial > 0)
+    }
+
     @Test("Each invariant catches what it is there for")
     func theChecksCanFail() {
         // A cut word at a border.

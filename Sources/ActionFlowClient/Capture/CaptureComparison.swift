@@ -24,6 +24,19 @@ public struct CaptureComparison: Sendable, Encodable {
             self.differs = differs
             self.note = note
         }
+
+        private enum CodingKeys: String, CodingKey { case entry, operation, captured, simulated, differs, note }
+
+        /// Every key always, `note` as null where nothing explains a difference (docs/file-formats.md).
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(entry, forKey: .entry)
+            try container.encode(operation, forKey: .operation)
+            try container.encode(captured, forKey: .captured)
+            try container.encode(simulated, forKey: .simulated)
+            try container.encode(differs, forKey: .differs)
+            try container.encode(note, forKey: .note)
+        }
     }
 
     public struct Answer: Sendable, Encodable, Equatable {
@@ -35,6 +48,15 @@ public struct CaptureComparison: Sendable, Encodable {
         public init(status: Int, error: String?) {
             self.status = status
             self.error = error
+        }
+
+        private enum CodingKeys: String, CodingKey { case status, error }
+
+        /// `error` as null when the answer was no error, as docs/file-formats.md documents it.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(status, forKey: .status)
+            try container.encode(error, forKey: .error)
         }
 
         var text: String {

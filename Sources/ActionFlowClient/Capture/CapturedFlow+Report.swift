@@ -106,7 +106,8 @@ extension CapturedFlow {
     /// The flow told in plain lines, as `run` tells a scenario.
     public func narration(source: String) -> String {
         let safe = { (text: String) in UntrustedText.sanitize(SecretMasking.maskLinks(in: text)) }
-        var lines = ["capture \(UntrustedText.sanitize(source)): \(entries) entries, \(Self.count(operations.count, "Identity Toolkit call")), \(Self.count(actionLinks.count, "action link"))"]
+        let oversized = oversizedLinks.isEmpty ? "" : " (and \(Self.count(oversizedLinks.count, "action link")) too long to take apart)"
+        var lines = ["capture \(UntrustedText.sanitize(source)): \(entries) entries, \(Self.count(operations.count, "Identity Toolkit call")), \(Self.count(actionLinks.count, "action link"))\(oversized)"]
         var keptOut: [String] = []
         if preflights > 0 { keptOut.append(Self.count(preflights, "CORS preflight")) }
         if unrelated > 0 { keptOut.append(Self.count(unrelated, "unrelated request")) }

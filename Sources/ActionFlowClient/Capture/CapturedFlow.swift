@@ -170,6 +170,9 @@ public struct CapturedFlow: Sendable {
     public var entries: Int
     /// Every related exchange (calls, the emulator's listings, opened links), for their times.
     public var exchanges: [CapturedExchange] = []
+    /// Action links too long to take apart: where each was and its size. Padding a link never
+    /// hides it from the review; it is reported with its size instead.
+    public var oversizedLinks: [(entry: Int, bytes: Int)] = []
 
     /// Reads a HAR capture. `project` decides which domains are authorized and which apps and
     /// link domains are the project's, for the findings.
@@ -180,10 +183,15 @@ public struct CapturedFlow: Sendable {
             flow.add(CapturedExchange(entry: index, entry), project: project)
         }
         flow.entries = entries
-        guard !flow.operations.isEmpty || !flow.actionLinks.isEmpty else { throw .noIdentityToolkitCall(entries: flow.entries) }
+        guard !flow.operations.isEmpty || !flow.actionLinks.isEmpty || !flow.oversizedLinks.isEmpty else { throw .noIdentityToolkitCall(entries: flow.entries) }
         var departures = CaptureDepartures()
         flow.findings += flow.operations.enumerated().flatMap { index, operation in Self.findings(operation, index: index, project: project, departures: &departures) }
         flow.findings += flow.actionLinks.enumerated().flatMap { index, link in Self.findings(link, index: index) }
+        flow.findings += flow.oversizedLinks.map { oversized in
+            CapturedFinding(finding: Finding(code: "link.too-long", severity: .warning,
+                                             message: "Entry \(oversized.entry) holds an action link of \(oversized.bytes) bytes, past the \(LinkInspector.maximumLinkBytes) this tool takes apart: it is reported, not read. Browsers and mail clients cut or refuse links far shorter, and padding like this hides a link's parameters from a reviewer."),
+                            subject: "entry \(oversized.entry)")
+        }
         return flow
     }
 
@@ -233,6 +241,12 @@ public struct CapturedFlow: Sendable {
         if related { exchanges.append(exchange) } else { unrelated += 1 }
     }
 
+    /// Whether text too long to take apart is an action link all the same: it names the action
+    /// handler or carries an action code, plainly or percent-encoded.
+    static func looksLikeActionLink(_ text: String) -> Bool {
+        ["/__/auth/action", "/__/auth/links", "/emulator/action", "oobCode=", "oobCode%3D", "oobCode%253D"].contains { text.contains($0) }
+    }
+
     /// Whom a listed code's email went to: the emulator lists a `VERIFY_AND_CHANGE_EMAIL` under
     /// the account's address (firebase-tools `src/emulator/auth/operations.ts:965-970`), but the
     /// email goes to the new one, which the listing or the send that asked for it names.
@@ -247,7 +261,11 @@ public struct CapturedFlow: Sendable {
     /// Adds `text` when it is an action link not seen before; whether it is an action link.
     @discardableResult
     private mutating func addLink(_ text: String, source: CapturedActionLink.Source, entry: Int, email: String? = nil, project: ProjectConfiguration) -> Bool {
-        guard let anatomy = try? LinkInspector.inspect(text, authorizedDomains: project.authorizedDomains) else { return false }
+        guard let anatomy = try? LinkInspector.inspect(text, authorizedDomains: project.authorizedDomains) else {
+            guard text.utf8.count > LinkInspector.maximumLinkBytes, Self.looksLikeActionLink(text) else { return false }
+            if !oversizedLinks.contains(where: { $0.entry == entry }) { oversizedLinks.append((entry, text.utf8.count)) }
+            return true
+        }
         if !actionLinks.contains(where: { $0.anatomy.link == anatomy.link }) {
             actionLinks.append(CapturedActionLink(anatomy: anatomy, source: source, entry: entry, email: email))
         }

@@ -105,7 +105,8 @@ extension HTTPArchive {
             let path = fieldPath(context.codingPath)
             throw .notHAR(path.isEmpty ? "the top level is not an object" : "\(path) is not \(typeName(type))")
         } catch let DecodingError.valueNotFound(type, context) {
-            throw .notHAR("\(fieldPath(context.codingPath)) is null, not \(typeName(type))")
+            let path = fieldPath(context.codingPath)
+            throw .notHAR(path.isEmpty ? "the whole file is the JSON value null, not an object" : "\(path) is null, not \(typeName(type))")
         } catch let DecodingError.keyNotFound(key, context) {
             throw .notHAR("\(fieldPath(context.codingPath + [key])) is missing")
         } catch {

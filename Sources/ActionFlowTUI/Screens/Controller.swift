@@ -178,7 +178,7 @@ public enum Controller {
             ui.selection[pane.key] = next
             // Enter walks a form: the next text field opens for typing straight away.
             if key == .enter, next != index, all[next].isTextField, case .text(let value, _, _) = all[next].kind {
-                ui.editing = Editing(id: all[next].id, editor: TextEditor(value))
+                ui.editing = Editing(id: all[next].id, editor: TextEditor(value, selected: true))
             }
             return commands
         default:
@@ -194,7 +194,7 @@ public enum Controller {
     /// that switch and scroll panes keep working when one opens). While a scenario is presented
     /// the keys are the presenter's until a field is chosen.
     static func fieldTakesKeys(_ pane: String, session: Session, ui: UIState) -> Bool {
-        !ui.readOnly && (ui.fieldFocus[pane] ?? (session.presenter == nil && !isInspectorPane(pane)))
+        !ui.readOnly && (ui.fieldFocus[pane] ?? (session.presenter == nil && !isInspectorPane(pane) && !ui.fieldsWaitForChoice))
     }
 
     private static func isInspectorPane(_ pane: String) -> Bool {
@@ -235,7 +235,8 @@ public enum Controller {
             switch key {
             case .character, .paste:
                 // Typing on a focused field starts editing it: no letter is a shortcut there.
-                var editor = TextEditor(value)
+                // A prefilled field's text is selected as editing starts: the key replaces it.
+                var editor = TextEditor(value, selected: true)
                 _ = editor.apply(key)
                 ui.editing = Editing(id: all[selected].id, editor: editor)
                 return []
@@ -341,7 +342,7 @@ public enum Controller {
                 ui.message = ui.readOnlyMessage
                 return []
             }
-            ui.editing = Editing(id: control.id, editor: TextEditor(value))
+            ui.editing = Editing(id: control.id, editor: TextEditor(value, selected: true))
             return []
         }
         return apply(control.activate(1), ui: &ui)

@@ -267,8 +267,9 @@ public enum MainView {
         default: break
         }
         if ui.mode == .welcome { return [("↑↓", "choose"), ("Enter", "start"), ("?", "help"), ("q", "quit")] }
-        if ui.editing != nil {
-            return [("Enter", "save"), ("Esc", "leave field"), ("←→", "move"), ("Home/End", "jump"), ("Ctrl-U", "clear"), ("Tab/↓", "next")]
+        if let editing = ui.editing {
+            let replaces: [(String, String)] = editing.editor.selectsAll ? [("type", "replaces it")] : []
+            return replaces + [("Enter", "save"), ("Esc", "leave field"), ("←→", "move"), ("Home/End", "jump"), ("Ctrl-U", "clear"), ("Tab/↓", "next")]
         }
         if typing {
             // Letters go into the field: the shortcuts wait until Esc leaves it.
@@ -360,10 +361,10 @@ public enum MainView {
         ("Move", [("Tab / S-Tab", "phone ⇄ inspector"), ("↑ ↓  k j", "select a control"), ("← →  h l", "pane / change choice"),
                   ("1 … 8", "inspector panes"), ("PgUp PgDn", "scroll"), ("Esc", "leave a field / back")]),
         ("Act", [("Enter Space", "press, toggle, edit"), ("m / a", "mailbox / the app"), ("p", "paste a link"),
-                 ("r / x", "retry / dismiss"), ("n", "next scenario step"),
+                 ("r / x", "retry / dismiss"), ("n b g", "next / back / play"),
                  ("e", "export the session"), ("c", "exchange as curl")]),
         ("World", [("+ / >", "clock +1 h / +1 day"), ("R", "reset the world"), ("w", "welcome screen")]),
-        ("Fields", [("← → Home End", "move the cursor"), ("Bksp  Del", "delete"), ("C-U / C-K", "clear before / after"), ("Enter / Esc", "save / keep and leave")]),
+        ("Fields", [("← → Home End", "move the cursor"), ("Bksp  Del", "delete"), ("C-U / C-K", "clear before / after"), ("type", "replaces selection"), ("Enter", "save"), ("Esc", "leave, keeping it")]),
         ("Terminal", [("Ctrl-L", "redraw"), ("Ctrl-Z", "suspend (fg resumes)"), ("q  Ctrl-C", "quit")]),
     ]
 
@@ -396,7 +397,8 @@ public enum MainView {
                 y += 1
                 for (key, action) in keys where y < area.maxY {
                     frame.put(" " + key.padded(toColumns: keyWidth - 2), x: area.x, y: y, role: .keyName, clip: area)
-                    frame.put(action, x: area.x + keyWidth, y: y, role: .text, clip: area)
+                    // An action too long for its column ends with `…` after a whole word.
+                    frame.put(action.truncatedBetweenWords(toColumns: max(1, area.maxX - area.x - keyWidth)), x: area.x + keyWidth, y: y, role: .text, clip: area)
                     y += 1
                 }
             }

@@ -221,7 +221,11 @@ public struct BlockLayout: Sendable {
                 frame.put(MainView.fitted(spans, columns: rect.width), x: rect.x, y: top, clip: rect)
             case .item(let marker, _, let role):
                 let indent = marker.displayWidth
-                frame.put(marker, x: rect.x, y: top, role: .muted, clip: rect)
+                // An item whose first lines are scrolled away still shows its number, on its
+                // first visible line, and `…` where its text goes on from above.
+                let hidden = max(0, rect.y - top)
+                let shownMarker = hidden > 0 && marker.hasSuffix(" ") ? marker.dropLast() + "…" : marker
+                frame.put(String(shownMarker), x: rect.x, y: top + hidden, role: .muted, clip: rect)
                 for (i, line) in lines.enumerated() {
                     frame.put(line.text, x: rect.x + indent + line.indent, y: top + i, role: role, clip: rect)
                 }
@@ -284,6 +288,8 @@ public struct BlockLayout: Sendable {
                 let (shown, column) = editor.visible(width: fieldWidth)
                 let text = secret ? SecretMasking.maskTyped(shown) : shown
                 frame.put(text.padded(toColumns: fieldWidth), x: fieldX, y: y, role: .focusedField, clip: rect)
+                // Selected text, which typing replaces, stands out from the field around it.
+                if editor.selectsAll { frame.put(text, x: fieldX, y: y, role: .selection, clip: rect) }
                 return (fieldX + (secret ? min(column, shown.count) : column), y)
             }
             let shown = value.isEmpty ? placeholder : (secret ? SecretMasking.maskTyped(value) : value)

@@ -7,16 +7,31 @@ public struct TextEditor: Hashable, Sendable {
     public private(set) var characters: [Character]
     /// Index in `characters` before which typing inserts.
     public private(set) var cursor: Int
+    /// The whole text is selected, as a prefilled field's is when editing starts: what is typed
+    /// or pasted replaces it, a deleting key clears it, a moving key keeps it and moves.
+    public private(set) var selectsAll: Bool
 
-    public init(_ text: String = "") {
+    /// `selected`: the text starts selected (a prefilled field opened for editing).
+    public init(_ text: String = "", selected: Bool = false) {
         characters = Array(UntrustedText.sanitize(text))
         cursor = characters.count
+        selectsAll = selected && !characters.isEmpty
     }
 
     public var text: String { String(characters) }
 
     /// Applies an editing key; returns false for keys a text field does not handle.
     public mutating func apply(_ key: Key) -> Bool {
+        if selectsAll {
+            selectsAll = false
+            switch key {
+            case .character, .paste, .backspace, .control("h"), .delete, .control("d"), .control("u"), .control("k"), .control("w"):
+                characters = []
+                cursor = 0
+                if case .character = key {} else if case .paste = key {} else { return true }
+            default: break
+            }
+        }
         switch key {
         case .character(let character):
             insert(String(character))
