@@ -186,6 +186,15 @@ public struct SecurityReview: Sendable {
         }
         let continueURLs = flow.sentContinueURLs
         guard let url = continueURLs.first else { return check }
+        guard !flow.isCapture else {
+            // The captured project's authorized domains are its own, which its traffic does not carry.
+            check.verdict = .notShown
+            let sent = "The captured sends carried continue URLs (\(url)\(continueURLs.count > 1 ? " and \(continueURLs.count - 1) more" : ""))"
+            check.evidence = flow.capturedFromEmulator
+                ? "\(sent), and the Auth Emulator sent them all: it checks no authorized domain (firebase-tools src/emulator/auth/operations.ts, sendOobCode), so production's check is not exercised by this capture."
+                : "\(sent); the captured project's authorized domains are not in its traffic, so whether each host is on them is not shown. A refusal (UNAUTHORIZED_DOMAIN) would show the check."
+            return check
+        }
         let outside = continueURLs.filter { url in
             if case .authorized = ContinueURLPolicy.check(url, authorizedDomains: flow.project.authorizedDomains) { false } else { true }
         }
@@ -331,6 +340,8 @@ struct FlowEvidence {
     let isSimulated: Bool
     /// An imported capture: the project's settings are this tool's, not the captured project's.
     let isCapture: Bool
+    /// A capture whose calls went to an Auth Emulator.
+    private(set) var capturedFromEmulator = false
     /// Calls that carried a code, and the sends (code "" for those), in journal order.
     private(set) var uses: [CodeUse] = []
     /// Continue URLs as sent (checked against the domains before they are shown).
@@ -404,6 +415,7 @@ struct FlowEvidence {
                     openedActionPage = true
                 }
             case .captured(.call(let call)):
+                if call.toEmulator { capturedFromEmulator = true }
                 if call.operation == "sendOobCode", let url = call.continueUrl, !url.isEmpty { sentContinueURLs.append(url) }
                 if call.operation == "sendOobCode", (200..<300).contains(call.status), let type = call.requestType.flatMap(OobRequestType.init(rawValue:)) {
                     acceptedSendTypes.append(type)

@@ -111,6 +111,7 @@ public struct SequenceDiagram: Sendable, Equatable {
         case .app where session.hasSeveralDevices: return safe(appLabel(session.devices[0]))
         case .app: return safe("App on \(session.app.device.osName)")
         case .app2: return safe(session.devices.count > 1 ? appLabel(session.devices[1]) : "App")
+        case .auth where session.capture != nil: return safe("Firebase Auth (\(session.capturedProjectId.map { "captured project \($0)" } ?? "the captured project"))")
         case .auth: return safe("Firebase Auth (\(session.project.projectId))")
         case .mailbox: return "Mailbox"
         case .webWidget: return "Web widget (hosted action page)"

@@ -128,6 +128,10 @@ struct EvidenceConsistencyTests {
         let report = ReviewReport(title: "shop.har", session: session).markdown
         #expect(report.contains("The captured server accepted 3 requests for an email"), "\(report)")
         #expect(!report.contains("No email was sent."))
+        // Judged as its own project: named from its hosted page, never the bundled demo's.
+        #expect(SequenceDiagram.label(of: .auth, in: session) == "Firebase Auth (captured project shop-acme)")
+        #expect(checks["3.7.2"]?.verdict == .notShown)
+        #expect(checks["3.7.2"]?.evidence.contains("demo-actionflow") == false)
         // The lookups say what they answered.
         #expect(flow.narration(source: "shop.har").contains("lookup: 200, ann@shop.example, email verified"))
     }

@@ -242,3 +242,25 @@ extension CapturedFlow {
         return shown
     }
 }
+
+extension Session {
+    /// The project a captured flow's traffic names: an emulator path's `/projects/ID/`, or the
+    /// Hosting domain (`ID.firebaseapp.com`, `ID.web.app`) of a link it holds; nil when it names
+    /// none. A capture is never silently the bundled project's.
+    public var capturedProjectId: String? {
+        guard capture != nil else { return nil }
+        for record in exchanges {
+            if let range = record.request.range(of: "/projects/") {
+                let id = record.request[range.upperBound...].prefix { $0 != "/" && $0 != " " && $0 != "?" }
+                if !id.isEmpty { return UntrustedText.sanitize(String(id)) }
+            }
+        }
+        for entry in journal {
+            guard case .captured(.actionLink(let link)) = entry.fact, let host = URLComponents(string: link.link)?.host?.lowercased() else { continue }
+            for suffix in [".firebaseapp.com", ".web.app"] where host.hasSuffix(suffix) {
+                return UntrustedText.sanitize(String(host.dropLast(suffix.count)))
+            }
+        }
+        return nil
+    }
+}
