@@ -240,7 +240,7 @@ struct SequenceDiagramBuilder {
             reply(.auth, appLine, call.status == 0 ? "no answer captured" : "\(call.status)" + (call.error.map { " \($0)" } ?? ""))
         case .captured(.actionLink(let link)):
             switch link.source {
-            case .emulatorListing, .operationResponse: reply(.auth, .mailbox, "\(link.mode ?? "action") link, continueUrl \(link.continueUrl ?? "none")")
+            case .emulatorListing, .operationResponse, .sentByServer: reply(.auth, .mailbox, "\(link.mode ?? "action") link, continueUrl \(link.continueUrl ?? "none")")
             case .opened: request(.user, .browser, "opens the \(link.mode ?? "action") link")
             case .redirect: reply(.browser, .user, "redirected to the \(link.mode ?? "action") link")
             }

@@ -17,7 +17,7 @@ extension ServeCommand {
     func runInspecting(api: EmulatorAPI, limits: ServerLimits, forwarder: UpstreamForwarder?, project: ProjectConfiguration) async throws {
         let feed: TrafficFeed
         do throws(SessionFileError) {
-            feed = try TrafficFeed(capture: LiveCapture(project: project, source: "serve --inspect"), savingTo: save)
+            feed = try TrafficFeed(capture: LiveCapture(project: project, source: "serve --inspect"), savingTo: save, mail: { api.sentMail() })
         } catch {
             FileHandle.standardError.write(Data("actionflow serve: \(error)\n".utf8))
             throw ExitCode(2)
@@ -83,6 +83,8 @@ final class TrafficFeed: Sendable {
         var sink: (@Sendable ([AppEvent]) -> Void)?
         /// Events seen before the interface was connected.
         var waiting: [AppEvent] = []
+        /// How many of each project's emails are read (a project restarted starts again at 0).
+        var mailRead: [String: Int] = [:]
     }
 
     /// The state, shared with the reading task.
@@ -96,8 +98,9 @@ final class TrafficFeed: Sendable {
     private let queue: AsyncStream<ServedExchange>.Continuation
     private let reader: Task<Void, Never>
 
-    /// With `savingTo`, every event also goes to a spool beside that file.
-    init(capture: LiveCapture, savingTo path: String?) throws(SessionFileError) {
+    /// With `savingTo`, every event also goes to a spool beside that file. `mail` gives the
+    /// emails the server sent, by project: read after each exchange, they join the session.
+    init(capture: LiveCapture, savingTo path: String?, mail: (@Sendable () -> [String: [MailMessage]])? = nil) throws(SessionFileError) {
         start = capture.start
         let spool = try path.map { path throws(SessionFileError) in try SessionSpool(path: path) }
         let shared = Shared(State(capture: capture, spool: spool))
@@ -106,7 +109,7 @@ final class TrafficFeed: Sendable {
         self.queue = queue
         // Below the server's threads: under load the answers come first, the reading a moment later.
         reader = Task.detached(priority: .utility) {
-            for await served in exchanges { Self.read(served, into: shared.state) }
+            for await served in exchanges { Self.read(served, into: shared.state, mail: mail) }
         }
     }
 
@@ -125,12 +128,22 @@ final class TrafficFeed: Sendable {
         queue.yield(served)
     }
 
-    private static func read(_ served: ServedExchange, into state: borrowing Mutex<State>) {
+    private static func read(_ served: ServedExchange, into state: borrowing Mutex<State>, mail: (@Sendable () -> [String: [MailMessage]])?) {
         let exchange = CapturedExchange(entry: 0, startedDateTime: nil, time: served.milliseconds, method: served.request.method, url: served.url,
                                         requestHeaders: served.request.headers, requestBody: served.request.body,
                                         status: served.response.status, responseHeaders: served.responseHeaders, responseBody: served.response.body)
+        // Only a call that can send one looks for new mail: a mailbox is copied to be read.
+        let sent = served.url.contains("sendOobCode") || served.url.contains("getOobConfirmationCode") || served.url.contains(":update") || served.url.contains("setAccountInfo") || served.url.contains("resetPassword")
+            ? mail?() : nil
         state.withLock { state in
-            let events = state.capture.read(exchange, at: served.startedAt)
+            var events = state.capture.read(exchange, at: served.startedAt)
+            for (projectId, messages) in (sent ?? [:]).sorted(by: { $0.key < $1.key }) {
+                let read = state.mailRead[projectId] ?? 0
+                // A project restarted (PUT config, a reset) begins its mailbox again.
+                let from = read <= messages.count ? read : 0
+                for message in messages[from...] { events += state.capture.read(sent: message) }
+                state.mailRead[projectId] = messages.count
+            }
             state.spool?.append(events, at: served.startedAt)
             if let sink = state.sink { sink(events) } else { state.waiting += events }
         }

@@ -191,6 +191,12 @@ public struct EmulatorAPI: Sendable {
 
     public static let defaultMaxBodyBytes = ServeDefaults.maxBodyBytes
 
+    /// The emails every project sent so far, by project id: what `serve --inspect` records
+    /// beside the traffic, since mail never crosses it.
+    public func sentMail() -> [String: [MailMessage]] {
+        projects.mailboxes()
+    }
+
     /// Serves `transport`'s project as the default one, in the behaviour its project has.
     /// Clients may replace a project (`PUT .../config`, a `serve` extension).
     public init(transport: EmbeddedTransport, project: ServedProject, maxBodyBytes: Int = EmulatorAPI.defaultMaxBodyBytes) {

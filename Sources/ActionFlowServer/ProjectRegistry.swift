@@ -26,6 +26,12 @@ final class ProjectRegistry: @unchecked Sendable {
 
     var defaultProject: EmbeddedTransport { project(defaultProjectId) }
 
+    /// Every project's mailbox as it is now, by project id (tenants' aside).
+    func mailboxes() -> [String: [MailMessage]] {
+        let all = lock.withLock { projects }
+        return all.mapValues { $0.snapshot.mailbox }
+    }
+
     func project(_ projectId: String) -> EmbeddedTransport {
         lock.withLock {
             if let existing = projects[projectId] { return existing }

@@ -41,7 +41,8 @@ struct ServeInspectEndToEndTests {
         try tmux.press("5")
         tmux.waitFor("Network", "sendOobCode 200", "resetPassword 200")
         try tmux.press("7")
-        tmux.waitFor("Inbox · 1 message", "Action link 1")
+        // The email serve itself sent, whole: its subject, not only a link found in the traffic.
+        tmux.waitFor("Inbox · 1 message", "Reset your password for")
         try tmux.press("x")
         tmux.waitFor("live traffic is read-only")
         try tmux.press("q")
@@ -60,6 +61,11 @@ struct ServeInspectEndToEndTests {
         #expect(diagram.output.contains("sendOobCode"))
         let text = try String(contentsOfFile: saved, encoding: .utf8)
         #expect(!text.contains("correct-horse"), "no password from the traffic in clear")
+        // The saved session holds the mail serve sent, its link and so its continue URL.
+        #expect(diagram.output.contains("continueUrl https://www.example.com/articles/42"), "\(diagram.output)")
+        let report = try Spawn.run(BuiltBinary.url.path, ["export", saved, "--format", "markdown"], capture: true)
+        #expect(report.output.contains("- To: `bob@example.com`"), "\(report.output)")
+        #expect(!report.output.contains("No email was sent."))
     }
 
     @Test("with --upstream the calls go on to the other server, whose answers the client gets and the screen shows")

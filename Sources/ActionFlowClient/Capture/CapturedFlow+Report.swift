@@ -149,6 +149,7 @@ extension CapturedActionLink.Source {
         case .operationResponse: "in the answer to sendOobCode"
         case .opened: "opened"
         case .redirect: "redirected to"
+        case .sentByServer: "in the email the server sent"
         }
     }
 }

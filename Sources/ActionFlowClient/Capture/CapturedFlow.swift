@@ -142,6 +142,8 @@ public struct CapturedActionLink: Sendable, Hashable {
         case opened
         /// A 3xx answer's `Location`.
         case redirect
+        /// The email `serve --inspect`'s own server sent: it holds the mail, not only the traffic.
+        case sentByServer
     }
 
     public var anatomy: LinkAnatomy

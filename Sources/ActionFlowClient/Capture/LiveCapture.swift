@@ -51,6 +51,22 @@ public struct LiveCapture: Sendable {
         if flow.actionLinks.count > Self.rememberedLinks { flow.actionLinks.removeFirst(flow.actionLinks.count - Self.rememberedLinks) }
         return events
     }
+
+    /// The events of an email the watched server itself sent: its link taken apart, and the
+    /// whole email (whom it went to, its subject and body) in the mailbox, as a scenario's are.
+    public mutating func read(sent message: MailMessage) -> [AppEvent] {
+        guard let anatomy = try? LinkInspector.inspect(message.link, authorizedDomains: project.authorizedDomains),
+              !flow.actionLinks.contains(where: { $0.anatomy.link == anatomy.link }) else { return [] }
+        let link = CapturedActionLink(anatomy: anatomy, source: .sentByServer, entry: max(0, flow.entries - 1), email: message.to)
+        // Remembered, so that the emulator's listing of the same link later adds nothing.
+        flow.actionLinks.append(link)
+        links += 1
+        var mail = message
+        mail.id = "sent-\(links)"
+        let step = CaptureStep(fact: .actionLink(CapturedLink(link)), exchange: nil, mail: mail, at: message.sentAt)
+        let findings = CapturedFlow.findings(link, index: links - 1)
+        return [.captured(step)] + findings.map { .captured(CaptureStep(fact: .finding($0.finding, subject: $0.subject), exchange: nil, mail: nil, at: nil)) }
+    }
 }
 
 /// What a long session no longer keeps in its journal: how many facts, and the calls among
