@@ -2,6 +2,7 @@ import ActionFlowBackend
 @testable import ActionFlowClient
 @testable import ActionFlowCommands
 import ActionFlowModel
+import ActionFlowTUI
 import Foundation
 import Testing
 import TestSupport
@@ -134,6 +135,22 @@ struct EvidenceConsistencyTests {
         #expect(checks["3.7.2"]?.evidence.contains("demo-actionflow") == false)
         // The lookups say what they answered.
         #expect(flow.narration(source: "shop.har").contains("lookup: 200, ann@shop.example, email verified"))
+    }
+
+    @Test("a capture's status line says what its traffic shows of a sign-in, never the simulated app's 'signed out'")
+    func statusLineOfACapture() throws {
+        let project = try ProjectConfigLoader.loadDefault()
+        var ui = UIState(colorMode: .full256)
+        ui.mode = .main
+        func status(_ data: Data) throws -> String {
+            let session = try CapturedFlow.read(data, project: project).recording(project: project, source: "c.har").current
+            let rows = MainView.render(session: session, ui: ui, transport: "capture", width: 120, height: 30).text.split(separator: "\n")
+            return String(rows[rows.count - 2])
+        }
+        let signedIn = try status(HARFixture.calls([("signInWithPassword", #"{"email":"a@example.com","password":"pw-123456"}"#, 200, #"{"email":"a@example.com","idToken":"x"}"#)]))
+        #expect(signedIn.contains("signed in as a@example.com (captured)"), "\(signedIn)")
+        let none = try status(Self.productionCapture())
+        #expect(none.contains("no sign-in captured") && !none.contains("signed out"), "\(none)")
     }
 
     @Test("a captured reset: 6.3.7 is not shown by a capture, never judged by the mail it cannot hold")

@@ -158,6 +158,23 @@ import Testing
         await #expect(throws: ExitCode(2)) { try await command.run() }
     }
 
+    @Test("text that is no UTF-8, JSON nested past what a parser reads and the value null are each named for what they are")
+    func notJSONSaysWhy() throws {
+        var invalid = Data(#"{"log": {"entries": ["#.utf8)
+        invalid.append(contentsOf: [0xC3, 0x28])
+        invalid.append(contentsOf: Data("]}}".utf8))
+        let deep = Data((String(repeating: "[", count: 600) + String(repeating: "]", count: 600)).utf8)
+        for (data, reason) in [(invalid, "not JSON: it is not UTF-8 text (the first bad byte is at offset 21)"),
+                               (deep, "not JSON: it nests 600 levels deep, past the 512 a JSON parser reads"),
+                               (Data("null".utf8), "not a HAR capture: the whole file is the JSON value null, not an object")] {
+            #expect {
+                _ = try HTTPArchive.load(data)
+            } throws: { error in
+                (error as? CaptureError)?.description == reason
+            }
+        }
+    }
+
     @Test func cutShortNamesThePosition() throws {
         let data = try Self.capture("cut-short.har")
         let lines = String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).count

@@ -244,6 +244,16 @@ extension CapturedFlow {
 }
 
 extension Session {
+    /// The address of the last sign-in (or sign-up) a capture shows answered 200, if it shows one.
+    public var capturedSignIn: String? {
+        for entry in journal.reversed() {
+            guard case .captured(.call(let call)) = entry.fact, call.status == 200,
+                  ["signUp", "signInWithPassword", "signInWithEmailLink", "verifyPassword", "signupNewUser", "emailLinkSignin"].contains(call.operation) else { continue }
+            return call.email.map(UntrustedText.sanitize) ?? "an account"
+        }
+        return nil
+    }
+
     /// The project a captured flow's traffic names: an emulator path's `/projects/ID/`, or the
     /// Hosting domain (`ID.firebaseapp.com`, `ID.web.app`) of a link it holds; nil when it names
     /// none. A capture is never silently the bundled project's.

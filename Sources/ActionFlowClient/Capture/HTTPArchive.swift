@@ -100,7 +100,10 @@ extension HTTPArchive {
         do {
             archive = try JSONDecoder().decode(HTTPArchive.self, from: data)
         } catch let DecodingError.dataCorrupted(context) where context.codingPath.isEmpty {
-            throw .notJSON(context.debugDescription)
+            // Text that is no UTF-8, and JSON nested past what a parser takes, are named apart.
+            throw .notJSON(JSONScan.invalidUTF8(data).map { "it is not UTF-8 text (the first bad byte is at offset \($0))" }
+                ?? JSONScan.deepestNesting(data).flatMap { $0 > JSONScan.deepestReadable ? "it nests \($0) levels deep, past the \(JSONScan.deepestReadable) a JSON parser reads" : nil }
+                ?? context.debugDescription)
         } catch let DecodingError.typeMismatch(type, context) {
             let path = fieldPath(context.codingPath)
             throw .notHAR(path.isEmpty ? "the top level is not an object" : "\(path) is not \(typeName(type))")
@@ -196,12 +199,57 @@ enum JSONScan {
         byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09
     }
 
+    /// Foundation's JSON parser refuses deeper nesting than this.
+    static let deepestReadable = 512
+
+    /// The offset of the first byte that breaks UTF-8, if one does.
+    static func invalidUTF8(_ data: Data) -> Int? {
+        var iterator = data.makeIterator()
+        var decoder = UTF8()
+        var offset = 0
+        while true {
+            switch decoder.decode(&iterator) {
+            case .scalarValue(let scalar): offset += UTF8.width(scalar)
+            case .emptyInput: return nil
+            case .error: return offset
+            }
+        }
+    }
+
+    /// JSON's containers as a byte scan meets them, strings skipped: how deep each byte sits.
+    struct Nesting {
+        private(set) var depth = 0
+        private(set) var inString = false
+        private var escaped = false
+
+        /// Reads one byte; returns the change of depth it makes (+1 opens, -1 closes, 0 neither).
+        mutating func read(_ byte: UInt8) -> Int {
+            if inString {
+                if escaped { escaped = false } else if byte == UInt8(ascii: "\\") { escaped = true } else if byte == UInt8(ascii: "\"") { inString = false }
+                return 0
+            }
+            switch byte {
+            case UInt8(ascii: "\""): inString = true
+            case UInt8(ascii: "{"), UInt8(ascii: "["): depth += 1; return 1
+            case UInt8(ascii: "}"), UInt8(ascii: "]"): depth -= 1; return -1
+            default: break
+            }
+            return 0
+        }
+    }
+
+    /// How deep the text's containers nest (strings skipped); nil when it is no container.
+    static func deepestNesting(_ data: Data) -> Int? {
+        var nesting = Nesting()
+        var deepest = 0
+        for byte in data where nesting.read(byte) > 0 { deepest = max(deepest, nesting.depth) }
+        return deepest == 0 ? nil : deepest
+    }
+
     /// Where the text ends, when it ends inside a string or with a container still open.
     static func unfinishedEnd(_ data: Data) -> (offset: Int, line: Int, column: Int)? {
         guard let first = data.first(where: { !isSpace($0) }), first == UInt8(ascii: "{") || first == UInt8(ascii: "[") else { return nil }
-        var depth = 0
-        var inString = false
-        var escaped = false
+        var nesting = Nesting()
         var line = 1
         var column = 1
         for byte in data {
@@ -211,22 +259,10 @@ enum JSONScan {
             } else if byte & 0xC0 != 0x80 {
                 column += 1
             }
-            if inString {
-                if escaped { escaped = false } else if byte == UInt8(ascii: "\\") { escaped = true } else if byte == UInt8(ascii: "\"") { inString = false }
-                continue
-            }
-            switch byte {
-            case UInt8(ascii: "\""): inString = true
-            case UInt8(ascii: "{"), UInt8(ascii: "["):
-                depth += 1
-            case UInt8(ascii: "}"), UInt8(ascii: "]"):
-                depth -= 1
-                // More closed than opened: malformed, which the parser names better.
-                if depth < 0 { return nil }
-            default: break
-            }
+            // More closed than opened: malformed, which the parser names better.
+            if nesting.read(byte) < 0, nesting.depth < 0 { return nil }
         }
-        guard inString || depth > 0 else { return nil }
+        guard nesting.inString || nesting.depth > 0 else { return nil }
         return (data.count, line, column)
     }
 }

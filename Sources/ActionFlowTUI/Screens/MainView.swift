@@ -211,7 +211,11 @@ public enum MainView {
         var pieces: [(text: String, worth: Int)] = [(" ● \(transport) ", 2)]
         if let now = session.now { pieces.append((" ⏱ \(Clock.format(now)) UTC ", 1)) }
         if session.hasSeveralDevices { pieces.append((" on the \(session.focusedDevice.name.title) ", 4)) }
-        if let signedIn = session.app.session {
+        if session.capture != nil {
+            // A capture holds a client's traffic, not its state: say only what the traffic shows.
+            // Worth less than the transport, which names the server being watched.
+            pieces.append((" \(session.capturedSignIn.map { "signed in as \($0) (captured)" } ?? "no sign-in captured") ", 1))
+        } else if let signedIn = session.app.session {
             pieces.append((" \(signedIn.email ?? signedIn.localId)\(signedIn.emailVerified ? " ✓" : " (unverified)") ", 3))
         } else {
             pieces.append((" signed out ", 3))
