@@ -7,7 +7,9 @@ import Foundation
 /// - a refused capture gets one terminal-safe reason;
 /// - read one entry at a time, a capture the whole-file decoder accepts gives the same entries
 ///   and the same verdict;
-/// - a capture read is narrated in terminal-safe lines.
+/// - a capture read is narrated in terminal-safe lines;
+/// - no secret of the input (a code, password or token, in a body or a link, however encoded)
+///   reaches the narration, the JSON report, the review report or the diagram.
 enum CaptureChecks {
     static let project = try? ProjectConfigLoader.loadDefault()
 
@@ -28,12 +30,42 @@ enum CaptureChecks {
         }
         do {
             let flow = try CapturedFlow.read(data, project: project)
-            violations.expectSafeLines(flow.narration(source: "fuzz.har"), of: "the narration")
+            let narration = flow.narration(source: "fuzz.har")
+            violations.expectSafeLines(narration, of: "the narration")
+            let session = flow.recording(project: project, source: "fuzz.har").current
+            let outputs = [("the narration", narration), ("the JSON report", JSONWriter.commandOutput(flow.report)),
+                           ("the review report", ReviewReport(title: "fuzz.har", session: session).markdown),
+                           ("the diagram", SequenceDiagram(session).mermaid)]
+            for secret in Self.secrets(in: data) {
+                for (name, text) in outputs where text.contains(secret) {
+                    violations.fail("\(name) shows the secret \(ScreenSafety.describe(secret)) in clear")
+                }
+            }
         } catch {
             if let bad = ScreenSafety.firstForbidden(in: error.description) {
                 violations.fail("the error \(ScreenSafety.describe(error.description)) holds \(bad)")
             }
         }
         return violations.list
+    }
+
+    /// Values the input holds under a secret's name, as a JSON value or a link parameter,
+    /// plainly or percent-encoded, long enough that masking must hide them (a shorter value is
+    /// hidden whole, and could stand anywhere). A value the input also holds elsewhere (the
+    /// same text as an email, say) is left out: it is not only a secret there.
+    static func secrets(in data: Data) -> Set<String> {
+        let text = String(decoding: data.prefix(1 << 20), as: UTF8.self)
+        let names = ["oobCode", "password", "newPassword", "idToken", "refreshToken", "id_token", "refresh_token", "access_token"]
+        let patterns = [#"\\?"(NAME)\\?"\s*:\s*\\?"([A-Za-z0-9._~+/-]{13,})"#, #"(NAME)(=|%3D|%253D)([A-Za-z0-9._~-]{13,})"#]
+        var found: [String: Int] = [:]
+        for pattern in patterns {
+            let expression = pattern.replacingOccurrences(of: "NAME", with: names.joined(separator: "|"))
+            guard let regex = try? NSRegularExpression(pattern: expression) else { continue }
+            for match in regex.matches(in: text, range: NSRange(text.startIndex..., in: text)) {
+                guard let range = Range(match.range(at: match.numberOfRanges - 1), in: text) else { continue }
+                found[String(text[range]), default: 0] += 1
+            }
+        }
+        return Set(found.filter { value, count in text.components(separatedBy: value).count - 1 <= count }.keys)
     }
 }

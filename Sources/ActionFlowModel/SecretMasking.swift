@@ -13,8 +13,9 @@ public enum SecretMasking {
     /// password itself: `fakeHash:salt=…:password=…`).
     public static let passwordKeys: Set<String> = ["password", "newPassword", "passwordHash"]
     /// Query parameters of links whose values are secrets (`oobCode` and `apiKey`, protocol.md
-    /// section 7), and a password an emulator action link can carry (`&newPassword=`).
-    public static let secretQueryParameters = ["oobCode", "apiKey", "key", "newPassword", "password"]
+    /// section 7), a password an emulator action link can carry (`&newPassword=`), and the
+    /// tokens a form body sends (securetoken's `grant_type=refresh_token&refresh_token=…`).
+    public static let secretQueryParameters = ["oobCode", "apiKey", "key", "newPassword", "password", "refresh_token", "refreshToken", "id_token", "idToken", "access_token"]
 
     /// How many leading characters stay visible.
     public static let visiblePrefix = 6
