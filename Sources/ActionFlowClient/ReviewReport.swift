@@ -45,8 +45,9 @@ public struct ReviewReport: Sendable {
     /// Where the app on a device ended: its device, screen, user and flow.
     static func outcome(of app: AppState) -> [String] {
         var lines = [
-            "- Device: \(MarkdownText.inline(app.device.osName)), showing the \(app.location.name)",
-            "- Screen: \(MarkdownText.code(app.screen.name))",
+            // In words, as the audience of a review reads them: "the sign-in screen", not `signIn`.
+            "- Device: \(MarkdownText.inline(app.device.osName)), showing \(Vocabulary.said(Vocabulary.place(app.location.name), on: app.device))",
+            "- Screen: \(MarkdownText.inline(Vocabulary.said(app.screen.spoken, on: app.device)))",
         ]
         if let user = app.session {
             lines.append("- Signed in: \(MarkdownText.code(user.email ?? user.localId)) (email verified, as cached: \(user.emailVerified))")
@@ -54,7 +55,7 @@ public struct ReviewReport: Sendable {
             lines.append("- Signed in: no")
         }
         if let flow = app.flow {
-            lines.append("- Flow: \(flow.kind.rawValue), step \(flow.step.rawValue)")
+            lines.append("- Flow: \(SecurityReview.title(flow.kind.requestType)), step: \(flow.step.spoken)")
             lines.append("- Continue URL sent: \(flow.continueURL.map(MarkdownText.code) ?? "none")")
         } else {
             lines.append("- Flow: none")

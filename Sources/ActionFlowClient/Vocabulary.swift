@@ -32,6 +32,7 @@ public enum Vocabulary {
     /// A sentence about the app, said of `device`: "the app" is "the web app" on a computer.
     public static func said(_ text: String, on device: Device) -> String {
         guard device.platform == .desktop else { return text }
+        if text == "the app" { return "the web app" }
         var said = text
         for (app, webApp) in [("into the app", "into the web app"), ("in the app", "in the web app"), ("to the app", "to the web app"),
                               ("the app (", "the web app ("), ("app asks", "web app asks"), ("The app ", "The web app ")] {

@@ -44,9 +44,9 @@ import Testing
         let body = Dictionary(uniqueKeysWithValues: parts.map { ($0.heading, $0.body) })
 
         let outcome = try #require(body["Outcome"])
-        #expect(outcome.contains("- Screen: `/articles/42`"))
+        #expect(outcome.contains("- Screen: /articles/42 in the app"))
         #expect(outcome.contains("- Signed in: `bob@example.com`"))
-        #expect(outcome.contains("- Flow: passwordReset, step completed"))
+        #expect(outcome.contains("- Flow: password reset, step: done"))
 
         let settings = try #require(body["Settings sent"])
         #expect(settings.contains("| continueUrl | `https://www.example.com/articles/42` |"))

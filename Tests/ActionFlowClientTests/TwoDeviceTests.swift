@@ -271,8 +271,8 @@ struct TwoDeviceExportTests {
     @Test("the report's outcome gives each device's state under its name, and each route the device it was taken on")
     func report() async throws {
         let markdown = ReviewReport(title: "cross-device", session: try await crossDeviceReset()).markdown
-        #expect(markdown.contains("- On the iPhone:\n    - Device: iOS 18, showing the app\n    - Screen: `/account`\n    - Signed in: `bob@example.com`"))
-        #expect(markdown.contains("- On the laptop:\n    - Device: Web browser, showing the app\n    - Screen: `signIn`\n    - Signed in: no"))
+        #expect(markdown.contains("- On the iPhone:\n    - Device: iOS 18, showing the app\n    - Screen: /account in the app\n    - Signed in: `bob@example.com`"))
+        #expect(markdown.contains("- On the laptop:\n    - Device: Web browser, showing the web app\n    - Screen: the sign-in screen\n    - Signed in: no"))
         #expect(markdown.contains("1. On the laptop, opens in: **web widget**"))
     }
 }

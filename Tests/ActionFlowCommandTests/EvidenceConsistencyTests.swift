@@ -61,6 +61,13 @@ struct EvidenceConsistencyTests {
         deny(held.codes == 0 && checks["6.5.1"]?.verdict == .notMet, "6.5.1 says a code was accepted twice, but the flow holds no code")
         deny(held.sentTypes.contains(.emailSignIn) && checks["6.3.6"]?.verdict == .notApplicable, "6.3.6 is not applicable, but an EMAIL_SIGNIN was sent")
         deny(held.links > 0 && report.contains("No link was opened or sent."), "the report says no link was opened or sent, but the flow holds \(held.links)")
+        // Where each device ended is said in words: no state or screen name of the code.
+        for line in report.split(separator: "\n") where ["- Device:", "- Screen:", "- Flow:"].contains(where: { line.trimmingCharacters(in: .whitespaces).hasPrefix($0) }) {
+            let code = line.split(whereSeparator: { !$0.isLetter }).filter { word in
+                word.first?.isLowercase == true && word.contains(where: \.isUppercase) && !["iPhone", "iOS", "iPad", "macOS"].contains(String(word))
+            }
+            deny(!code.isEmpty, "the report's outcome says \(code) in \"\(line)\"")
+        }
         return found
     }
 
