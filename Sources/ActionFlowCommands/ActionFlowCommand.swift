@@ -75,20 +75,12 @@ struct ActionFlowCommand: AsyncParsableCommand {
 
 /// The program's entry point, called on the main thread by the `actionflow` executable's
 /// main.swift: the command runs in a task, and the main thread serves the main actor's queue
-/// until the command exits. An async main would serve it with `dispatchMain()`, which ends the
-/// main thread with `pthread_exit`: its forced unwind read the unwind tables of every frame,
-/// about 0.7 MiB of the program's resident memory. Foundation's run loop would serve it too,
-/// with 0.3 MiB more of Foundation's code and data.
+/// with libdispatch's public `dispatchMain()` until the command exits.
 @MainActor
 public func runActionFlow() -> Never {
-    if ActionFlowCommand.runsInterface(Array(CommandLine.arguments.dropFirst())) {
-        // One malloc arena for the interface's few threads: an arena of each thread's own held a
-        // few hundred KiB (docs/architecture.md, "Start-up, memory and speed"). Set before any thread starts.
-        ts_use_one_malloc_arena()
-    }
     Task {
         await ActionFlowCommand.main()
         exit(0)
     }
-    ts_serve_main_queue()
+    dispatchMain()
 }

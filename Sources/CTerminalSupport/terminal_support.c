@@ -2,8 +2,6 @@
 #include "terminal_support.h"
 
 #include <errno.h>
-#include <malloc.h>
-#include <poll.h>
 #include <stdint.h>
 #include <pthread.h>
 #include <signal.h>
@@ -146,24 +144,4 @@ void ts_suspend_self(void) {
     // Delivered to this thread before raise() returns: execution continues here after `fg`.
     raise(SIGTSTP);
     install_suspend_handler();
-}
-
-void ts_use_one_malloc_arena(void) {
-    mallopt(M_ARENA_MAX, 1);
-}
-
-// libdispatch's interface for a run loop that drains the main queue (CoreFoundation's own).
-extern int _dispatch_get_main_queue_handle_4CF(void);
-extern void _dispatch_main_queue_callback_4CF(void *message);
-
-void ts_serve_main_queue(void) {
-    int handle = _dispatch_get_main_queue_handle_4CF();
-    struct pollfd work = { .fd = handle, .events = POLLIN };
-    for (;;) {
-        if (poll(&work, 1, -1) <= 0) continue;
-        // The descriptor is an eventfd: reading resets it, which the drain does not.
-        uint64_t signals;
-        (void)read(handle, &signals, sizeof signals);
-        _dispatch_main_queue_callback_4CF(NULL);
-    }
 }

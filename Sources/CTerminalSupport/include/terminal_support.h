@@ -33,13 +33,4 @@ void ts_reraise(int signal_number);
 /// Stops the process group as SIGTSTP would and returns after `fg`. Call after leaving curses mode.
 void ts_suspend_self(void);
 
-/// Has every thread allocate from malloc's one main arena (`M_ARENA_MAX` 1). Call before the
-/// threads start.
-void ts_use_one_malloc_arena(void);
-
-/// Runs the main dispatch queue's work (the main actor's) on the calling thread, the main
-/// thread, as it arrives; never returns. It waits on the descriptor libdispatch signals when the
-/// queue has work, and drains the queue with the calls that CoreFoundation's run loop makes.
-void ts_serve_main_queue(void) __attribute__((noreturn));
-
 #endif
