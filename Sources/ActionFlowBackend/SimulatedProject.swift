@@ -29,7 +29,7 @@ public struct IssuedOobCode: Sendable, Hashable, Codable {
 }
 
 /// The simulated Firebase project: accounts, sessions, codes, mailbox and clock, with the
-/// Identity Toolkit operations' semantics and error codes (protocol.md section 3), in one of two
+/// Identity Toolkit operations' semantics and error codes (docs/file-formats.md, "How the simulated project answers"), in one of two
 /// behaviours (`ServeBehaviour`): `production` (the default, and the embedded transport's) or
 /// exactly the Auth Emulator's (`SimulatedProject+Emulator.swift`).
 ///

@@ -4,7 +4,7 @@ import Foundation
 
 /// The narration of a journal: one function from facts to lines, used by the interface's Flow
 /// pane, `actionflow run` and scenario expectations (`narrates:`). Every line is sanitized
-/// whole, and action codes and API keys in links are masked (protocol.md section 7).
+/// whole, and action codes and API keys in links are masked (docs/security-review.md).
 public enum JournalText {
     public static func lines(_ fact: JournalFact) -> [String] {
         raw(fact).map(clean)

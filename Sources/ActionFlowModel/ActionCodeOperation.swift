@@ -1,4 +1,4 @@
-/// The `mode` of an action link and the iOS `ActionCodeOperation` it maps to (protocol.md section 4).
+/// The `mode` of an action link and the iOS `ActionCodeOperation` it maps to (docs/sdk-profiles.md).
 public enum ActionCodeOperation: String, Sendable, Codable, CaseIterable {
     case passwordReset
     case verifyEmail

@@ -1,4 +1,4 @@
-/// Client-side `ActionCodeSettings`, named as in the iOS SDK (protocol.md section 2).
+/// Client-side `ActionCodeSettings`, named as in the iOS SDK (docs/sdk-profiles.md).
 public struct ActionCodeSettings: Sendable, Equatable, Hashable, Codable {
     /// The continue (state) URL, kept as typed: validation decides whether it is usable.
     public var url: String?

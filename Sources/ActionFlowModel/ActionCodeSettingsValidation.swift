@@ -1,5 +1,5 @@
 extension ActionCodeSettings {
-    /// The checks the SDKs make before sending (protocol.md section 2), all problems at once, each
+    /// The checks the SDKs make before sending (docs/sdk-profiles.md), all problems at once, each
     /// with the JS SDK's `auth/...` code. Fast enough to run on every keystroke.
     public func validate(for platform: ClientPlatform, requestType: OobRequestType) -> [SettingsValidationError] {
         var errors: [SettingsValidationError] = []

@@ -29,7 +29,7 @@ public struct MobileLinkApps: Sendable, Hashable, Codable {
     public var namesAnApp: Bool { iOSBundleID != nil || androidPackageName != nil }
 }
 
-/// Builds the links an email action sends (protocol.md section 4).
+/// Builds the links an email action sends (docs/sdk-profiles.md).
 public enum ActionLinkBuilder {
     /// `HANDLER?mode=...&oobCode=...&apiKey=...&continueUrl=...&lang=...[&tenantId=...]`.
     /// A custom handler that already has a query keeps it.

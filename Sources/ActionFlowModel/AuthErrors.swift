@@ -105,7 +105,7 @@ public enum AuthFailure: Error, Sendable, Hashable, Codable {
     }
 }
 
-/// Client-side validation errors raised by the SDKs before any request (protocol.md section 2).
+/// Client-side validation errors raised by the SDKs before any request (docs/sdk-profiles.md).
 public struct SettingsValidationError: Error, Sendable, Hashable, Codable {
     /// The JS SDK's `auth/...` code, e.g. `auth/invalid-continue-uri`.
     public var code: String

@@ -1,5 +1,5 @@
 /// Findings about a continue URL, shared by the link inspector and the settings checks
-/// (protocol.md section 7).
+/// (docs/security-review.md).
 enum ContinueURLFindings {
     struct Result {
         /// Nil when no authorized domains were given.

@@ -1,4 +1,4 @@
-/// The phone (or computer) on which the user taps the email link (protocol.md section 5).
+/// The phone (or computer) on which the user taps the email link (docs/sdk-profiles.md, "The app on the device").
 public struct Device: Sendable, Hashable, Codable {
     public enum Platform: String, Sendable, Hashable, Codable, CaseIterable {
         case iOS, android, desktop
@@ -39,7 +39,7 @@ public struct Device: Sendable, Hashable, Codable {
     /// SDK does. Nil is an app that reads every link as Firebase documents it.
     public var sdk: SDKProfile?
     /// The app hands its SDK the whole link the system opened it with, a Hosting wrapper
-    /// included, rather than the action URL inside it (protocol.md section 4: apps do either).
+    /// included, rather than the action URL inside it (docs/sdk-profiles.md: apps do either).
     public var passesWholeLink: Bool
     /// The link domains the installed build claims (iOS associated domains, Android verified
     /// intent filters); nil claims whichever domain the project's links use.

@@ -30,7 +30,7 @@ public struct Finding: Sendable, Hashable, Codable {
 }
 
 extension Finding {
-    /// Firebase Dynamic Links stopped serving links on this day (protocol.md section 2).
+    /// Firebase Dynamic Links stopped serving links on this day (docs/sdk-profiles.md).
     static let dynamicLinksShutdown = "2025-08-25"
 
     static func legacyDynamicLinks(_ subject: String) -> Finding {

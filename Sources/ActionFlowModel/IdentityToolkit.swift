@@ -1,6 +1,6 @@
 import Foundation
 
-// Identity Toolkit v1 request and response bodies (protocol.md section 3). Property names are the
+// Identity Toolkit v1 request and response bodies (docs/file-formats.md, "How the simulated project answers"). Property names are the
 // JSON field names; optional fields are omitted from the JSON when nil.
 
 /// The operations the tool speaks, with their path below `/v1/` (or `/v2/`, see `version`).

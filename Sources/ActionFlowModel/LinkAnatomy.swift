@@ -1,4 +1,4 @@
-/// Everything an email action link consists of, outermost layer first (protocol.md section 4).
+/// Everything an email action link consists of, outermost layer first (docs/sdk-profiles.md).
 public struct LinkAnatomy: Sendable, Hashable, Codable {
     /// The link as inspected, after trimming whitespace, brackets and quotes.
     public var link: String

@@ -1,4 +1,4 @@
-/// Takes any real-world email action link apart (protocol.md section 4): plain or custom-handler
+/// Takes any real-world email action link apart (docs/sdk-profiles.md): plain or custom-handler
 /// action URLs, Hosting `/__/auth/links?link=` and Dynamic Links wrappers (`link`,
 /// `deep_link_id`, double wrapping, any domain), Auth Emulator links, any parameter order,
 /// single or double percent-encoding, and the whitespace, brackets or quotes of a pasted link.

@@ -69,7 +69,7 @@ public struct TapRoute: Sendable, Hashable, Codable {
     }
 }
 
-/// Decides where a tapped email link lands on a device (protocol.md section 5), for Hosting and
+/// Decides where a tapped email link lands on a device (docs/sdk-profiles.md, "The app on the device"), for Hosting and
 /// legacy Dynamic Links, for both `handleCodeInApp` values. A mail scanner that pre-opens links is
 /// not routing: the client flow handles it.
 public enum LinkRouter {

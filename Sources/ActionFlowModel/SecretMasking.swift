@@ -12,9 +12,9 @@ public enum SecretMasking {
     /// The secrets of `secretKeys` that show no prefix (the emulator's `passwordHash` holds the
     /// password itself: `fakeHash:salt=…:password=…`).
     public static let passwordKeys: Set<String> = ["password", "newPassword", "passwordHash"]
-    /// Query parameters of links whose values are secrets (`oobCode` and `apiKey`, protocol.md
-    /// section 7), a password an emulator action link can carry (`&newPassword=`), and the
-    /// tokens a form body sends (securetoken's `grant_type=refresh_token&refresh_token=…`).
+    /// Query parameters of links whose values are secrets (`oobCode` and `apiKey`,
+    /// docs/security-review.md), a password an emulator action link can carry
+    /// (`&newPassword=`), and the tokens a form body sends (securetoken's `grant_type=refresh_token&refresh_token=…`).
     public static let secretQueryParameters = ["oobCode", "apiKey", "key", "newPassword", "password", "refresh_token", "refreshToken", "id_token", "idToken", "access_token"]
 
     /// How many leading characters stay visible.

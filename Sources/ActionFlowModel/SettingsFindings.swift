@@ -2,7 +2,7 @@
 /// server rejections to expect, privacy risks and routing surprises.
 public enum SettingsFindings {
     /// Finding codes that mean the server refuses to send the email at all, with the error it
-    /// answers (protocol.md section 3).
+    /// answers (docs/file-formats.md, "How the simulated project answers").
     public static let serverErrors: [String: String] = [
         "continue-url.invalid": "INVALID_CONTINUE_URI", "continue-url.unauthorized": "UNAUTHORIZED_DOMAIN",
         "settings.install-without-package": "MISSING_ANDROID_PACKAGE_NAME", "settings.link-domain-unknown": "INVALID_HOSTING_LINK_DOMAIN",

@@ -3,7 +3,7 @@ import ActionFlowModel
 import Foundation
 
 /// Speaks Identity Toolkit v1 over HTTP (`HTTPClientExchange`), as the SDKs do, to an Auth
-/// Emulator, `actionflow serve`, or a production project (protocol.md section 3).
+/// Emulator, `actionflow serve`, or a production project (docs/file-formats.md, "How the simulated project answers").
 ///
 /// Never retries: a repeated `sendOobCode` would send a second email, so retrying is the user's
 /// decision. Every failure below the protocol becomes a specific `AuthFailure.network`.
