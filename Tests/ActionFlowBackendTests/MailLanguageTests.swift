@@ -37,7 +37,7 @@ import Testing
         }
     }
 
-    /// protocol.md, "The email-link sign-in email": the request time, in English and UTC, in the
+    /// docs/file-formats.md, "How the simulated project answers": the request time, in English and UTC, in the
     /// subject and the body of every language, so that two sign-in emails never read the same
     /// subject; never the address where the time goes.
     @Test(arguments: languages)

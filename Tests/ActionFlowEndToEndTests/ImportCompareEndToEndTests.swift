@@ -9,6 +9,21 @@ struct ImportCompareEndToEndTests {
     static let captures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("ActionFlowCommandTests/Fixtures/Captures")
 
+    /// A captured exchange: a POST with a JSON body, or a GET when `request` is nil.
+    static func entry(_ url: String, _ request: String?, status: Int, _ response: String) -> [String: Any] {
+        [
+            "startedDateTime": "2026-11-27T08:00:00.000Z", "time": 1,
+            "request": ["method": request == nil ? "GET" : "POST", "url": url, "headers": [["name": "Content-Type", "value": "application/json"]],
+                        "postData": ["mimeType": "application/json", "text": request ?? ""]] as [String: Any],
+            "response": ["status": status, "headers": [] as [Any], "content": ["mimeType": "application/json", "text": response]] as [String: Any],
+        ]
+    }
+
+    /// An emulator's reset link carrying `code`.
+    static func link(_ code: String) -> String {
+        "http://127.0.0.1:9099/emulator/action?mode=resetPassword&lang=en&oobCode=\(code)&apiKey=fake-api-key"
+    }
+
     func comparison(_ capture: String) throws -> (behaviour: String?, rows: [[String: Any]]) {
         try comparison(at: Self.captures.appendingPathComponent(capture))
     }
@@ -59,25 +74,16 @@ struct ImportCompareEndToEndTests {
     @Test("a captured code stands for the one the simulated project sent to the same address, not merely the newest of its kind")
     func codesFollowTheirAddress() throws {
         let v1 = "http://127.0.0.1:9099/identitytoolkit.googleapis.com/v1/accounts"
-        func entry(_ url: String, _ request: String?, status: Int, _ response: String) -> [String: Any] {
-            [
-                "startedDateTime": "2026-11-27T08:00:00.000Z", "time": 1,
-                "request": ["method": request == nil ? "GET" : "POST", "url": url, "headers": [["name": "Content-Type", "value": "application/json"]],
-                            "postData": ["mimeType": "application/json", "text": request ?? ""]] as [String: Any],
-                "response": ["status": status, "headers": [] as [Any], "content": ["mimeType": "application/json", "text": response]] as [String: Any],
-            ]
-        }
-        let link = { (code: String) in "http://127.0.0.1:9099/emulator/action?mode=resetPassword&lang=en&oobCode=\(code)&apiKey=fake-api-key" }
         let entries = [
-            entry("\(v1):signUp?key=k", #"{"email":"ann@example.com","password":"first-pass-1"}"#, status: 200, #"{"localId":"a"}"#),
-            entry("\(v1):signUp?key=k", #"{"email":"ben@example.com","password":"first-pass-2"}"#, status: 200, #"{"localId":"b"}"#),
-            entry("\(v1):sendOobCode?key=k", #"{"requestType":"PASSWORD_RESET","email":"ann@example.com"}"#, status: 200, #"{"email":"ann@example.com"}"#),
-            entry("\(v1):sendOobCode?key=k", #"{"requestType":"PASSWORD_RESET","email":"ben@example.com"}"#, status: 200, #"{"email":"ben@example.com"}"#),
-            entry("http://127.0.0.1:9099/emulator/v1/projects/demo-actionflow/oobCodes", nil, status: 200,
-                  #"{"oobCodes":[{"email":"ann@example.com","oobCode":"CODE-ANN","oobLink":"\#(link("CODE-ANN"))","requestType":"PASSWORD_RESET"},"#
-                  + #"{"email":"ben@example.com","oobCode":"CODE-BEN","oobLink":"\#(link("CODE-BEN"))","requestType":"PASSWORD_RESET"}]}"#),
-            entry("\(v1):resetPassword?key=k", #"{"oobCode":"CODE-ANN","newPassword":"second-pass-1"}"#, status: 200, #"{"email":"ann@example.com"}"#),
-            entry("\(v1):signInWithPassword?key=k", #"{"email":"ann@example.com","password":"second-pass-1"}"#, status: 200, #"{"localId":"a"}"#),
+            Self.entry("\(v1):signUp?key=k", #"{"email":"ann@example.com","password":"first-pass-1"}"#, status: 200, #"{"localId":"a"}"#),
+            Self.entry("\(v1):signUp?key=k", #"{"email":"ben@example.com","password":"first-pass-2"}"#, status: 200, #"{"localId":"b"}"#),
+            Self.entry("\(v1):sendOobCode?key=k", #"{"requestType":"PASSWORD_RESET","email":"ann@example.com"}"#, status: 200, #"{"email":"ann@example.com"}"#),
+            Self.entry("\(v1):sendOobCode?key=k", #"{"requestType":"PASSWORD_RESET","email":"ben@example.com"}"#, status: 200, #"{"email":"ben@example.com"}"#),
+            Self.entry("http://127.0.0.1:9099/emulator/v1/projects/demo-actionflow/oobCodes", nil, status: 200,
+                  #"{"oobCodes":[{"email":"ann@example.com","oobCode":"CODE-ANN","oobLink":"\#(Self.link("CODE-ANN"))","requestType":"PASSWORD_RESET"},"#
+                  + #"{"email":"ben@example.com","oobCode":"CODE-BEN","oobLink":"\#(Self.link("CODE-BEN"))","requestType":"PASSWORD_RESET"}]}"#),
+            Self.entry("\(v1):resetPassword?key=k", #"{"oobCode":"CODE-ANN","newPassword":"second-pass-1"}"#, status: 200, #"{"email":"ann@example.com"}"#),
+            Self.entry("\(v1):signInWithPassword?key=k", #"{"email":"ann@example.com","password":"second-pass-1"}"#, status: 200, #"{"localId":"a"}"#),
         ]
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("actionflow-compare-\(UUID().uuidString).har")
         defer { try? FileManager.default.removeItem(at: file) }
@@ -92,29 +98,20 @@ struct ImportCompareEndToEndTests {
     @Test("a code the captured server never issued stays one the simulated project never issued; an older code keeps its own counterpart")
     func madeUpCodesStayMadeUp() throws {
         let v1 = "http://127.0.0.1:9099/identitytoolkit.googleapis.com/v1/accounts"
-        func entry(_ url: String, _ request: String?, status: Int, _ response: String) -> [String: Any] {
-            [
-                "startedDateTime": "2026-11-27T08:00:00.000Z", "time": 1,
-                "request": ["method": request == nil ? "GET" : "POST", "url": url, "headers": [["name": "Content-Type", "value": "application/json"]],
-                            "postData": ["mimeType": "application/json", "text": request ?? ""]] as [String: Any],
-                "response": ["status": status, "headers": [] as [Any], "content": ["mimeType": "application/json", "text": response]] as [String: Any],
-            ]
-        }
-        let link = { (code: String) in "http://127.0.0.1:9099/emulator/action?mode=resetPassword&lang=en&oobCode=\(code)&apiKey=fake-api-key" }
         let invalid = #"{"error":{"code":400,"message":"INVALID_OOB_CODE"}}"#
         let entries = [
-            entry("\(v1):signUp?key=k", #"{"email":"ann@example.com","password":"first-pass-1"}"#, status: 200, #"{"localId":"a"}"#),
-            entry("\(v1):sendOobCode?key=k", #"{"requestType":"PASSWORD_RESET","email":"ann@example.com"}"#, status: 200, #"{"email":"ann@example.com"}"#),
-            entry("\(v1):sendOobCode?key=k", #"{"requestType":"PASSWORD_RESET","email":"ann@example.com"}"#, status: 200, #"{"email":"ann@example.com"}"#),
-            entry("http://127.0.0.1:9099/emulator/v1/projects/demo-actionflow/oobCodes", nil, status: 200,
-                  #"{"oobCodes":[{"email":"ann@example.com","oobCode":"CODE-OLD","oobLink":"\#(link("CODE-OLD"))","requestType":"PASSWORD_RESET"},"#
-                  + #"{"email":"ann@example.com","oobCode":"CODE-NEW","oobLink":"\#(link("CODE-NEW"))","requestType":"PASSWORD_RESET"}]}"#),
+            Self.entry("\(v1):signUp?key=k", #"{"email":"ann@example.com","password":"first-pass-1"}"#, status: 200, #"{"localId":"a"}"#),
+            Self.entry("\(v1):sendOobCode?key=k", #"{"requestType":"PASSWORD_RESET","email":"ann@example.com"}"#, status: 200, #"{"email":"ann@example.com"}"#),
+            Self.entry("\(v1):sendOobCode?key=k", #"{"requestType":"PASSWORD_RESET","email":"ann@example.com"}"#, status: 200, #"{"email":"ann@example.com"}"#),
+            Self.entry("http://127.0.0.1:9099/emulator/v1/projects/demo-actionflow/oobCodes", nil, status: 200,
+                  #"{"oobCodes":[{"email":"ann@example.com","oobCode":"CODE-OLD","oobLink":"\#(Self.link("CODE-OLD"))","requestType":"PASSWORD_RESET"},"#
+                  + #"{"email":"ann@example.com","oobCode":"CODE-NEW","oobLink":"\#(Self.link("CODE-NEW"))","requestType":"PASSWORD_RESET"}]}"#),
             // The app sends a code nobody issued: refused, as the simulated project refuses it too.
-            entry("\(v1):resetPassword?key=k", #"{"oobCode":"MADE-UP-CODE","newPassword":"second-pass-1"}"#, status: 400, invalid),
-            entry("\(v1):signInWithPassword?key=k", #"{"email":"ann@example.com","password":"first-pass-1"}"#, status: 200, #"{"localId":"a"}"#),
+            Self.entry("\(v1):resetPassword?key=k", #"{"oobCode":"MADE-UP-CODE","newPassword":"second-pass-1"}"#, status: 400, invalid),
+            Self.entry("\(v1):signInWithPassword?key=k", #"{"email":"ann@example.com","password":"first-pass-1"}"#, status: 200, #"{"localId":"a"}"#),
             // Then the older of the two real codes: the emulator still takes it.
-            entry("\(v1):resetPassword?key=k", #"{"oobCode":"CODE-OLD","newPassword":"third-pass-1"}"#, status: 200, #"{"email":"ann@example.com"}"#),
-            entry("\(v1):signInWithPassword?key=k", #"{"email":"ann@example.com","password":"third-pass-1"}"#, status: 200, #"{"localId":"a"}"#),
+            Self.entry("\(v1):resetPassword?key=k", #"{"oobCode":"CODE-OLD","newPassword":"third-pass-1"}"#, status: 200, #"{"email":"ann@example.com"}"#),
+            Self.entry("\(v1):signInWithPassword?key=k", #"{"email":"ann@example.com","password":"third-pass-1"}"#, status: 200, #"{"localId":"a"}"#),
         ]
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("actionflow-compare-\(UUID().uuidString).har")
         defer { try? FileManager.default.removeItem(at: file) }

@@ -19,7 +19,7 @@ import Testing
         #expect(verdict.errorCode == nil)
     }
 
-    /// protocol.md section 7: every known trick is refused, with the server code a user would see.
+    /// docs/security-review.md (3.7.2): every known trick is refused, with the server code a user would see.
     @Test(arguments: [
         ("https://www.example.com@evil.com/", "UNAUTHORIZED_DOMAIN"),
         ("https://www.example.com:443@evil.com", "UNAUTHORIZED_DOMAIN"),
