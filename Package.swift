@@ -175,7 +175,7 @@ let package = Package(
         // The headless commands, run in-process.
         .testTarget(
             name: "ActionFlowCommandTests",
-            dependencies: ["ActionFlowCommands", "ActionFlowClient", "ActionFlowModel", "ActionFlowTransport", "ActionFlowServer", "ActionFlowTUI", "TestSupport"],
+            dependencies: ["ActionFlowCommands", "ActionFlowServeCommands", "ActionFlowClient", "ActionFlowModel", "ActionFlowTransport", "ActionFlowServer", "ActionFlowTUI", "TestSupport"],
             exclude: ["Interop", "Fixtures"]
         ),
         .testTarget(name: "ActionFlowEndToEndTests", dependencies: ["TestSupport"]),

@@ -132,9 +132,9 @@ public enum JournalText {
         case .captured(.call(let call)):
             return call.lines
         case .captured(.actionLink(let link)):
-            return ["action link (never followed): " + link.line]
+            return ["action link: " + link.line]
         case .captured(.finding(let finding, let subject)):
-            return ["finding [\(finding.severity.rawValue)] \(finding.code) (\(subject)): \(finding.message)"]
+            return ["finding [\(finding.severity.rawValue)] \(finding.code) (\(CaptureNumbering.spoken(subject: subject))): \(finding.message)"]
         case .errorDismissed:
             return ["error dismissed"]
         }

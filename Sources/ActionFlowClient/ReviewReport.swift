@@ -69,7 +69,7 @@ public struct ReviewReport: Sendable {
         guard requests.isEmpty, !captured.isEmpty else { return settingsSent(requests) }
         var lines: [String] = []
         for (number, call) in captured.enumerated() {
-            if captured.count > 1 { lines += ["Request \(number + 1) (capture entry \(call.entry)):", ""] }
+            if captured.count > 1 { lines += ["Call \(number + 1) (HAR \(CaptureNumbering.entry(call.entry))):", ""] }
             lines += ["| field | value |", "|---|---|"]
             let fields = [("requestType", call.requestType), ("email", call.email)].compactMap { name, value in value.map { (name, $0) } }
                 + call.actionCodeSettings.map { field in

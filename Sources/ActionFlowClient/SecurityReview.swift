@@ -168,10 +168,15 @@ public struct SecurityReview: Sendable {
         if flow.uses.contains(where: { $0.consumes && $0.succeeded }) {
             check.verdict = .met
             check.evidence = "Each code was used by a POST that needed the user: the new-password form, or the app's own call after the link opened it."
+        } else if let form = flow.formsSent.first(where: { flow.openedCodes.contains($0.code) }) {
+            check.verdict = .met
+            check.evidence = "The \(form.mode ?? "action") link was opened by GET, and only the form its page sent (a POST the user made) carried the code on."
         }
         if let opened = flow.openedWithoutPOST, check.verdict != .notMet {
             check.verdict = .notShown
             check.evidence = opened
+        } else if check.verdict == .notShown, !flow.openedCodes.isEmpty {
+            check.evidence = "A link was opened by GET, and nothing the capture holds after it shows whether loading it changed the account."
         }
         return check
     }
@@ -239,7 +244,13 @@ public struct SecurityReview: Sendable {
         var check = Check(id: "6.3.7", level: 3, topic: "the user is told after a credential or their email address changes", verdict: .notApplicable,
                           evidence: "Neither the password nor the email address changed in this flow.")
         let changes = [flow.passwordChangedAt.map { ($0, "The password was reset") }, flow.emailChangedAt.map { ($0, "The email address was changed") }].compactMap { $0 }
-        guard let (changed, what) = changes.min(by: { $0.0 < $1.0 }) else { return check }
+        guard let (changed, what) = changes.min(by: { $0.0 < $1.0 }) else {
+            if flow.formsSent.contains(where: { $0.mode == "resetPassword" }) {
+                check.verdict = .notShown
+                check.evidence = "The reset page's form was sent with a new password; whether an email told the account's owner afterwards is not shown by a capture of the app's traffic."
+            }
+            return check
+        }
         guard !flow.isCapture else {
             // Mail leaves the project by SMTP, not through the app's traffic.
             check.verdict = .notShown
@@ -362,6 +373,11 @@ struct FlowEvidence {
     private(set) var appliedByGET: String?
     /// What a capture cannot show of a link opened with no request after it carrying its code.
     private(set) var openedWithoutPOST: String?
+    /// A capture's forms sent to a link's own page (the hosted reset page's new password), by code fingerprint.
+    private(set) var formsSent: [(code: String, mode: String?)] = []
+    /// Codes of the links a capture shows opened by GET, by fingerprint.
+    var openedCodes: Set<String> { Set(openedLinkCodes) }
+    private var openedLinkCodes: [String] = []
     /// Each sent code's requesting device (nil in a one-device session).
     private var requesters: [String: DeviceName?] = [:]
 
@@ -408,8 +424,14 @@ struct FlowEvidence {
                 if let code = anatomy?.oobCode {
                     capturedCodes.append(code)
                     let fingerprint = SecretMasking.fingerprint(code)
-                    if link.mode == "verifyAndChangeEmail" { changeCodes.insert(fingerprint) }
+                    // Applying a recovery code changes the address back: a change too.
+                    if link.mode == "verifyAndChangeEmail" || link.mode == "recoverEmail" { changeCodes.insert(fingerprint) }
                     if link.source == .opened, let mode = link.mode { openedLinks.append((fingerprint, mode, position)) }
+                    if link.source == .opened { openedLinkCodes.append(fingerprint) }
+                    if link.source == .formSent {
+                        carriedCodes.insert(fingerprint)
+                        formsSent.append((fingerprint, link.mode))
+                    }
                 }
                 if link.source == .opened, anatomy?.actionURL.contains("/__/auth/action") == true || anatomy?.actionURL.contains("/emulator/action") == true {
                     openedActionPage = true
@@ -455,7 +477,7 @@ struct FlowEvidence {
             let before = lookups.last { $0.at < opened.at }
             let after = lookups.first { $0.at > opened.at }
             if opened.mode == "verifyEmail", before?.emailVerified != true, after?.emailVerified == true {
-                appliedByGET = "The GET of the hosted \(opened.mode) page was the only request that carried its code, and the lookup after it shows emailVerified true: loading the page applied the code, with no POST the user made."
+                appliedByGET = "The GET of the \(opened.mode) link was the only request that carried its code, and the lookup after it shows emailVerified true: loading the page applied the code, with no POST the user made."
             } else if openedWithoutPOST == nil {
                 openedWithoutPOST = "A \(opened.mode) link was opened by GET and no captured request carried its code afterwards: whether loading the page applied it is not shown by this capture."
             }

@@ -243,6 +243,7 @@ struct SequenceDiagramBuilder {
             case .emulatorListing, .operationResponse, .sentByServer: reply(.auth, .mailbox, "\(link.mode ?? "action") link, continueUrl \(link.continueUrl ?? "none")")
             case .opened: request(.user, .browser, "opens the \(link.mode ?? "action") link")
             case .redirect: reply(.browser, .user, "redirected to the \(link.mode ?? "action") link")
+            case .formSent: request(.browser, .auth, "sends the \(link.mode ?? "action") page's form")
             }
         case .captured(.finding):
             // Findings belong to the report; the diagram draws what happened.

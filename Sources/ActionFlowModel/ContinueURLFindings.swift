@@ -74,12 +74,8 @@ enum ContinueURLFindings {
     }
 
     private static func isSecretName(_ name: String) -> Bool {
-        switch name {
-        case "oobcode", "apikey", "api_key", "idtoken", "id_token", "token", "access_token", "accesstoken",
-             "refresh_token", "refreshtoken", "password", "passwd", "pwd", "secret", "session", "sessionid", "customtoken":
-            true
-        default: false
-        }
+        // `key` is too common a name in an app's own URLs to call a credential there.
+        name != "key" && SecretMasking.secretParameterNamesLowercased.contains(name)
     }
 
     /// Emails, phone numbers and credentials carried in the continue URL's path or query.

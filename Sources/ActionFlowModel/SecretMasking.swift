@@ -11,11 +11,18 @@ public enum SecretMasking {
     ]
     /// The secrets of `secretKeys` that show no prefix (the emulator's `passwordHash` holds the
     /// password itself: `fakeHash:salt=…:password=…`).
-    public static let passwordKeys: Set<String> = ["password", "newPassword", "passwordHash"]
+    public static let passwordKeys: Set<String> = ["password", "newPassword", "passwordHash", "passwd", "pwd"]
     /// Query parameters of links whose values are secrets (`oobCode` and `apiKey`,
     /// docs/security-review.md), a password an emulator action link can carry
-    /// (`&newPassword=`), and the tokens a form body sends (securetoken's `grant_type=refresh_token&refresh_token=…`).
-    public static let secretQueryParameters = ["oobCode", "apiKey", "key", "newPassword", "password", "refresh_token", "refreshToken", "id_token", "idToken", "access_token"]
+    /// (`&newPassword=`), the tokens a form body sends (securetoken's `grant_type=refresh_token&refresh_token=…`),
+    /// and the credentials an app puts in a continue URL (`?token=`, `?session=`), which the
+    /// continue URL checks report as `continue-url.credentials`.
+    public static let secretQueryParameters = [
+        "oobCode", "apiKey", "api_key", "key", "newPassword", "password", "passwd", "pwd", "refresh_token", "refreshToken",
+        "id_token", "idToken", "access_token", "accessToken", "token", "customToken", "secret", "session", "sessionid",
+    ]
+    /// `secretQueryParameters` without case, as a continue URL's parameter names are compared.
+    public static let secretParameterNamesLowercased = Set(secretQueryParameters.map { $0.lowercased() })
 
     /// How many leading characters stay visible.
     public static let visiblePrefix = 6

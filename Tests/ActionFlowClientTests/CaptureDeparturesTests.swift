@@ -49,7 +49,7 @@ struct CaptureDeparturesTests {
             ("resetPassword", #"{"oobCode":"code-1","newPassword":"third-3"}"#, 400, Self.error("INVALID_OOB_CODE")),
         ])
         #expect(flagged.map(\.subject) == ["operations[2]"])
-        #expect(flagged.first?.finding.message.contains("operations[1] had already spent") == true)
+        #expect(flagged.first?.finding.message.contains("call 2 had already spent") == true)
         #expect(flagged.first?.finding.message.contains("single use (firebase-tools src/emulator/auth/operations.ts:844,1090,1475") == true)
         #expect(flagged.first?.finding.severity == .danger)
         #expect(!(flagged.first?.finding.message.contains("code-1") ?? true), "the code itself is never shown")

@@ -34,12 +34,12 @@ struct CaptureSessionTests {
         #expect(script.contains("a capture never does"), "it does not offer --reveal-secrets")
         let narration = session.narration
         #expect(narration.contains("signInWithPassword (v3 verifyPassword, emulator) for ios@example.com: 400 INVALID_PASSWORD"))
-        #expect(narration.contains { $0.hasPrefix("action link (never followed): resetPassword link, listed by the emulator") })
+        #expect(narration.contains { $0.hasPrefix("action link: resetPassword link, listed by the emulator") })
         #expect(session.sentMail.map(\.to) == ["ios@example.com", "android@example.com", "bob@example.com"])
         #expect(session.sentMail.map(\.requestType) == [.passwordReset, .emailSignIn, .passwordReset])
         #expect(session.app.lastLink?.anatomy?.mode == "resetPassword")
         // Story 1 over the REST transport, as far as the emulator takes it: its code checked in the web widget.
-        #expect(narration.contains("resetPassword (emulator) for bob@example.com: 200"))
+        #expect(narration.contains("resetPassword (emulator) for bob@example.com, checking the code only (no new password): 200"))
         // The journal's times are the capture's.
         let project = try ProjectConfigLoader.loadDefault()
         let flow = try CapturedFlow.read(try Data(contentsOf: Self.captures.appendingPathComponent("serve-emulator.har")), project: project)

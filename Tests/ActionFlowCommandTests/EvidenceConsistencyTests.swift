@@ -1,6 +1,7 @@
 import ActionFlowBackend
 @testable import ActionFlowClient
 @testable import ActionFlowCommands
+import ActionFlowServeCommands
 import ActionFlowModel
 import ActionFlowTUI
 import Foundation
@@ -13,7 +14,15 @@ import TestSupport
 @Suite("Every output of every scenario and capture agrees with the evidence")
 struct EvidenceConsistencyTests {
     static let captures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/Captures")
-    static let corpus = ["serve-emulator.har", "serve-production-browser.har", "production-hand-written.har"]
+    /// Every capture of the fixtures but the broken ones: real traffic of real clients against
+    /// serve (record-*.sh, record-flow-captures.py) and one hand-written production capture.
+    static let corpus: [String] = {
+        let broken: Set<String> = ["cut-short.har", "entry-without-request.har", "not-json.har"]
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: captures.path)) ?? []
+        return names.filter { $0.hasSuffix(".har") && !broken.contains($0) }.sorted()
+    }()
+    /// The captures of serve's own traffic: compared with serve, nothing may differ.
+    static let servedCorpus = corpus.filter { $0.hasPrefix("serve-") || $0.hasPrefix("flow-") }
 
     /// What the flow holds, worked out from the session itself, not from any output.
     struct Held {
@@ -21,19 +30,33 @@ struct EvidenceConsistencyTests {
         var sentTypes: Set<OobRequestType>
         var codes: Int
         var links: Int
+        /// Links a capture shows requested by GET.
+        var opened = 0
+        /// A captured call or form that set a password or changed the address, answered 2xx.
+        var credentialChanged = false
 
         init(_ session: Session) {
             var accepted = session.sentMail.count
             var types = Set(session.sentMail.map(\.requestType))
             var links = session.sentMail.count
             var codes = session.sentMail.filter { $0.oobCode != nil }.count
+            var changeCodes: Set<String> = []
             for entry in session.journal {
                 switch entry.fact {
                 case .captured(.call(let call)) where call.operation == "sendOobCode" && (200..<300).contains(call.status):
                     accepted += 1
                     if let type = call.requestType.flatMap(OobRequestType.init(rawValue:)) { types.insert(type) }
+                case .captured(.call(let call)) where (200..<300).contains(call.status):
+                    if call.operation == "resetPassword", call.setsPassword { credentialChanged = true }
+                    if call.operation == "update", let code = call.oobCodeFingerprint, changeCodes.contains(code) { credentialChanged = true }
                 case .captured(.actionLink(let link)):
+                    if link.source == .opened { opened += 1 }
+                    if link.source == .formSent, link.mode == "resetPassword" { credentialChanged = true }
                     links += 1
+                    if ["verifyAndChangeEmail", "recoverEmail"].contains(link.mode),
+                       let code = (try? LinkInspector.inspect(link.link, authorizedDomains: []))?.oobCode {
+                        changeCodes.insert(SecretMasking.fingerprint(code))
+                    }
                     if (try? LinkInspector.inspect(link.link, authorizedDomains: []))?.oobCode != nil { codes += 1 }
                 default: break
                 }
@@ -61,6 +84,8 @@ struct EvidenceConsistencyTests {
         deny(held.codes == 0 && checks["6.5.1"]?.verdict == .notMet, "6.5.1 says a code was accepted twice, but the flow holds no code")
         deny(held.sentTypes.contains(.emailSignIn) && checks["6.3.6"]?.verdict == .notApplicable, "6.3.6 is not applicable, but an EMAIL_SIGNIN was sent")
         deny(held.links > 0 && report.contains("No link was opened or sent."), "the report says no link was opened or sent, but the flow holds \(held.links)")
+        deny(held.opened > 0 && checks["3.5.3"]?.evidence == "No link was opened in this flow.", "3.5.3 says no link was opened, but the capture shows \(held.opened) opened")
+        deny(held.credentialChanged && checks["6.3.7"]?.verdict == .notApplicable, "6.3.7 is not applicable, but a password was set or the address changed")
         // Where each device ended is said in words: no state or screen name of the code.
         for line in report.split(separator: "\n") where ["- Device:", "- Screen:", "- Flow:"].contains(where: { line.trimmingCharacters(in: .whitespaces).hasPrefix($0) }) {
             let code = line.split(whereSeparator: { !$0.isLetter }).filter { word in
@@ -81,6 +106,60 @@ struct EvidenceConsistencyTests {
             found += Self.contradictions(scenario.name, session)
         }
         #expect(found.isEmpty, "\(found.joined(separator: "\n"))")
+    }
+
+    @Test("the corpus holds at least 12 captures, of both behaviours and every email action")
+    func corpusCoverage() throws {
+        #expect(Self.corpus.count >= 12, "\(Self.corpus)")
+        let project = try ProjectConfigLoader.loadDefault()
+        var types: Set<String> = []
+        var behaviours: Set<String> = []
+        for name in Self.servedCorpus {
+            let flow = try CapturedFlow.read(try Data(contentsOf: Self.captures.appendingPathComponent(name)), project: project)
+            types.formUnion(flow.operations.compactMap(\.requestType))
+            types.formUnion(flow.actionLinks.compactMap(\.anatomy.mode))
+            behaviours.insert(CaptureComparison.behaviour(of: flow).rawValue)
+        }
+        for action in ["PASSWORD_RESET", "VERIFY_EMAIL", "EMAIL_SIGNIN", "VERIFY_AND_CHANGE_EMAIL", "recoverEmail"] {
+            #expect(types.contains(action), "no capture of \(action)")
+        }
+        #expect(behaviours == ["emulator", "production"])
+    }
+
+    @Test("a capture of serve, compared with serve, differs nowhere", arguments: servedCorpus)
+    func comparisonOfServe(_ name: String) async throws {
+        let project = try ProjectConfigLoader.loadDefault()
+        let flow = try CapturedFlow.read(try Data(contentsOf: Self.captures.appendingPathComponent(name)), project: project)
+        let comparison = await CaptureComparison.compare(flow, project: project)
+        #expect(comparison.rows.allSatisfy { !$0.differs }, "\(comparison.text)")
+        #expect(comparison.emulatorRequests.allSatisfy { $0.captured == $0.simulated }, "\(comparison.text)")
+    }
+
+    @Test("every difference of every capture's comparison says why", arguments: corpus)
+    func comparisonNotes(_ name: String) async throws {
+        let project = try ProjectConfigLoader.loadDefault()
+        let flow = try CapturedFlow.read(try Data(contentsOf: Self.captures.appendingPathComponent(name)), project: project)
+        let comparison = await CaptureComparison.compare(flow, project: project)
+        for row in comparison.rows where row.differs {
+            #expect(row.note != nil && row.note?.contains("does not show why") == false, "\(name): \(comparison.text)")
+        }
+    }
+
+    @Test("the narration ties every spent code to its link, and no link's code is said unused when a call carried it", arguments: corpus)
+    func codesTiedToLinks(_ name: String) throws {
+        let project = try ProjectConfigLoader.loadDefault()
+        let flow = try CapturedFlow.read(try Data(contentsOf: Self.captures.appendingPathComponent(name)), project: project)
+        let lines = flow.narration(source: name).split(separator: "\n").map(String.init)
+        for (index, link) in flow.actionLinks.enumerated() {
+            guard let code = link.anatomy.oobCode, flow.operations.contains(where: { $0.oobCode == code }) else { continue }
+            let start = try #require(lines.firstIndex { $0.hasPrefix(String(format: "%4d  ", index + 1)) && $0.contains(" link, ") })
+            let block = lines[start...].prefix(6).joined(separator: "\n")
+            #expect(!block.contains("carried by no captured call"), "\(name): \(block)")
+        }
+        for operation in flow.operations where operation.oobCode != nil {
+            let linked = flow.actionLinks.contains { $0.anatomy.oobCode == operation.oobCode }
+            #expect(lines.contains { $0.contains(linked ? "its code is link " : "its code is in no link this capture holds") }, "\(name)")
+        }
     }
 
     @Test("every capture of the corpus, imported", arguments: corpus)

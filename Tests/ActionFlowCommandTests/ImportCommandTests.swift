@@ -145,7 +145,7 @@ import Testing
         ("cut-short.har", "the file is cut short: its JSON ends at byte"),
         ("not-json.har", "not JSON: "),
         ("not-har.json", "not a HAR capture: it has no log object"),
-        ("entry-without-request.har", "entry 0 of log.entries has no request"),
+        ("entry-without-request.har", "log.entries[0] has no request"),
     ])
     func badCapturesAreRefusedWithTheReason(name: String, reason: String) async throws {
         let project = try ProjectConfigLoader.loadDefault()

@@ -143,6 +143,10 @@ public struct CaptureComparison: Sendable, Encodable {
             return "the simulated project has no account for \(operation.email ?? "that address"): add it to the project's users (--project FILE)"
         case "UNAUTHORIZED_DOMAIN":
             return "the continue URL's host is not an authorized domain of project \(project.projectId) (--project FILE, authorizedDomains)"
+        case "INVALID_HOSTING_LINK_DOMAIN":
+            return "the link domain sent is not one of project \(project.projectId)'s Hosting domains (--project FILE, hostingDomains)"
+        case "INVALID_DYNAMIC_LINK_DOMAIN":
+            return "the Dynamic Links domain sent is not one of project \(project.projectId)'s (--project FILE, dynamicLinkDomains)"
         case "INVALID_OOB_CODE", "EXPIRED_OOB_CODE":
             return codeShownIssued == false
                 ? "the capture never shows its server issuing this code: it is sent as it is, and the simulated project never issued it either"
@@ -164,14 +168,14 @@ public struct CaptureComparison: Sendable, Encodable {
         let answering = behaviour == "emulator" ? "as the Auth Emulator answers (serve --as emulator)" : "as production answers (serve --as production)"
         var lines = ["Compared with the simulated project \(answering), each request sent again in order: \(differing) of \(rows.count) answer\(rows.count == 1 ? "" : "s") differ"]
         if !emulatorRequests.isEmpty {
-            lines.append("  with the capture's requests to the emulator's own API that change its state, sent again in their place:")
+            lines.append("  with the capture's other requests that can change the server's state (the emulator's own API, the links opened and their pages' forms), sent again in their place:")
             for request in emulatorRequests {
-                lines.append("    #\(request.entry) \(request.request): captured \(request.captured), simulated \(request.simulated)")
+                lines.append("    \(CaptureNumbering.entry(request.entry)) \(request.request): captured \(request.captured), simulated \(request.simulated)")
             }
         }
-        for row in rows {
+        for (index, row) in rows.enumerated() {
             let mark = row.captured.status == 0 ? "?" : row.differs ? "≠" : "="
-            lines.append("  \(mark) #\(row.entry) \(row.operation): captured \(row.captured.text), simulated \(row.simulated.text)")
+            lines.append("  \(mark) \(CaptureNumbering.call(index)) \(row.operation): captured \(row.captured.text), simulated \(row.simulated.text)")
             if let note = row.note { lines.append("      \(note)") }
         }
         return lines.map(UntrustedText.sanitize).joined(separator: "\n")

@@ -9,13 +9,13 @@ import Foundation
 struct CaptureDepartures: Sendable {
     /// Codes spent by calls answered 2xx, and the operation that spent each: the latest only,
     /// so that live traffic stays in bounded memory.
-    private var spent: [(code: String, subject: String)] = []
+    private var spent: [(code: String, call: String)] = []
     static let rememberedCodes = 1024
 
     static let code = "capture.departs-from-firebase"
 
-    /// The departures of the call at `subject`, given the settings checks' findings about it.
-    mutating func check(_ operation: CapturedOperation, subject: String, findings: [Finding]) -> [Finding] {
+    /// The departures of `operation` (`call` names it, `call 3`), given the settings checks' findings about it.
+    mutating func check(_ operation: CapturedOperation, call: String, findings: [Finding]) -> [Finding] {
         var departures: [Finding] = []
         let answered = operation.status == 0 ? nil : operation.error.map { "\(operation.status) \($0)" } ?? "\(operation.status)"
         let answeredCode = operation.error.map { String($0.prefix { $0 != " " && $0 != ":" }) }
@@ -32,9 +32,9 @@ struct CaptureDepartures: Sendable {
            CapturedCall.spendsCode(operation.operation, setsPassword: operation.operation == "resetPassword" && operation.setsPassword), let code = operation.oobCode {
             if let earlier = spent.first(where: { $0.code == code }) {
                 departures.append(Finding(code: Self.code, severity: .danger,
-                                          message: "This \(operation.operation) spent an action code that \(earlier.subject) had already spent, and the captured server accepted it: Firebase's codes are single use (firebase-tools src/emulator/auth/operations.ts:844,1090,1475 delete a code as it is spent) and it answers INVALID_OOB_CODE."))
+                                          message: "This \(operation.operation) spent an action code that \(earlier.call) had already spent, and the captured server accepted it: Firebase's codes are single use (firebase-tools src/emulator/auth/operations.ts:844,1090,1475 delete a code as it is spent) and it answers INVALID_OOB_CODE."))
             } else {
-                spent.append((code, subject))
+                spent.append((code, call))
                 if spent.count > Self.rememberedCodes { spent.removeFirst(spent.count - Self.rememberedCodes) }
             }
         }

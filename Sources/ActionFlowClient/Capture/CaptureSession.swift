@@ -66,6 +66,17 @@ public struct CapturedCall: Sendable, Equatable, Codable {
         }
     }
 
+    /// What the call does with the action code it carries: a reset without a new password only checks it.
+    var codeUse: String? {
+        guard oobCode != nil else { return nil }
+        switch operation {
+        case "resetPassword": return setsPassword ? "setting a new password with the code" : "checking the code only (no new password)"
+        case "update": return "applying the code"
+        case "signInWithEmailLink": return "signing in with the code"
+        default: return "carrying a code"
+        }
+    }
+
     /// The narration: the call, then each action code setting sent.
     public var lines: [String] {
         var line = operation
@@ -76,6 +87,7 @@ public struct CapturedCall: Sendable, Equatable, Codable {
         if let requestType { line += " \(requestType)" }
         if let email { line += " for \(email)" }
         if let newEmail { line += ", to change it to \(newEmail) (the email goes there)" }
+        if let use = codeUse { line += ", \(use)" }
         line += status == 0 ? ": no answer captured" : ": \(status)"
         if let error { line += " \(error)" }
         if let lookedUpEmail { line += ", \(lookedUpEmail)" }
@@ -107,7 +119,7 @@ public struct CapturedLink: Sendable, Equatable, Codable {
     }
 
     public var line: String {
-        "\(mode ?? "(no mode)") link, \(source.narration) (entry \(entry)), continueUrl \(continueUrl ?? "(none)")"
+        "\(mode ?? "(no mode)") link, \(source.narration) (\(CaptureNumbering.entry(entry))), continueUrl \(continueUrl ?? "(none)")"
     }
 }
 
@@ -146,6 +158,10 @@ extension CapturedFlow {
         }
         for (index, link) in actionLinks.enumerated() {
             steps.append((link.entry, 1, Self.linkStep(link, number: index + 1, at: times[link.entry])))
+            // Each later request to the link itself, as its own fact: the evidence of what opening it did.
+            for visit in link.visits where !link.isFirstSeen(at: visit) {
+                steps.append((visit.entry, 1, Self.visitStep(link, visit, at: times[visit.entry])))
+            }
         }
         steps.sort { ($0.entry, $0.order) < ($1.entry, $1.order) }
         var events = steps.map { AppEvent.captured($0.step) }
@@ -178,6 +194,14 @@ extension CapturedFlow {
     /// An action link as a step: its fact, and the email that carried it (number `number`).
     static func linkStep(_ link: CapturedActionLink, number: Int, at: Date?) -> CaptureStep {
         CaptureStep(fact: .actionLink(CapturedLink(link)), exchange: nil, mail: Self.mail(link, number: number, at: at), at: at)
+    }
+
+    /// A later request to a link itself as a step: the link again, opened (GET) or its page's form sent.
+    static func visitStep(_ link: CapturedActionLink, _ visit: CapturedActionLink.Visit, at: Date?) -> CaptureStep {
+        var visited = link
+        visited.source = visit.method == "GET" ? .opened : .formSent
+        visited.entry = visit.entry
+        return CaptureStep(fact: .actionLink(CapturedLink(visited)), exchange: nil, mail: nil, at: at)
     }
 
     /// An action link as the email that carried it, where the capture says whom it was for.

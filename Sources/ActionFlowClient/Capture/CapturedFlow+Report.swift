@@ -70,7 +70,13 @@ extension CapturedFlow {
         let link: CapturedActionLink
 
         private enum Keys: String, CodingKey {
-            case mode, operation, continueUrl, continueUrlAuthorized, lang, tenantId, oobCode, link, source, entry
+            case mode, operation, continueUrl, continueUrlAuthorized, lang, tenantId, oobCode, link, source, entry, visits
+        }
+
+        private struct VisitReport: Encodable {
+            let entry: Int
+            let method: String
+            let status: Int
         }
 
         func encode(to encoder: any Encoder) throws {
@@ -86,6 +92,7 @@ extension CapturedFlow {
             try container.encode(SecretMasking.maskLinks(in: anatomy.link), forKey: .link)
             try container.encode(link.source.rawValue, forKey: .source)
             try container.encode(link.entry, forKey: .entry)
+            try container.encode(link.visits.map { VisitReport(entry: $0.entry, method: $0.method, status: $0.status) }, forKey: .visits)
         }
     }
 
@@ -115,26 +122,64 @@ extension CapturedFlow {
         for (index, operation) in operations.enumerated() {
             let callLines = CapturedCall(operation).lines.map(safe)
             lines.append(PrintfFormat.string("%4d  ", index + 1) + callLines[0])
+            if let code = operation.oobCode { lines.append("        " + origin(of: code)) }
             lines += callLines.dropFirst().map { "    " + $0 }
         }
-        if !actionLinks.isEmpty { lines.append("action links (never followed):") }
+        if !actionLinks.isEmpty { lines.append("action links:") }
         for (index, link) in actionLinks.enumerated() {
             let anatomy = link.anatomy
-            lines.append(PrintfFormat.string("%4d  ", index + 1) + "\(anatomy.mode.map(safe) ?? "(no mode)") link, \(link.source.narration) (entry \(link.entry))")
+            lines.append(PrintfFormat.string("%4d  ", index + 1) + "\(anatomy.mode.map(safe) ?? "(no mode)") link, \(link.source.narration) (\(CaptureNumbering.entry(link.entry)))")
             var continueLine = "        continueUrl \(anatomy.continueUrl.map(safe) ?? "(none)")"
             if anatomy.continueUrlAuthorized == false { continueLine += "  [NOT authorized]" }
             lines.append(continueLine)
             if let lang = anatomy.lang { lines.append("        lang \(safe(lang))") }
+            if let visits = visits(of: link) { lines.append("        " + visits) }
+            lines.append("        " + codeUses(of: anatomy.oobCode, in: index))
         }
         if findings.isEmpty {
             lines.append("findings: none")
         } else {
             lines.append("findings:")
             for item in findings.sorted(by: { $0.finding.severity > $1.finding.severity }) {
-                lines.append("  [\(item.finding.severity.rawValue)] \(item.finding.code) (\(item.subject)): \(safe(item.finding.message))")
+                lines.append("  [\(item.finding.severity.rawValue)] \(item.finding.code) (\(CaptureNumbering.spoken(subject: item.subject))): \(safe(item.finding.message))")
             }
         }
         return lines.joined(separator: "\n")
+    }
+
+    /// Where a call's action code came from: the link of this capture that holds it, if one does.
+    func origin(of code: String) -> String {
+        guard let index = actionLinks.firstIndex(where: { $0.anatomy.oobCode == code }) else {
+            return "its code is in no link this capture holds (made up, or from mail the capture cannot show)"
+        }
+        let link = actionLinks[index]
+        let recipient = link.email.map { " to \(UntrustedText.sanitize($0))" } ?? ""
+        return "its code is link \(index + 1)'s (\(link.anatomy.mode.map(UntrustedText.sanitize) ?? "no mode")\(recipient))"
+    }
+
+    /// The captured requests to a link itself: who opened it, a form on its page sent.
+    func visits(of link: CapturedActionLink) -> String? {
+        guard !link.visits.isEmpty else { return nil }
+        return "requested at " + link.visits.map { visit in
+            "\(CaptureNumbering.entry(visit.entry)) (\(visit.method == "GET" ? "opened" : "\(visit.method) sent"), \(visit.status == 0 ? "no answer captured" : "answered \(visit.status)"))"
+        }.joined(separator: ", then ")
+    }
+
+    /// What the captured calls did with a link's code, in order.
+    func codeUses(of code: String?, in linkIndex: Int) -> String {
+        guard let code else { return "it carries no code" }
+        if let first = actionLinks.firstIndex(where: { $0.anatomy.oobCode == code }), first < linkIndex {
+            return "its code is link \(first + 1)'s"
+        }
+        let uses = operations.enumerated().filter { $0.element.oobCode == code }.map { index, operation in
+            let call = "call \(index + 1) (\(operation.operation)"
+            guard (200..<300).contains(operation.status) else {
+                let outcome = operation.status == 0 ? "no answer captured" : operation.error.map { "refused \(operation.status) \(CaptureComparison.errorCode(message: $0))" } ?? "refused \(operation.status)"
+                return "tried by \(call), \(outcome))"
+            }
+            return "\(CapturedCall(operation).spendsCode ? "spent" : "checked") by \(call), \(operation.status))"
+        }
+        return uses.isEmpty ? "its code: carried by no captured call" : "its code: " + uses.joined(separator: ", then ")
     }
 
     private static func count(_ number: Int, _ noun: String) -> String {
@@ -149,7 +194,26 @@ extension CapturedActionLink.Source {
         case .operationResponse: "in the answer to sendOobCode"
         case .opened: "opened"
         case .redirect: "redirected to"
+        case .formSent: "its page's form sent"
         case .sentByServer: "in the email the server sent"
         }
+    }
+}
+
+/// How text names a place in a capture: calls and links as listed, from 1, and HAR entries from 1
+/// as a HAR viewer lists them (`entry 5` is `log.entries[4]`). JSON keeps the 0-based indices
+/// docs/file-formats.md gives.
+public enum CaptureNumbering {
+    public static func entry(_ index: Int) -> String { "entry \(index + 1)" }
+    public static func call(_ index: Int) -> String { "call \(index + 1)" }
+
+    /// A finding's JSON subject (`operations[2]`, `actionLinks[0]`, `entry 5`) as text names it.
+    public static func spoken(subject: String) -> String {
+        let digits = subject.filter(\.isNumber)
+        guard let index = Int(digits) else { return subject }
+        if subject.hasPrefix("operations[") { return call(index) }
+        if subject.hasPrefix("actionLinks[") { return "link \(index + 1)" }
+        if subject.hasPrefix("entry ") { return entry(index) }
+        return subject
     }
 }

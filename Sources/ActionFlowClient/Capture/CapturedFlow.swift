@@ -117,7 +117,7 @@ public struct CapturedOperation: Sendable, Hashable {
     var lookedUpEmail: String?
     var emailVerified: Bool?
     /// The call sets a password (a `resetPassword` that does more than check its code).
-    var setsPassword: Bool
+    public var setsPassword: Bool
 }
 
 /// One action code setting as sent: text or a Boolean.
@@ -142,6 +142,8 @@ public struct CapturedActionLink: Sendable, Hashable {
         case opened
         /// A 3xx answer's `Location`.
         case redirect
+        /// A form on the link's page sent to the link (the hosted page's new password): it carries the code.
+        case formSent
         /// The email `serve --inspect`'s own server sent: it holds the mail, not only the traffic.
         case sentByServer
     }
@@ -152,6 +154,21 @@ public struct CapturedActionLink: Sendable, Hashable {
     public var entry: Int
     /// Whom it was for, where the capture says (the emulator's listing does).
     public var email: String?
+    /// Each captured request to the link itself (a browser opening it, a form on its page sent),
+    /// in capture order.
+    public var visits: [Visit] = []
+
+    public struct Visit: Sendable, Hashable {
+        public var entry: Int
+        public var method: String
+        /// 0 when the capture holds no answer.
+        public var status: Int
+    }
+
+    /// Whether `visit` is the request the link was first seen in (its own fact already says so).
+    func isFirstSeen(at visit: Visit) -> Bool {
+        visit.entry == entry && source == .opened
+    }
 }
 
 /// A finding and what of the flow it is about: `operations[2]` or `actionLinks[0]`.
@@ -176,6 +193,8 @@ public struct CapturedFlow: Sendable {
     /// hides it from the review; it is reported with its size instead.
     public var oversizedLinks: [(entry: Int, bytes: Int)] = []
 
+    static let rememberedVisits = 64
+
     /// Reads a HAR capture. `project` decides which domains are authorized and which apps and
     /// link domains are the project's, for the findings.
     /// `release` is told which bytes have been read (a mapped file gives their pages back).
@@ -191,7 +210,7 @@ public struct CapturedFlow: Sendable {
         flow.findings += flow.actionLinks.enumerated().flatMap { index, link in Self.findings(link, index: index) }
         flow.findings += flow.oversizedLinks.map { oversized in
             CapturedFinding(finding: Finding(code: "link.too-long", severity: .warning,
-                                             message: "Entry \(oversized.entry) holds an action link of \(oversized.bytes) bytes, past the \(LinkInspector.maximumLinkBytes) this tool takes apart: it is reported, not read. Browsers and mail clients cut or refuse links far shorter, and padding like this hides a link's parameters from a reviewer."),
+                                             message: "HAR \(CaptureNumbering.entry(oversized.entry)) holds an action link of \(oversized.bytes) bytes, past the \(LinkInspector.maximumLinkBytes) this tool takes apart: it is reported, not read. Browsers and mail clients cut or refuse links far shorter, and padding like this hides a link's parameters from a reviewer."),
                             subject: "entry \(oversized.entry)")
         }
         return flow
@@ -202,7 +221,7 @@ public struct CapturedFlow: Sendable {
     static func findings(_ operation: CapturedOperation, index: Int, project: ProjectConfiguration, departures: inout CaptureDepartures) -> [CapturedFinding] {
         let subject = "operations[\(index)]"
         let settings = settingsFindings(operation, project: project)
-        return (settings + departures.check(operation, subject: subject, findings: settings)).map { CapturedFinding(finding: $0, subject: subject) }
+        return (settings + departures.check(operation, call: CaptureNumbering.call(index), findings: settings)).map { CapturedFinding(finding: $0, subject: subject) }
     }
 
     /// The link inspector's findings about the link at `index` of the action links.
@@ -235,6 +254,11 @@ public struct CapturedFlow: Sendable {
             related = true
         case .other:
             related = addLink(exchange.url, source: .opened, entry: exchange.entry, project: project)
+            if let index = actionLinks.firstIndex(where: { $0.anatomy.link == exchange.url }) {
+                actionLinks[index].visits.append(.init(entry: exchange.entry, method: exchange.method, status: exchange.status))
+                // A link requested over and over (a scanner, a hostile client) keeps its latest visits only.
+                if actionLinks[index].visits.count > Self.rememberedVisits { actionLinks[index].visits.removeFirst() }
+            }
         }
         if (300..<400).contains(exchange.status), let location = exchange.responseHeaders["location"],
            let target = URL(string: location, relativeTo: URL(string: exchange.url))?.absoluteString {

@@ -83,7 +83,7 @@ public enum CaptureError: Error, Sendable, Equatable, CustomStringConvertible {
         case .notHAR(let detail):
             "not a HAR capture: \(UntrustedText.sanitize(detail))"
         case .entryWithoutRequest(let entry):
-            "entry \(entry) of log.entries has no request (a HAR entry needs request.method and request.url)"
+            "log.entries[\(entry)] has no request (a HAR entry needs request.method and request.url)"
         case .noIdentityToolkitCall(let entries):
             "no Identity Toolkit or securetoken call among its \(entries) entries, and no action link: nothing of an email-action flow to explain"
         }

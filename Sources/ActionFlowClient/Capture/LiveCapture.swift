@@ -45,6 +45,12 @@ public struct LiveCapture: Sendable {
             links += 1
             events.append(.captured(CapturedFlow.linkStep(link, number: links, at: at)))
         }
+        // A link seen before, requested now: opened, or its page's form sent.
+        for link in flow.actionLinks {
+            if let visit = link.visits.last, visit.entry == exchange.entry, !link.isFirstSeen(at: visit) {
+                events.append(.captured(CapturedFlow.visitStep(link, visit, at: at)))
+            }
+        }
         events += findings.map { .captured(CaptureStep(fact: .finding($0.finding, subject: $0.subject), exchange: nil, mail: nil, at: nil)) }
         flow.operations.removeAll(keepingCapacity: true)
         flow.exchanges.removeAll(keepingCapacity: true)
