@@ -35,7 +35,9 @@ enum CaptureChecks {
             let session = flow.recording(project: project, source: "fuzz.har").current
             let outputs = [("the narration", narration), ("the JSON report", JSONWriter.commandOutput(flow.report)),
                            ("the review report", ReviewReport(title: "fuzz.har", session: session).markdown),
-                           ("the diagram", SequenceDiagram(session).mermaid)]
+                           ("the diagram", SequenceDiagram(session).mermaid),
+                           ("the masked curl script", CurlScript(title: "fuzz.har", session: flow.recording(project: project, source: "fuzz.har", keepsValues: true).current,
+                                                                 revealsSecrets: false).script)]
             for secret in Self.secrets(in: data) {
                 for (name, text) in outputs where text.contains(secret) {
                     violations.fail("\(name) shows the secret \(ScreenSafety.describe(secret)) in clear")

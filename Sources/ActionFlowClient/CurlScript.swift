@@ -7,42 +7,97 @@ import Foundation
 /// `$FIREBASE_AUTH_EMULATOR_HOST` when it is set, production otherwise, at the paths the REST
 /// transport calls (`RESTTransportConfiguration`). Secrets (`SecretMasking`'s keys, the API key,
 /// bearer tokens) become shell variables defined before the commands: masked unless revealed.
+/// A token or code an earlier answer gave is carried from that answer (read with `jq`), and a
+/// code that came by email is asked of the emulator's listing, so that against a fresh server
+/// every call gets the answer recorded, whichever codes and tokens that server issues.
 public struct CurlScript: Sendable {
+    /// One thing the script sends: a call, or a request to an action link itself (a captured
+    /// browser opening it, or its page's form sent).
+    public enum Step: Sendable {
+        case exchange(ExchangeRecord)
+        case page(CapturedLink)
+        /// A captured request to the emulator's own API that changed its state.
+        case emulator(CapturedEmulatorRequest)
+    }
+
     public var title: String
-    public var exchanges: [ExchangeRecord]
+    public var steps: [Step]
     /// How many exchanges the session made in all: the session keeps only the latest.
     public var exchangeCount: Int
     /// The values as sent rather than masked, where the record kept them.
     public var revealsSecrets: Bool
+    /// The emails the session holds, for the codes they carried.
+    public var mail: [MailMessage]
+    /// The project the emulator's listing is asked under.
+    public var projectId: String
+    /// A capture played as a session (imported or watched live), which keeps values only in memory.
+    public var isCapture = false
 
-    public init(title: String, exchanges: [ExchangeRecord], exchangeCount: Int, revealsSecrets: Bool) {
+    public init(title: String, exchanges: [ExchangeRecord], exchangeCount: Int, revealsSecrets: Bool,
+                mail: [MailMessage] = [], projectId: String = "demo-actionflow", extras: [(afterExchange: Int, step: Step)] = []) {
         self.title = title
-        self.exchanges = exchanges
+        var steps: [Step] = []
+        for extra in extras where extra.afterExchange < 0 { steps.append(extra.step) }
+        for (index, record) in exchanges.enumerated() {
+            steps.append(.exchange(record))
+            for extra in extras where extra.afterExchange == index { steps.append(extra.step) }
+        }
+        self.steps = steps
         self.exchangeCount = max(exchangeCount, exchanges.count)
         self.revealsSecrets = revealsSecrets
+        self.mail = mail
+        self.projectId = projectId
     }
 
     public init(title: String, session: Session, revealsSecrets: Bool) {
-        self.init(title: title, exchanges: session.exchanges, exchangeCount: session.exchangeCount, revealsSecrets: revealsSecrets)
+        self.init(title: title, exchanges: session.exchanges, exchangeCount: session.exchangeCount, revealsSecrets: revealsSecrets,
+                  mail: session.sentMail, projectId: session.capturedProjectId ?? session.project.projectId, extras: Self.extras(of: session))
+        isCapture = session.capture != nil
+    }
+
+    /// A capture's other requests that change the server's state (to its links, to the
+    /// emulator's own API), placed after the call before them: the journal holds them in
+    /// capture order, and each call is the next of the session's exchanges.
+    static func extras(of session: Session) -> [(afterExchange: Int, step: Step)] {
+        guard session.capture != nil else { return [] }
+        var calls = 0
+        var extras: [(afterExchange: Int, step: Step)] = []
+        for entry in session.journal {
+            switch entry.fact {
+            case .captured(.call): calls += 1
+            case .captured(.actionLink(let link)) where link.source == .opened || link.source == .formSent: extras.append((calls - 1, .page(link)))
+            case .captured(.emulatorRequest(let request)): extras.append((calls - 1, .emulator(request)))
+            default: break
+            }
+        }
+        // A journal that forgot its start no longer lines up with the exchanges kept.
+        return calls == session.exchanges.count ? extras : []
+    }
+
+    public var exchanges: [ExchangeRecord] {
+        steps.compactMap { if case .exchange(let record) = $0 { record } else { nil } }
     }
 
     /// The shell variable holding Identity Toolkit's root.
     static let rootVariable = "IDENTITY_TOOLKIT"
+    /// The emulator's origin, empty when the script calls production.
+    static let emulatorOriginVariable = "EMULATOR_ORIGIN"
 
     /// The script: `#!/bin/sh`, `set -eu`, the host, the secrets, and a command per exchange.
     public var script: String {
         let built = Built(self)
         var lines = [
             "#!/bin/sh",
-            Self.comment("\(title): \(exchanges.count) exchange\(exchanges.count == 1 ? "" : "s") as curl commands (actionflow export --format curl)."),
+            Self.comment("\(title): \(steps.count) request\(steps.count == 1 ? "" : "s") as curl commands (actionflow export --format curl)."),
             "# Calls the Auth Emulator at $FIREBASE_AUTH_EMULATOR_HOST (HOST:PORT) when it is set, production otherwise.",
+            built.needsJQ ? "# Needs sh, curl and jq: tokens and codes are carried from the answers that gave them." : "# Needs sh and curl.",
             "set -eu",
             "",
         ]
         if exchangeCount > exchanges.count {
             lines.append("# The session made \(exchangeCount) calls: only the latest \(exchanges.count) are recorded.")
         }
-        if exchanges.isEmpty {
+        if steps.isEmpty {
             lines.append("# No backend call was made.")
             return lines.joined(separator: "\n") + "\n"
         }
@@ -54,7 +109,9 @@ public struct CurlScript: Sendable {
     /// One exchange as lines to paste into a shell, secrets masked: its comment, the host, its
     /// secrets and its command (no `set -eu`, which would end an interactive shell at an error).
     public static func pasteable(_ record: ExchangeRecord) -> String {
-        let built = Built(CurlScript(title: "", exchanges: [record], exchangeCount: 1, revealsSecrets: false))
+        var single = record
+        single.unmasked = nil
+        let built = Built(CurlScript(title: "", exchanges: [single], exchangeCount: 1, revealsSecrets: false))
         let lines = built.commands.map(\.comment) + built.prelude + built.commands.flatMap(\.lines)
         return lines.joined(separator: "\n") + "\n"
     }
@@ -73,6 +130,9 @@ public struct CurlScript: Sendable {
     enum Piece: Equatable {
         case text(String)
         case variable(String)
+        /// A parameter expansion with a default, `${NAME:-default}`: the default must hold no
+        /// character the shell reads inside double quotes (an origin checked by its caller).
+        case variableOr(String, String)
     }
 
     static func word(_ pieces: [Piece]) -> String {
@@ -88,39 +148,91 @@ public struct CurlScript: Sendable {
             switch piece {
             case .text(let text): quoted(text)
             case .variable(let name): "\"$\(name)\""
+            case .variableOr(let name, let fallback): "\"${\(name):-\(fallback)}\""
             }
         }.joined()
     }
 
     // MARK: Building
 
-    /// The prelude (host and secrets) and each exchange's lines, with the secrets numbered in
-    /// the order the commands use them.
+    /// The prelude (host, secrets, the helpers carrying values) and each step's lines, with the
+    /// secrets numbered in the order the commands use them.
     private struct Built {
         var prelude: [String] = []
         var commands: [(comment: String, lines: [String])] = []
+        var needsJQ = false
 
         init(_ script: CurlScript) {
             var secrets = Secrets()
+            var carrier = Carrier(mail: script.mail)
             var unrevealed = false
-            for record in script.exchanges {
-                commands.append(Self.command(record, revealing: script.revealsSecrets, secrets: &secrets))
-                if script.revealsSecrets, record.unmasked == nil { unrevealed = true }
+            for (index, step) in script.steps.enumerated() {
+                switch step {
+                case .exchange(let record):
+                    let identities = record.unmasked.flatMap { JSONBody.parse($0.body) }
+                    let fetches = carrier.carry(identities?.secretLeaves(key: nil) ?? [], into: &secrets)
+                    var command = Self.command(record, revealing: script.revealsSecrets, secrets: &secrets)
+                    command.lines = fetches + command.lines
+                    if let answer = record.unmasked?.response.flatMap(JSONBody.parse) { carrier.remember(answer, of: index) }
+                    commands.append(command)
+                    if script.revealsSecrets, record.unmasked == nil { unrevealed = true }
+                case .page(let link):
+                    let code = (try? LinkInspector.inspect(link.link, authorizedDomains: []))?.oobCode
+                    let fetches = carrier.carry(code.map { [("oobCode", $0)] } ?? [], into: &secrets)
+                    var command = Self.page(link, revealing: script.revealsSecrets, secrets: &secrets)
+                    command.lines = fetches + command.lines
+                    commands.append(command)
+                case .emulator(let request):
+                    commands.append(Self.emulator(request, revealing: script.revealsSecrets, secrets: &secrets))
+                }
             }
+            // Each answer a later step carries from: kept in ANSWER, printed, then read.
+            for (index, reads) in carrier.reads {
+                var lines = commands[index].lines
+                guard !lines.isEmpty else { continue }
+                let first = lines.firstIndex { $0.hasPrefix("curl ") } ?? 0
+                lines[first] = "ANSWER=$(" + lines[first]
+                lines[lines.count - 1] += ")"
+                lines.append("printf '%s\\n' \"$ANSWER\"")
+                lines += reads.map { "\($0.name)=$(answer \(quoted($0.path)))" }
+                commands[index].lines = lines
+            }
+            needsJQ = !carrier.reads.isEmpty || carrier.fetchesCodes
             let emulatorHost = RESTTransportConfiguration.emulatorHostVariable
             prelude = [
                 "if [ -n \"${\(emulatorHost):-}\" ]; then",
                 "  \(rootVariable)=\"http://$\(emulatorHost)\"\(quoted(EmulatorPaths.identityToolkitPrefix))",
+                "  \(emulatorOriginVariable)=\"http://$\(emulatorHost)\"",
                 "else",
                 "  \(rootVariable)=\(quoted(RESTTransportConfiguration.productionOrigin))",
+                "  \(emulatorOriginVariable)=''",
                 "fi",
             ]
+            if !carrier.reads.isEmpty {
+                prelude += [
+                    "# The JSON of the last answer kept, its status line left out: answer JQ_FILTER.",
+                    "answer() { printf '%s' \"$ANSWER\" | jq -Rrse 'sub(\"\\nHTTP [0-9]*$\"; \"\") | fromjson | '\"$1\"; }",
+                ]
+            }
+            if carrier.fetchesCodes {
+                prelude += [
+                    "# An email's action code, as the Auth Emulator lists it: oob_code EMAIL REQUEST_TYPE VARIABLE.",
+                    "# Production sends codes by email only: set VARIABLE to the code in the email.",
+                    "PROJECT_ID=${PROJECT_ID:-\(quoted(script.projectId))}",
+                    "oob_code() {",
+                    "  if [ -z \"${\(emulatorHost):-}\" ]; then echo \"$3: the code of the $2 email to $1 is in that email; set $3 to it\" >&2; return 1; fi",
+                    "  curl -sS \"http://$\(emulatorHost)/emulator/v1/projects/$PROJECT_ID/oobCodes\" |",
+                    "    jq -er --arg email \"$1\" --arg type \"$2\" '[.oobCodes[] | select(.requestType == $type)] | ((map(select(.email == $email or .newEmail == $email)) | last) // last) | .oobCode'",
+                    "}",
+                ]
+            }
             guard !secrets.definitions.isEmpty else { return }
             prelude.append("")
             let keepsValues = script.exchanges.contains { $0.unmasked != nil }
-            if !keepsValues {
-                // An imported capture, or a session file older than the values kept.
-                prelude.append("# Secrets are masked: this session does not keep the values sent (a capture never does).")
+            if !keepsValues, script.isCapture {
+                prelude.append("# Secrets are masked: a capture saved as a session keeps no value sent; export the capture file itself for them.")
+            } else if !keepsValues {
+                prelude.append("# Secrets are masked: this session file does not keep the values sent (it was written before it could).")
             } else if !script.revealsSecrets {
                 prelude.append("# Secrets are masked: export again with --reveal-secrets for the values sent.")
             } else if unrevealed {
@@ -164,6 +276,69 @@ public struct CurlScript: Sendable {
             return (comment("\(record.id). \(operation.rawValue): \(outcome)\(code)"), continued)
         }
 
+        /// A captured request to an action link itself: opened by GET on the emulator (or the
+        /// link's own host in production), or its page's form sent again.
+        static func page(_ link: CapturedLink, revealing: Bool, secrets: inout Secrets) -> (comment: String, lines: [String]) {
+            let captured = link.status.map { "HTTP \($0)" } ?? "no response"
+            let what = link.source == .formSent ? "sends the \(link.mode ?? "action") page's form" : "opens the \(link.mode ?? "action") link"
+            let comment = comment("\(CaptureNumbering.entry(link.entry)): \(what): \(captured)")
+            guard let components = URLComponents(string: link.link), let scheme = components.scheme, let host = components.host,
+                  host.unicodeScalars.allSatisfy({ $0.isASCII && (CharacterSet.alphanumerics.contains($0) || $0 == "." || $0 == "-") }),
+                  ["http", "https"].contains(scheme.lowercased()) else {
+                return (comment + ", left out: its link has no web origin", [])
+            }
+            let origin = "\(scheme)://\(host)" + (components.port.map { ":\($0)" } ?? "")
+            var url: [Piece] = [.variableOr(emulatorOriginVariable, origin), .text(UntrustedText.sanitize(components.percentEncodedPath))]
+            url += Self.formPieces(components.percentEncodedQuery ?? "", revealing: revealing, secrets: &secrets, leading: "?")
+            var lines = ["curl -sS -o /dev/null -w \(quoted("HTTP %{http_code}\\n")) \(word(url))"]
+            if link.source == .formSent {
+                lines[0] += " -X POST"
+                lines.append("  -H \(quoted("Content-Type: application/x-www-form-urlencoded"))")
+                lines.append("  --data-raw \(word(Self.formPieces(link.formBody ?? "", revealing: revealing, secrets: &secrets, leading: "")))")
+            }
+            let continued = lines.dropLast().map { $0 + " \\" } + lines.suffix(1)
+            return (comment, continued)
+        }
+
+        /// A request to the emulator's own API, sent only when the script calls an emulator:
+        /// production has no such API.
+        static func emulator(_ request: CapturedEmulatorRequest, revealing: Bool, secrets: inout Secrets) -> (comment: String, lines: [String]) {
+            let comment = comment("\(CaptureNumbering.entry(request.entry)): \(request.method) the emulator's \(request.resource): HTTP \(request.status) (sent to an emulator only)")
+            let path = UntrustedText.sanitize(request.path)
+            guard path.hasPrefix("/emulator/"), request.method.allSatisfy({ $0.isLetter && $0.isASCII }) else { return (comment + ", left out", []) }
+            let identities = JSONBody.parse(request.body)
+            let pieces = identities.map { $0.pieces(key: nil, identities: $0, revealing: revealing, secrets: &secrets) }
+                ?? [.text(UntrustedText.sanitize(revealing ? request.body : SecretMasking.maskLinks(in: request.body)))]
+            var lines = ["[ -z \"$\(emulatorOriginVariable)\" ] || curl -sS -o /dev/null -w \(quoted("HTTP %{http_code}\\n")) -X \(request.method) \(word([.variable(emulatorOriginVariable), .text(path)]))"]
+            if !request.body.isEmpty {
+                lines.append("  -H \(quoted("Content-Type: application/json"))")
+                lines.append("  --data-raw \(word(pieces))")
+            }
+            let continued = lines.dropLast().map { $0 + " \\" } + lines.suffix(1)
+            return (comment, continued)
+        }
+
+        /// A query or form as pieces: each secret parameter a variable, the rest literal.
+        static func formPieces(_ form: String, revealing: Bool, secrets: inout Secrets, leading: String) -> [Piece] {
+            guard !form.isEmpty else { return [] }
+            var pieces: [Piece] = [.text(leading)]
+            for (index, pair) in form.split(separator: "&", omittingEmptySubsequences: false).enumerated() {
+                if index > 0 { pieces.append(.text("&")) }
+                let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+                let name = String(parts[0])
+                let value = parts.count > 1 ? String(parts[1]) : ""
+                guard parts.count > 1, SecretMasking.secretQueryParameters.contains(name) else {
+                    pieces.append(.text(UntrustedText.sanitize(revealing ? String(pair) : SecretMasking.maskLinks(in: String(pair)))))
+                    continue
+                }
+                let identity = PercentEncoding.decode(value.replacingOccurrences(of: "+", with: " ")) ?? value
+                let shown = revealing ? value : SecretMasking.mask(value, named: name)
+                let kind = name == "apiKey" || name == "key" ? "API_KEY" : JSONBody.variableKind(name)
+                pieces += [.text(name + "="), .variable(secrets.name(kind: kind, identity: identity, value: UntrustedText.sanitize(shown)))]
+            }
+            return pieces
+        }
+
         /// A header as `Name: value`; a bearer token becomes a variable. A field holds no
         /// control character (RFC 9110 section 5.5): one recorded is shown, never sent.
         static func header(_ name: String, _ value: String, revealing: Bool, secrets: inout Secrets) -> [Piece] {
@@ -178,18 +353,74 @@ public struct CurlScript: Sendable {
         }
     }
 
+    /// Where a token or code a step sends came from: an earlier answer (read from it), or an
+    /// email (asked of the emulator's listing just before the step).
+    struct Carrier {
+        let mail: [MailMessage]
+        /// Each secret value an answer held, and where: the step and the `jq` path.
+        private var answered: [String: (step: Int, path: String)] = [:]
+        /// The values each step's answer gives to the steps after it.
+        private(set) var reads: [Int: [(name: String, path: String)]] = [:]
+        private(set) var fetchesCodes = false
+
+        init(mail: [MailMessage]) {
+            self.mail = mail
+        }
+
+        /// Makes each value carried where it can be: the lines to run before the step.
+        mutating func carry(_ leaves: [(key: String, value: String)], into secrets: inout Secrets) -> [String] {
+            var lines: [String] = []
+            for (key, value) in leaves where !secrets.isNamed(value) {
+                if let source = answered[value] {
+                    let name = secrets.carried(kind: JSONBody.variableKind(key), identity: value)
+                    reads[source.step, default: []].append((name, source.path))
+                } else if key == "oobCode" || key == "oob_code", let message = mail.last(where: { $0.oobCode == value }) {
+                    let name = secrets.carried(kind: "OOB_CODE", identity: value)
+                    lines.append("\(name)=${\(name):-$(oob_code \(CurlScript.quoted(UntrustedText.sanitize(message.to))) \(message.requestType.rawValue) \(name))}")
+                    fetchesCodes = true
+                }
+            }
+            return lines
+        }
+
+        /// Remembers the secrets an answer holds, for the steps after it.
+        mutating func remember(_ answer: JSONBody, of step: Int) {
+            for leaf in answer.secretLeaves(key: nil, path: "") where !leaf.path.isEmpty {
+                answered[leaf.value] = (step, leaf.path)
+            }
+        }
+    }
+
     /// The secrets' variables, one per kind and value, numbered from 1 in each kind.
     struct Secrets {
         private(set) var definitions: [(name: String, value: String)] = []
         private var names: [String: String] = [:]
+        /// Values carried from an answer or an email: the variable, defined where the script reads it.
+        private var carriedNames: [String: String] = [:]
         private var counts: [String: Int] = [:]
 
-        mutating func name(kind: String, identity: String, value: String) -> String {
-            let key = kind + "\u{0}" + identity
-            if let known = names[key] { return known }
+        func isNamed(_ identity: String) -> Bool {
+            carriedNames[identity] != nil || names.keys.contains { $0.hasSuffix("\u{0}" + identity) }
+        }
+
+        private mutating func next(_ kind: String) -> String {
             let number = counts[kind, default: 0] + 1
             counts[kind] = number
-            let name = "\(kind)_\(number)"
+            return "\(kind)_\(number)"
+        }
+
+        mutating func carried(kind: String, identity: String) -> String {
+            if let known = carriedNames[identity] { return known }
+            let name = next(kind)
+            carriedNames[identity] = name
+            return name
+        }
+
+        mutating func name(kind: String, identity: String, value: String) -> String {
+            if let carried = carriedNames[identity] { return carried }
+            let key = kind + "\u{0}" + identity
+            if let known = names[key] { return known }
+            let name = next(kind)
             names[key] = name
             definitions.append((name, value))
             return name
@@ -269,6 +500,28 @@ indirect enum JSONBody: Decodable, Equatable {
 
     private func joined(_ parts: [[CurlScript.Piece]], open: String, close: String) -> [CurlScript.Piece] {
         [.text(open)] + parts.enumerated().flatMap { index, part in index == 0 ? part : [.text(",")] + part } + [.text(close)]
+    }
+
+    /// Every string under a secret key other than a password or an API key (tokens, codes), as
+    /// sent: the values a script can carry from one step to another, with their `jq` paths.
+    func secretLeaves(key: String?, path: String) -> [(key: String, value: String, path: String)] {
+        switch self {
+        case .string(let text):
+            guard let key, SecretMasking.secretKeys.contains(key), !SecretMasking.passwordKeys.contains(key), key != "apiKey", key != "key" else { return [] }
+            return [(key, text, path)]
+        case .array(let elements):
+            return elements.enumerated().flatMap { index, element in element.secretLeaves(key: key, path: "\(path)[\(index)]") }
+        case .object(let members):
+            return members.sorted { $0.key < $1.key }.flatMap { name, member in
+                member.secretLeaves(key: name, path: path + "." + (name.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" } ? name : Self.literal(name)))
+            }
+        default:
+            return []
+        }
+    }
+
+    func secretLeaves(key: String?) -> [(key: String, value: String)] {
+        secretLeaves(key: key, path: "").map { ($0.key, $0.value) }
     }
 
     /// `oobCode` -> `OOB_CODE`; every password is a `PASSWORD`.

@@ -133,6 +133,8 @@ public enum JournalText {
             return call.lines
         case .captured(.actionLink(let link)):
             return ["action link: " + link.line]
+        case .captured(.emulatorRequest(let request)):
+            return ["the emulator's own API: " + request.line]
         case .captured(.finding(let finding, let subject)):
             return ["finding [\(finding.severity.rawValue)] \(finding.code) (\(CaptureNumbering.spoken(subject: subject))): \(finding.message)"]
         case .errorDismissed:

@@ -457,6 +457,7 @@ extension AppEvent {
             case .call(let call): "captured \(call.operation)"
             case .actionLink(let link): "captured \(link.mode ?? "action") link"
             case .finding(let finding, _): "finding \(finding.code)"
+            case .emulatorRequest(let request): "captured \(request.method) to the emulator's API"
             }
         }
     }

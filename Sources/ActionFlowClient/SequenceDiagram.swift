@@ -245,6 +245,9 @@ struct SequenceDiagramBuilder {
             case .redirect: reply(.browser, .user, "redirected to the \(link.mode ?? "action") link")
             case .formSent: request(.browser, .auth, "sends the \(link.mode ?? "action") page's form")
             }
+        case .captured(.emulatorRequest(let captured)):
+            request(appLine, .auth, "\(captured.method) the emulator's \(captured.resource) (its own API)")
+            reply(.auth, appLine, captured.status == 0 ? "no answer captured" : "\(captured.status)")
         case .captured(.finding):
             // Findings belong to the report; the diagram draws what happened.
             break

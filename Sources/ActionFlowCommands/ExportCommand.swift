@@ -62,7 +62,7 @@ struct ExportCommand: AsyncParsableCommand {
                 throw ExportError("--reveal-secrets goes with --format curl: the \(chosen.rawValue) format always masks secrets")
             }
             if let output { try OutputFile.check(output, inputs: [file], force: force, option: "--output") }
-            return Prepared(source: try await SessionSource.load(file, project: project), chosen: chosen, terminalSize: terminalSize)
+            return Prepared(source: try await SessionSource.load(file, project: project, keepsCapturedValues: chosen == .curl), chosen: chosen, terminalSize: terminalSize)
         } catch {
             FileHandle.standardError.write(Data("actionflow export: \(error)\n".utf8))
             return nil

@@ -11,7 +11,9 @@ struct SessionSource {
     /// The scenario's unmet expectation, where the recording stops; nil for a session file.
     var failure: ScenarioFailure?
 
-    static func load(_ file: String, project: ProjectFileOption) async throws -> SessionSource {
+    /// `keepsCapturedValues`: a capture's requests and answers as they were, for a curl script
+    /// that repeats it; nothing else needs them, and nothing else keeps them.
+    static func load(_ file: String, project: ProjectFileOption, keepsCapturedValues: Bool = false) async throws -> SessionSource {
         if isCapture(file) {
             let mapped: MappedFile
             do {
@@ -24,7 +26,7 @@ struct SessionSource {
             do {
                 let flow = try CapturedFlow.read(mapped.data, project: configuration, release: mapped.release)
                 let name = URL(fileURLWithPath: file).lastPathComponent
-                return SessionSource(recording: flow.recording(project: configuration, source: name), title: name, failure: nil)
+                return SessionSource(recording: flow.recording(project: configuration, source: name, keepsValues: keepsCapturedValues), title: name, failure: nil)
             } catch {
                 throw CaptureSourceError(path: file, reason: error.description)
             }

@@ -65,9 +65,13 @@ public struct UnmaskedRequest: Sendable, Hashable, Codable {
     public var body: String
     /// The `key` query parameter, nil when none was sent.
     public var apiKey: String?
+    /// The answer as it came, tokens and codes in clear, so that a script can carry them to the
+    /// calls after it; nil for an error, or in files written before.
+    public var response: String?
 
-    public init(body: String, apiKey: String?) {
+    public init(body: String, apiKey: String?, response: String? = nil) {
         self.body = body
         self.apiKey = apiKey
+        self.response = response
     }
 }

@@ -57,7 +57,7 @@ extension CaptureComparison {
                 // its users, a reset, the clock moved), and the requests to the links, are sent
                 // again too, so that the calls after them meet the same project.
                 let isVisit = visited.contains(exchange.entry)
-                guard isVisit || (exchange.method != "GET" && exchange.isToEmulatorAPI) else { continue }
+                guard isVisit || exchange.changesEmulatorState else { continue }
                 var (path, query) = servedPath(exchange.url)
                 var body = String(decoding: exchange.requestBody, as: UTF8.self)
                 if isVisit, let code = URLComponents(string: exchange.url)?.queryItems?.first(where: { $0.name == "oobCode" })?.value,

@@ -13,10 +13,12 @@ extension ExchangeRecord {
         let status: Int?
         let responseBody: String?
         var failure: AuthFailure?
+        var answer: String?
         switch result {
         case .success(let response):
             status = 200
             responseBody = Self.maskedJSON(response)
+            answer = Self.unmaskedJSON(response)
         case .failure(.server(let code, let detail)):
             status = 400
             responseBody = Self.maskedJSON(ErrorEnvelope(failure: code, detail: detail))
@@ -34,11 +36,11 @@ extension ExchangeRecord {
             id: id, request: Self.requestLine(operation, apiKey: apiKey), requestBody: Self.maskedJSON(request),
             requestHeaders: headers, status: status, responseBody: responseBody, failure: failure,
             startedAt: startedAt, duration: duration,
-            unmasked: UnmaskedRequest(body: Self.unmaskedJSON(request), apiKey: apiKey)
+            unmasked: UnmaskedRequest(body: Self.unmaskedJSON(request), apiKey: apiKey, response: answer)
         )
     }
 
-    /// A request body as sent, laid out as `maskedJSON` lays it out.
+    /// A request or response body as sent, laid out as `maskedJSON` lays it out.
     static func unmaskedJSON(_ value: some Encodable) -> String {
         if let text = try? JSONWriter.string(value, format: unmaskedFormat) { return text }
         let encoder = JSONEncoder()

@@ -7,7 +7,8 @@ import Testing
 import TestSupport
 
 /// A script run by `/bin/sh` with `curl` replaced by a shim that keeps each call's arguments,
-/// byte for byte, in a file of its own.
+/// byte for byte, in a file of its own, and answers as a session's server did: each call with
+/// its recorded answer, the emulator's listing with the emails sent before that call.
 struct ShimmedShell {
     let folder: URL
 
@@ -20,20 +21,56 @@ struct ShimmedShell {
         #!/bin/sh
         n=0
         while [ -e "$CURL_CALLS/$n" ]; do n=$((n + 1)); done
+        case "$*" in
+        */emulator/v1/projects/*/oobCodes*) cat "$CURL_ANSWERS/listing-$n" 2>/dev/null; exit 0 ;;
+        esac
         for argument in "$@"; do printf '%s\\000' "$argument"; done > "$CURL_CALLS/$n"
+        cat "$CURL_ANSWERS/answer-$n" 2>/dev/null
+        exit 0
 
         """.utf8), to: shim)
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("answers"), withIntermediateDirectories: true)
+    }
+
+    /// Makes the shim answer as `session`'s server did.
+    func answer(as session: Session) throws {
+        let answers = folder.appendingPathComponent("answers")
+        for (index, record) in session.exchanges.enumerated() {
+            try Data((record.unmasked?.response ?? "{}").utf8).write(to: answers.appendingPathComponent("answer-\(index)"))
+        }
+        var sent: [[String: String]] = []
+        var calls = 0
+        func writeListing() throws {
+            let listing = try JSONSerialization.data(withJSONObject: ["oobCodes": sent])
+            try listing.write(to: answers.appendingPathComponent("listing-\(calls)"))
+        }
+        try writeListing()
+        for entry in session.journal {
+            switch entry.fact {
+            case .exchange:
+                calls += 1
+                try writeListing()
+            case .mailSent(let id, _, _):
+                if let mail = session.sentMail.first(where: { $0.id == id }), let code = mail.oobCode {
+                    sent.append(["email": mail.to, "requestType": mail.requestType.rawValue, "oobCode": code])
+                    try writeListing()
+                }
+            default: break
+            }
+        }
     }
 
     func remove() { try? FileManager.default.removeItem(at: folder) }
 
     /// Runs `script` with `arguments` before it (`-n` checks its syntax); returns the exit status and standard error.
     @discardableResult
-    func run(_ script: String, shellOptions: [String] = [], emulatorHost: String? = nil) throws -> (status: Int32, errors: String) {
+    func run(_ script: String, shellOptions: [String] = [], emulatorHost: String? = nil, variables: [String: String] = [:]) throws -> (status: Int32, errors: String) {
         let path = folder.appendingPathComponent("script-\(UUID().uuidString).sh")
         try script.write(to: path, atomically: true, encoding: .utf8)
-        var environment = ["PATH": folder.appendingPathComponent("bin").path + ":/usr/bin:/bin", "CURL_CALLS": folder.appendingPathComponent("calls").path]
+        var environment = ["PATH": folder.appendingPathComponent("bin").path + ":/usr/bin:/bin", "CURL_CALLS": folder.appendingPathComponent("calls").path,
+                           "CURL_ANSWERS": folder.appendingPathComponent("answers").path]
         environment["FIREBASE_AUTH_EMULATOR_HOST"] = emulatorHost
+        environment.merge(variables) { _, given in given }
         // In the folder: the outer shell changes to it, then runs the script's shell.
         let child = try SpawnedChild.start("/bin/sh", ["-c", #"cd "$0" && exec /bin/sh "$@""#, folder.path] + shellOptions + [path.path], environment: environment)
         let finished = child.finishBlocking()
@@ -104,7 +141,7 @@ struct CurlScriptTests {
         let script = CurlScript(title: "password-reset-in-app", session: session, revealsSecrets: false).script
         #expect(script.hasPrefix("#!/bin/sh\n"))
         #expect(script.contains("\nset -eu\n"))
-        let commands = script.split(separator: "\n").filter { $0.hasPrefix("curl ") }
+        let commands = script.split(separator: "\n").filter { $0.hasPrefix("curl ") || $0.hasPrefix("ANSWER=$(curl ") }
         #expect(session.exchanges.count >= 4)
         #expect(commands.count == session.exchanges.count)
         let comments = script.split(separator: "\n").filter { $0.hasPrefix("# ") && $0.dropFirst(2).first?.isNumber == true }.map(String.init)
@@ -123,10 +160,21 @@ struct CurlScriptTests {
         for name in ["password-reset-in-app", "password-reset-in-hebrew"] {
             let session = try await Self.played(name)
             #expect(session.exchanges.contains { !$0.requestHeaders.isEmpty } == (name == "password-reset-in-hebrew"))
+            try shell.answer(as: session)
+            // Codes come from the emulator's listing; production's are in the mail, given by hand.
+            var byHand: [String: String] = [:]
+            for line in CurlScript(title: "t", session: session, revealsSecrets: true).script.split(separator: "\n") where line.contains("$(oob_code ") {
+                let name = String(line.prefix { $0 != "=" })
+                let code = try #require(session.sentMail.compactMap(\.oobCode).first { code in
+                    session.exchanges.contains { $0.unmasked?.body.contains(code) == true }
+                        && !byHand.values.contains(code)
+                })
+                byHand[name] = code
+            }
             for reveal in [false, true] {
                 let script = CurlScript(title: "t", session: session, revealsSecrets: reveal).script
                 for host in ["127.0.0.1:9099", nil] {
-                    let run = try shell.run(script, emulatorHost: host)
+                    let run = try shell.run(script, emulatorHost: host, variables: host == nil ? byHand : [:])
                     #expect(run.status == 0, "\(run.errors)")
                     let calls = try shell.takeCalls().map(CurlCall.init)
                     try #require(calls.count == session.exchanges.count)
@@ -137,8 +185,10 @@ struct CurlScriptTests {
                         let key = reveal ? sent.apiKey! : SecretMasking.mask(sent.apiKey!)
                         #expect(call.url == root + "/v1/" + operation.rawValue + "?key=" + RESTTransportConfiguration.queryValue(apiKey: key))
                         #expect(call.values(of: "-X") == ["POST"])
-                        let expected = reveal ? sent.body : record.requestBody
-                        #expect(try jsonObject(try #require(call.body)) == jsonObject(expected), "exchange \(record.id)")
+                        // Masked, a carried token or code is still the one the answer gave: masked alike.
+                        let body = try #require(call.body)
+                        let shown = reveal ? body : SecretMasking.maskJSON(Data(body.utf8))
+                        #expect(try jsonObject(shown) == jsonObject(reveal ? sent.body : record.requestBody), "exchange \(record.id)")
                         let headers = Set(call.values(of: "-H"))
                         #expect(headers.contains("Content-Type: application/json"))
                         for (header, value) in record.requestHeaders { #expect(headers.contains("\(header): \(value)")) }
@@ -156,9 +206,22 @@ struct CurlScriptTests {
             #expect(secrets.count >= 3, "\(name)")
             let masked = CurlScript(title: name, session: session, revealsSecrets: false).script
             let revealed = CurlScript(title: name, session: session, revealsSecrets: true).script
+            // A token or code an answer or an email gave is carried from there (the calls the
+            // shim sees carry them exactly: callsAsRecorded), never written.
+            var answered: Set<String> = []
+            func collect(_ value: Any, key: String?) {
+                switch value {
+                case let dictionary as [String: Any]: for (name, member) in dictionary { collect(member, key: name) }
+                case let array as [Any]: for element in array { collect(element, key: key) }
+                case let text as String where key.map { SecretMasking.secretKeys.contains($0) && !SecretMasking.passwordKeys.contains($0) } == true: answered.insert(text)
+                default: break
+                }
+            }
+            for answer in session.exchanges.compactMap(\.unmasked?.response) { collect(try JSONSerialization.jsonObject(with: Data(answer.utf8)), key: nil) }
+            let carried = secrets.intersection(answered.union(session.sentMail.compactMap(\.oobCode)))
             for secret in secrets {
                 #expect(!masked.contains(secret), "\(name): \(secret) in clear")
-                #expect(revealed.contains(secret), "\(name): \(secret) not revealed")
+                #expect(revealed.contains(secret) != carried.contains(secret), "\(name): \(secret) neither revealed nor carried")
             }
             #expect(masked.contains("--reveal-secrets"))
             // The same commands and variables: only the variables' values differ.
@@ -234,7 +297,7 @@ struct CurlScriptTests {
         old.unmasked = nil
         let script = CurlScript(title: "t", exchanges: [old], exchangeCount: 60, revealsSecrets: true).script
         #expect(script.contains("# The session made 60 calls: only the latest 1 are recorded."))
-        #expect(script.contains("this session does not keep the values sent"), "no record keeps them: --reveal-secrets has nothing to reveal")
+        #expect(script.contains("this session file does not keep the values sent"), "no record keeps them: --reveal-secrets has nothing to reveal")
         #expect(script.contains("API_KEY_1='fake-a%E2%80%A6(masked)'"))
         #expect(script.contains("# 7. accounts:sendOobCode: HTTP 200"))
     }

@@ -103,13 +103,19 @@ struct MermaidParserTests {
         try check(try await shippedSession(file.path))
     }
 
-    @Test("a capture's diagram: one request and one answer per captured call, one email per link listed", arguments: ["serve-emulator.har", "production-hand-written.har", "serve-production-browser.har"])
+    @Test("a capture's diagram: one request and one answer per captured call and request to the emulator's API, one email per link listed",
+          arguments: ["serve-emulator.har", "production-hand-written.har", "serve-production-browser.har", "flow-chromium-production-hosted-reset.har"])
     func capture(_ name: String) throws {
         let session = try CaptureSessionTests.recording(name).current
         let diagram = SequenceDiagram(session)
         let parsed = try Self.parse(diagram.mermaid)
         try #require(parsed.error == nil, "Mermaid refused the diagram: \(parsed.error ?? "")\n\(diagram.mermaid)")
-        let calls = session.journal.filter { if case .captured(.call) = $0.fact { true } else { false } }.count
+        let calls = session.journal.filter { entry in
+            switch entry.fact {
+            case .captured(.call), .captured(.emulatorRequest): true
+            default: false
+            }
+        }.count
         #expect(calls > 0)
         #expect(parsed.messages(ofType: 0).filter { $0.from == "App" && $0.to == "Auth" }.count == calls)
         #expect(parsed.messages(ofType: 1).filter { $0.from == "Auth" && $0.to == "App" }.count == calls)

@@ -50,7 +50,9 @@ struct ImportCompareEndToEndTests {
         #expect(rows.suffix(3).map { $0["operation"] as? String } == ["signInWithPassword", "sendOobCode", "resetPassword"])
         #expect((rows[6]["simulated"] as? [String: Any])?["error"] as? String == "INVALID_PASSWORD")
         let result = try Spawn.run(BuiltBinary.url.path, ["import", Self.captures.appendingPathComponent("serve-emulator.har").path, "--compare"], capture: true)
-        #expect(result.output.contains("#13 PUT /emulator/v1/projects/demo-actionflow/config: captured 200, simulated 200"), "\(result.output)")
+        #expect(result.output.contains("entry 14 PUT /emulator/v1/projects/demo-actionflow/config: captured 200, simulated 200"), "\(result.output)")
+        // The link the capture opened is sent again too, its code standing for the simulated one.
+        #expect(result.output.contains("entry 11 GET /emulator/action: captured 400, simulated 400"), "\(result.output)")
     }
 
     @Test("a production capture: each difference is listed, with what explains it where it can be told")

@@ -108,6 +108,11 @@ public struct CapturedLink: Sendable, Equatable, Codable {
     public var source: CapturedActionLink.Source
     public var mode: String?
     public var continueUrl: String?
+    /// A request to the link itself (`opened`, `formSent`): its answer's status, and the form
+    /// sent as it was (the new password in clear, as a session keeps what was typed), so that
+    /// a script can send it again. Nil otherwise, and in files written before.
+    public var status: Int?
+    public var formBody: String?
 
     init(_ link: CapturedActionLink) {
         entry = link.entry
@@ -116,6 +121,7 @@ public struct CapturedLink: Sendable, Equatable, Codable {
         source = link.source
         mode = link.anatomy.mode
         continueUrl = link.anatomy.continueUrl.map(SecretMasking.maskLinks)
+        if link.source == .opened { status = link.visits.first { $0.entry == link.entry }?.status }
     }
 
     public var line: String {
@@ -123,10 +129,34 @@ public struct CapturedLink: Sendable, Equatable, Codable {
     }
 }
 
+/// A request to the emulator's own API that changes its state (`PUT .../config`, `POST
+/// .../reset`, `DELETE .../accounts`): the calls after it meet the state it left.
+public struct CapturedEmulatorRequest: Sendable, Equatable, Codable {
+    public var entry: Int
+    public var method: String
+    /// The path and query, as sent.
+    public var path: String
+    /// The body as sent (a project's users, their passwords in clear, as a session keeps them).
+    public var body: String
+    /// 0 when the capture holds no answer.
+    public var status: Int
+
+    /// What it acts on: `config`, `accounts`, `oobCodes`.
+    public var resource: String {
+        String(path.prefix { $0 != "?" }.split(separator: "/").last ?? "API")
+    }
+
+    public var line: String {
+        "\(method) \(path): \(status == 0 ? "no answer captured" : String(status)) (\(CaptureNumbering.entry(entry)))"
+    }
+}
+
 /// What a capture shows, in the journal.
 public enum CapturedFact: Sendable, Equatable, Codable {
     case call(CapturedCall)
     case actionLink(CapturedLink)
+    /// The capture changed the emulator's state through its own API.
+    case emulatorRequest(CapturedEmulatorRequest)
     /// A finding of the link inspector or the settings checks, about `subject` (`operations[2]`).
     case finding(Finding, subject: String)
 }
@@ -148,20 +178,30 @@ extension CapturedFlow {
     /// The capture as a session recording: one event per call and per action link, in capture
     /// order, then its findings, over a remote world of `project`. `replay`, `export` and the
     /// interface play it as any recording.
-    public func recording(project: ProjectConfiguration, source: String) -> SessionRecording {
+    /// `keepsValues`: the requests, answers and forms as they were, for `export --format curl`
+    /// alone; a session written to a file keeps none of them (the capture itself holds them).
+    public func recording(project: ProjectConfiguration, source: String, keepsValues: Bool = false) -> SessionRecording {
         let times = Self.times(exchanges)
         let first = times.values.min()
         let start = Self.startSession(project: project, source: source, now: first)
         var steps: [(entry: Int, order: Int, step: CaptureStep)] = []
         for (index, operation) in operations.enumerated() {
-            steps.append((operation.exchange.entry, 0, Self.callStep(operation, id: index + 1, at: times[operation.exchange.entry], fallback: first)))
+            steps.append((operation.exchange.entry, 0, Self.callStep(operation, id: index + 1, at: times[operation.exchange.entry], fallback: first, keepsValues: keepsValues)))
         }
         for (index, link) in actionLinks.enumerated() {
             steps.append((link.entry, 1, Self.linkStep(link, number: index + 1, at: times[link.entry])))
             // Each later request to the link itself, as its own fact: the evidence of what opening it did.
             for visit in link.visits where !link.isFirstSeen(at: visit) {
-                steps.append((visit.entry, 1, Self.visitStep(link, visit, at: times[visit.entry])))
+                steps.append((visit.entry, 1, Self.visitStep(link, visit, at: times[visit.entry], keepsValues: keepsValues)))
             }
+        }
+        for exchange in exchanges where exchange.changesEmulatorState {
+            let path = URLComponents(string: exchange.url).map { $0.percentEncodedPath + ($0.percentEncodedQuery.map { "?" + $0 } ?? "") } ?? exchange.url
+            let request = CapturedEmulatorRequest(entry: exchange.entry, method: exchange.method, path: path,
+                                                  body: keepsValues ? String(decoding: exchange.requestBody.prefix(CapturedActionLink.Visit.maximumFormBytes * 16), as: UTF8.self)
+                                                      : SecretMasking.maskJSON(exchange.requestBody.prefix(CapturedActionLink.Visit.maximumFormBytes * 16)),
+                                                  status: exchange.status)
+            steps.append((exchange.entry, 0, CaptureStep(fact: .emulatorRequest(request), exchange: nil, mail: nil, at: times[exchange.entry])))
         }
         steps.sort { ($0.entry, $0.order) < ($1.entry, $1.order) }
         var events = steps.map { AppEvent.captured($0.step) }
@@ -180,14 +220,19 @@ extension CapturedFlow {
     }
 
     /// A call as a step: its fact, and its exchange (number `id`) for the Network pane.
-    static func callStep(_ operation: CapturedOperation, id: Int, at: Date?, fallback: Date?) -> CaptureStep {
+    /// `keepsValues`: the request and answer as they were, for the curl script: a capture file
+    /// holds them in clear already; live traffic (`serve --inspect`) is not kept so.
+    static func callStep(_ operation: CapturedOperation, id: Int, at: Date?, fallback: Date?, keepsValues: Bool) -> CaptureStep {
         let exchange = operation.exchange
         let record = ExchangeRecord(
             id: id, request: Self.requestLine(operation),
             requestBody: SecretMasking.maskJSON(exchange.requestBody), requestHeaders: Self.shownHeaders(exchange.requestHeaders),
             status: exchange.status == 0 ? nil : exchange.status, responseBody: exchange.responseBody.isEmpty ? nil : SecretMasking.maskJSON(exchange.responseBody),
             failure: operation.error.map(AuthFailure.fromWireMessage), startedAt: at ?? fallback ?? .distantPast,
-            duration: (exchange.time ?? 0) / 1000)
+            duration: (exchange.time ?? 0) / 1000,
+            unmasked: !keepsValues ? nil : UnmaskedRequest(body: String(decoding: exchange.requestBody, as: UTF8.self),
+                                      apiKey: URLComponents(string: exchange.url)?.queryItems?.first { $0.name == "key" }?.value,
+                                      response: exchange.responseBody.isEmpty ? nil : String(decoding: exchange.responseBody, as: UTF8.self)))
         return CaptureStep(fact: .call(CapturedCall(operation)), exchange: record, mail: nil, at: at)
     }
 
@@ -197,11 +242,14 @@ extension CapturedFlow {
     }
 
     /// A later request to a link itself as a step: the link again, opened (GET) or its page's form sent.
-    static func visitStep(_ link: CapturedActionLink, _ visit: CapturedActionLink.Visit, at: Date?) -> CaptureStep {
+    static func visitStep(_ link: CapturedActionLink, _ visit: CapturedActionLink.Visit, at: Date?, keepsValues: Bool) -> CaptureStep {
         var visited = link
         visited.source = visit.method == "GET" ? .opened : .formSent
         visited.entry = visit.entry
-        return CaptureStep(fact: .actionLink(CapturedLink(visited)), exchange: nil, mail: nil, at: at)
+        var fact = CapturedLink(visited)
+        fact.status = visit.status
+        fact.formBody = keepsValues ? visit.formBody : nil
+        return CaptureStep(fact: .actionLink(fact), exchange: nil, mail: nil, at: at)
     }
 
     /// An action link as the email that carried it, where the capture says whom it was for.

@@ -77,6 +77,9 @@ public struct CapturedExchange: Sendable, Hashable {
     /// A request to the emulator's own API (`/emulator/v1/...`), not an Identity Toolkit call.
     public var isToEmulatorAPI: Bool { CapturedEndpoint(url: url) == .emulator }
 
+    /// A request to the emulator's own API that can change its state: anything but a GET.
+    public var changesEmulatorState: Bool { method != "GET" && isToEmulatorAPI }
+
     var responseJSON: Any? {
         try? JSONSerialization.jsonObject(with: responseBody, options: [.fragmentsAllowed])
     }
@@ -163,6 +166,10 @@ public struct CapturedActionLink: Sendable, Hashable {
         public var method: String
         /// 0 when the capture holds no answer.
         public var status: Int
+        /// A form sent to the link (`application/x-www-form-urlencoded`), as it was; nil for a GET
+        /// or a body past `maximumFormBytes`.
+        public var formBody: String?
+        static let maximumFormBytes = 4096
     }
 
     /// Whether `visit` is the request the link was first seen in (its own fact already says so).
@@ -255,7 +262,8 @@ public struct CapturedFlow: Sendable {
         case .other:
             related = addLink(exchange.url, source: .opened, entry: exchange.entry, project: project)
             if let index = actionLinks.firstIndex(where: { $0.anatomy.link == exchange.url }) {
-                actionLinks[index].visits.append(.init(entry: exchange.entry, method: exchange.method, status: exchange.status))
+                let form = exchange.method == "GET" || exchange.requestBody.count > CapturedActionLink.Visit.maximumFormBytes ? nil : String(decoding: exchange.requestBody, as: UTF8.self)
+                actionLinks[index].visits.append(.init(entry: exchange.entry, method: exchange.method, status: exchange.status, formBody: form))
                 // A link requested over and over (a scanner, a hostile client) keeps its latest visits only.
                 if actionLinks[index].visits.count > Self.rememberedVisits { actionLinks[index].visits.removeFirst() }
             }

@@ -38,7 +38,7 @@ public struct LiveCapture: Sendable {
         for operation in flow.operations {
             findings += CapturedFlow.findings(operation, index: calls, project: project, departures: &departures)
             calls += 1
-            events.append(.captured(CapturedFlow.callStep(operation, id: calls, at: at, fallback: at)))
+            events.append(.captured(CapturedFlow.callStep(operation, id: calls, at: at, fallback: at, keepsValues: false)))
         }
         for link in flow.actionLinks[linksBefore...] {
             findings += CapturedFlow.findings(link, index: links)
@@ -48,7 +48,7 @@ public struct LiveCapture: Sendable {
         // A link seen before, requested now: opened, or its page's form sent.
         for link in flow.actionLinks {
             if let visit = link.visits.last, visit.entry == exchange.entry, !link.isFirstSeen(at: visit) {
-                events.append(.captured(CapturedFlow.visitStep(link, visit, at: at)))
+                events.append(.captured(CapturedFlow.visitStep(link, visit, at: at, keepsValues: false)))
             }
         }
         events += findings.map { .captured(CaptureStep(fact: .finding($0.finding, subject: $0.subject), exchange: nil, mail: nil, at: nil)) }
