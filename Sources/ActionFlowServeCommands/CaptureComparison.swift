@@ -6,7 +6,9 @@ import ActionFlowTransport
 import Foundation
 
 extension CaptureComparison {
-    public static func compare(_ flow: CapturedFlow, project: ProjectConfiguration) async -> CaptureComparison {
+    public static func compare(_ flow: CapturedFlow, project given: ProjectConfiguration) async -> CaptureComparison {
+        // The simulated project authorizes what the captured one showed it authorizes.
+        let project = flow.judged(given)
         let behaviour = behaviour(of: flow)
         let api = behaviour == .production
             ? EmulatorAPI(transport: EmbeddedTransport(configuration: project), project: ServedProject(project))
@@ -102,17 +104,9 @@ extension CaptureComparison {
     }
 
     /// Like for like: a capture of an Auth Emulator's traffic is compared with serve as the
-    /// emulator answers, unless the captured server shows it answered as production does: its
-    /// listed links point at a hosted action page rather than `/emulator/action`, or it refused
-    /// a send for a check the emulator never makes (firebase-tools `src/emulator/auth/operations.ts`,
-    /// sendOobCode, checks no domain).
+    /// emulator answers, unless the captured server showed that it answers as production does.
     public static func behaviour(of flow: CapturedFlow) -> ServeBehaviour {
-        guard flow.operations.contains(where: \.toEmulator) else { return .production }
-        let productionLinks = flow.actionLinks.contains { $0.source == .emulatorListing && !$0.anatomy.link.contains("/emulator/action") }
-        let productionRefusal = flow.operations.contains { operation in
-            operation.operation == "sendOobCode" && operation.error.map { SettingsFindings.serverErrors.values.contains(errorCode(message: $0)) } == true
-        }
-        return productionLinks || productionRefusal ? .production : .emulator
+        flow.answersAsProduction ? .production : .emulator
     }
 
     private static func lowercased(_ headers: [String: String]) -> [String: String] {

@@ -50,6 +50,16 @@ struct CaptureSessionTests {
         #expect(session.exchanges.first?.startedAt == first)
     }
 
+    @Test("a finding comes right after what it is about, so that a replay meets it at that step, as a live session shows it")
+    func findingsInline() throws {
+        let events = try Self.recording("serve-emulator.har").events
+        let facts: [CapturedFact] = events.compactMap { if case .captured(let step) = $0 { step.fact } else { nil } }
+        let finding = try #require(facts.firstIndex { if case .finding(let found, "operations[3]") = $0 { found.code == "continue-url.unauthorized" } else { false } })
+        let calls = facts.indices.filter { if case .call = facts[$0] { true } else { false } }
+        // After the fourth call, before the fifth.
+        #expect(calls[3] < finding && finding < calls[4], "\(facts)")
+    }
+
     @Test("replay steps through the capture and back: each position is the session at that entry")
     func replaySteps() throws {
         var replay = Replay(try Self.recording("serve-emulator.har"))

@@ -223,6 +223,40 @@ struct EvidenceConsistencyTests {
         #expect(flow.narration(source: "shop.har").contains("lookup: 200, ann@shop.example, email verified"))
     }
 
+    @Test("a production capture is judged against its own project: the authorized domains its getProjectConfig answered, never the bundled demo's")
+    func judgedAgainstItsOwnProject() throws {
+        let code = "Zq8vH2kLm4Pz7RtYwB3nC9dF1gJ5xQ0aS6eU8iO2pL4kJ7hG3fD1sA"
+        func get(_ url: String, _ answer: String, _ second: Int) -> [String: Any] {
+            ["startedDateTime": "2026-11-27T10:00:0\(second).000Z", "request": ["method": "GET", "url": url, "headers": []],
+             "response": ["status": 200, "headers": [], "content": ["mimeType": "application/json", "text": answer]]]
+        }
+        let send: [String: Any] = [
+            "startedDateTime": "2026-11-27T10:00:02.000Z",
+            "request": ["method": "POST", "url": "https://identitytoolkit.googleapis.com/v1/accounts:sendOobCode?key=AIzaTest",
+                        "headers": [["name": "Content-Type", "value": "application/json"]],
+                        "postData": ["mimeType": "application/json", "text": #"{"requestType":"PASSWORD_RESET","email":"ann@shop.example","continueUrl":"https://shop.acme.com/login"}"#]],
+            "response": ["status": 200, "headers": [], "content": ["mimeType": "application/json", "text": #"{"email":"ann@shop.example"}"#]]]
+        let page = "https://shop-acme.firebaseapp.com/__/auth/action?mode=resetPassword&oobCode=\(code)&apiKey=AIzaTest&continueUrl="
+        let entries: [[String: Any]] = [
+            get("https://identitytoolkit.googleapis.com/v1/projects?key=AIzaTest", #"{"projectId":"1234","authorizedDomains":["shop-acme.firebaseapp.com","accounts.acme.com"]}"#, 1),
+            send,
+            get(page + "https%3A%2F%2Faccounts.acme.com%2Fdone", "<html></html>", 3),
+            get(page.replacingOccurrences(of: "Zq8vH2", with: "Yq8vH2") + "https%3A%2F%2Fevil.example%2Fx", "<html></html>", 4),
+        ]
+        let data = try JSONSerialization.data(withJSONObject: ["log": ["version": "1.2", "entries": entries]])
+        let project = try ProjectConfigLoader.loadDefault()
+        let flow = try CapturedFlow.read(data, project: project)
+        let narration = flow.narration(source: "acme.har")
+        #expect(narration.contains("judged against the captured project's authorized domains (its getProjectConfig answer, entry 1): shop-acme.firebaseapp.com, accounts.acme.com; and continue URL hosts its server accepted in a send (shop.acme.com)"), "\(narration)")
+        let unauthorized = flow.findings.filter { $0.finding.code == "continue-url.unauthorized" }.map(\.subject)
+        #expect(unauthorized == ["actionLinks[1]"], "only the evil.example link: \(narration)")
+        #expect(flow.actionLinks.map(\.anatomy.continueUrlAuthorized) == [true, false])
+        // The session, its report and review, hold the capture to the same domains.
+        let session = flow.recording(project: project, source: "acme.har").current
+        #expect(session.project.authorizedDomains.contains("accounts.acme.com") && !session.project.authorizedDomains.contains("www.example.com"))
+        #expect(Self.contradictions("acme.har", session).isEmpty)
+    }
+
     @Test("a capture's status line says what its traffic shows of a sign-in, never the simulated app's 'signed out'")
     func statusLineOfACapture() throws {
         let project = try ProjectConfigLoader.loadDefault()

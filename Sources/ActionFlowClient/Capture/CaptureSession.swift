@@ -180,7 +180,8 @@ extension CapturedFlow {
     /// interface play it as any recording.
     /// `keepsValues`: the requests, answers and forms as they were, for `export --format curl`
     /// alone; a session written to a file keeps none of them (the capture itself holds them).
-    public func recording(project: ProjectConfiguration, source: String, keepsValues: Bool = false) -> SessionRecording {
+    public func recording(project given: ProjectConfiguration, source: String, keepsValues: Bool = false) -> SessionRecording {
+        let project = judged(given)
         let times = Self.times(exchanges)
         let first = times.values.min()
         let start = Self.startSession(project: project, source: source, now: first)
@@ -203,12 +204,26 @@ extension CapturedFlow {
                                                   status: exchange.status)
             steps.append((exchange.entry, 0, CaptureStep(fact: .emulatorRequest(request), exchange: nil, mail: nil, at: times[exchange.entry])))
         }
+        // Each finding right after what it is about, as a live session shows it: a replay meets
+        // it at that step, not at the end.
+        for finding in findings {
+            let entry = entry(of: finding.subject) ?? Int.max
+            steps.append((entry, 2, CaptureStep(fact: .finding(finding.finding, subject: finding.subject), exchange: nil, mail: nil, at: nil)))
+        }
         steps.sort { ($0.entry, $0.order) < ($1.entry, $1.order) }
-        var events = steps.map { AppEvent.captured($0.step) }
-        events += findings.map { AppEvent.captured(CaptureStep(fact: .finding($0.finding, subject: $0.subject), exchange: nil, mail: nil, at: nil)) }
+        let events = steps.map { AppEvent.captured($0.step) }
         var current = start
         for event in events { _ = current.reduce(event) }
         return SessionRecording(start: start, events: events, times: nil, current: current)
+    }
+
+    /// The capture entry a finding's subject (`operations[2]`, `actionLinks[0]`, `entry 5`) stands at.
+    func entry(of subject: String) -> Int? {
+        guard let index = Int(subject.filter(\.isNumber)) else { return nil }
+        if subject.hasPrefix("operations["), operations.indices.contains(index) { return operations[index].exchange.entry }
+        if subject.hasPrefix("actionLinks["), actionLinks.indices.contains(index) { return actionLinks[index].entry }
+        if subject.hasPrefix("entry ") { return index }
+        return nil
     }
 
     /// The session a capture starts from: its client, over a remote world of `project`.

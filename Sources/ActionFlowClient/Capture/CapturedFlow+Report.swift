@@ -119,6 +119,7 @@ extension CapturedFlow {
         if preflights > 0 { keptOut.append(Self.count(preflights, "CORS preflight")) }
         if unrelated > 0 { keptOut.append(Self.count(unrelated, "unrelated request")) }
         if !keptOut.isEmpty { lines.append("  kept out of the flow: \(keptOut.joined(separator: ", "))") }
+        lines.append("  " + judgedAgainst)
         for (index, operation) in operations.enumerated() {
             let callLines = CapturedCall(operation).lines.map(safe)
             lines.append(PrintfFormat.string("%4d  ", index + 1) + callLines[0])
@@ -145,6 +146,21 @@ extension CapturedFlow {
             }
         }
         return lines.joined(separator: "\n")
+    }
+
+    /// Which domains the findings hold continue URLs to, and where they come from.
+    var judgedAgainst: String {
+        let accepted = acceptedContinueHosts.map(UntrustedText.sanitize)
+        let acceptedText = accepted.isEmpty ? "" : "continue URL hosts its server accepted in a send (\(accepted.joined(separator: ", ")))"
+        if let captured = capturedAuthorizedDomains {
+            return "judged against the captured project's authorized domains (its getProjectConfig answer, \(CaptureNumbering.entry(captured.entry))): "
+                + captured.domains.map(UntrustedText.sanitize).joined(separator: ", ") + (accepted.isEmpty ? "" : "; and " + acceptedText)
+        }
+        let given = "project \(UntrustedText.sanitize(givenProjectId ?? "")) as given to this tool (--project FILE names yours)"
+        if !accepted.isEmpty {
+            return "judged against the \(acceptedText), and otherwise \(given): the capture holds no getProjectConfig answer naming the rest"
+        }
+        return "judged against \(given): the capture holds no getProjectConfig answer from production naming its authorized domains"
     }
 
     /// Where a call's action code came from: the link of this capture that holds it, if one does.

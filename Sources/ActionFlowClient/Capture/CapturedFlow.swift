@@ -121,6 +121,8 @@ public struct CapturedOperation: Sendable, Hashable {
     var emailVerified: Bool?
     /// The call sets a password (a `resetPassword` that does more than check its code).
     public var setsPassword: Bool
+    /// A `getProjectConfig` answer's authorized domains.
+    public var authorizedDomains: [String]?
 }
 
 /// One action code setting as sent: text or a Boolean.
@@ -199,6 +201,9 @@ public struct CapturedFlow: Sendable {
     /// Action links too long to take apart: where each was and its size. Padding a link never
     /// hides it from the review; it is reported with its size instead.
     public var oversizedLinks: [(entry: Int, bytes: Int)] = []
+    /// The project this tool was given to judge the capture against (`--project`, else the bundled one).
+    public var givenProjectId: String?
+    var givenAuthorizedDomains: [String] = []
 
     static let rememberedVisits = 64
 
@@ -211,7 +216,18 @@ public struct CapturedFlow: Sendable {
             flow.add(CapturedExchange(entry: index, entry), project: project)
         }
         flow.entries = entries
+        flow.givenProjectId = project.projectId
+        flow.givenAuthorizedDomains = project.authorizedDomains
         guard !flow.operations.isEmpty || !flow.actionLinks.isEmpty || !flow.oversizedLinks.isEmpty else { throw .noIdentityToolkitCall(entries: flow.entries) }
+        // Judged against what the captured server said of its own project, where it said it.
+        let project = flow.judged(project)
+        if project.authorizedDomains != flow.givenAuthorizedDomains {
+            for index in flow.actionLinks.indices {
+                if let anatomy = try? LinkInspector.inspect(flow.actionLinks[index].anatomy.link, authorizedDomains: project.authorizedDomains) {
+                    flow.actionLinks[index].anatomy = anatomy
+                }
+            }
+        }
         var departures = CaptureDepartures()
         flow.findings += flow.operations.enumerated().flatMap { index, operation in Self.findings(operation, index: index, project: project, departures: &departures) }
         flow.findings += flow.actionLinks.enumerated().flatMap { index, link in Self.findings(link, index: index) }
@@ -221,6 +237,51 @@ public struct CapturedFlow: Sendable {
                             subject: "entry \(oversized.entry)")
         }
         return flow
+    }
+
+    /// The captured server answered as production does, though the calls went to an emulator's
+    /// paths: its listed links point at a hosted action page rather than `/emulator/action`, or it
+    /// refused a send for a check the emulator never makes (firebase-tools
+    /// `src/emulator/auth/operations.ts`, sendOobCode, checks no domain).
+    public var answersAsProduction: Bool {
+        guard operations.contains(where: \.toEmulator) else { return true }
+        let productionLinks = actionLinks.contains { $0.source == .emulatorListing && !$0.anatomy.link.contains("/emulator/action") }
+        let productionRefusal = operations.contains { operation in
+            operation.operation == "sendOobCode" && operation.error.map { SettingsFindings.serverErrors.values.contains(CaptureComparison.errorCode(message: $0)) } == true
+        }
+        return productionLinks || productionRefusal
+    }
+
+    /// The authorized domains the captured server gave for its project (`getProjectConfig`,
+    /// answered 200), and where. Not an Auth Emulator's: it answers `localhost`, a placeholder
+    /// (firebase-tools `src/emulator/auth/operations.ts:736-750`).
+    public var capturedAuthorizedDomains: (entry: Int, domains: [String])? {
+        guard answersAsProduction,
+              let config = operations.last(where: { $0.operation == "getProjectConfig" && $0.status == 200 && !($0.authorizedDomains ?? []).isEmpty }),
+              let domains = config.authorizedDomains else { return nil }
+        return (config.exchange.entry, domains)
+    }
+
+    /// The hosts of continue URLs a server answering as production accepted in a send (2xx): it
+    /// checks them against the project's authorized domains, so each is one.
+    public var acceptedContinueHosts: [String] {
+        guard answersAsProduction else { return [] }
+        var hosts: [String] = []
+        for operation in operations where operation.operation == "sendOobCode" && (200..<300).contains(operation.status) {
+            if let host = operation.continueUrl.flatMap({ URLComponents(string: $0)?.host?.lowercased() }), !hosts.contains(host) { hosts.append(host) }
+        }
+        return hosts
+    }
+
+    /// `project` as this capture is judged against it: the captured project's authorized
+    /// domains where the capture shows them, and the continue URL hosts its server accepted.
+    public func judged(_ project: ProjectConfiguration) -> ProjectConfiguration {
+        let accepted = acceptedContinueHosts
+        guard capturedAuthorizedDomains != nil || !accepted.isEmpty else { return project }
+        var judged = project
+        if let captured = capturedAuthorizedDomains { judged.authorizedDomains = captured.domains }
+        judged.authorizedDomains += accepted.filter { host in !judged.authorizedDomains.contains { $0.lowercased() == host } }
+        return judged
     }
 
     /// The settings checks' findings about the call at `index` of the operations, then where its
@@ -341,6 +402,9 @@ extension CapturedOperation {
         setsPassword = ActionCodeField.text(body["newPassword"] ?? body["new_password"]) != nil
         status = exchange.status
         error = ActionCodeField.text((answer?["error"] as? [String: Any])?["message"])
+        if operation == "getProjectConfig", let domains = answer?["authorizedDomains"] as? [Any] {
+            authorizedDomains = domains.compactMap { $0 as? String }
+        }
         if operation == "lookup", let user = (answer?["users"] as? [Any])?.first as? [String: Any] {
             lookedUpEmail = ActionCodeField.text(user["email"])
             emailVerified = user["emailVerified"] as? Bool
@@ -447,14 +511,14 @@ enum CapturedEndpoint: Equatable {
         case identityToolkitHost:
             for (prefix, api) in [("/v1/", CapturedAPI.v1), ("/v2/", .v2)] where path.hasPrefix(prefix) {
                 guard let last = path.split(separator: "/").last.map(String.init) else { return .other }
-                // `projects/P/accounts` is the admin sign-up.
-                let method = last == "accounts" ? "signUp" : v1MethodName(last)
+                // `projects/P/accounts` is the admin sign-up; `projects` the project's public configuration.
+                let method = last == "accounts" ? "signUp" : last == "projects" ? "getProjectConfig" : v1MethodName(last)
                 return .operation(method: method, wireName: last, api: api, toEmulator: toEmulator)
             }
         case legacyHost where path.hasPrefix(relyingParty):
             let name = String(path.dropFirst(relyingParty.count))
             guard !name.isEmpty, !name.contains("/") else { return .other }
-            let method = IdentityToolkitMapping.legacyV3Methods[name].map(v1MethodName) ?? name
+            let method = name == "getProjectConfig" ? name : IdentityToolkitMapping.legacyV3Methods[name].map(v1MethodName) ?? name
             return .operation(method: method, wireName: name, api: .v3, toEmulator: toEmulator)
         case secureTokenHost where path == "/v1/token":
             return .operation(method: "token", wireName: "token", api: .securetoken, toEmulator: toEmulator)
