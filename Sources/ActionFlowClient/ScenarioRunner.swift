@@ -455,7 +455,7 @@ extension AppEvent {
         case .captured(let step):
             switch step.fact {
             case .call(let call): "captured \(call.operation)"
-            case .actionLink(let link): "captured \(link.mode ?? "action") link"
+            case .actionLink(let link): "captured \(Vocabulary.linkKind(mode: link.mode)), \(link.source.narration)"
             case .finding(let finding, _): "finding \(finding.code)"
             case .emulatorRequest(let request): "captured \(request.method) to the emulator's API"
             }

@@ -5,6 +5,19 @@ import ActionFlowModel
 /// (`openMailbox`) or a flow state name (`emailSent`). One place, so that every surface says
 /// the same thing the same way.
 public enum Vocabulary {
+    /// An action link by what it does, from its `mode`: "a password reset link".
+    public static func linkKind(mode: String?) -> String {
+        switch mode.map(ActionCodeOperation.init(mode:)) {
+        case .passwordReset?: "a password reset link"
+        case .verifyEmail?: "an email verification link"
+        case .recoverEmail?: "an email recovery link"
+        case .emailLink?: "an email-link sign-in link"
+        case .verifyAndChangeEmail?: "a change-of-address link"
+        case .revertSecondFactorAddition?: "a second-factor revert link"
+        case .unknown?, nil: "an action link"
+        }
+    }
+
     /// An app screen or a place on the device, as the audience sees it: `signIn` is "the
     /// sign-in screen", `webWidget` "the web widget", `/articles/42` "/articles/42 in the app".
     public static func place(_ name: String) -> String {

@@ -34,7 +34,9 @@ extension Replay {
     }
 
     /// What the status line names instead of a transport: nothing is called while replaying.
-    public var transportLabel: String { "replay · \(recording.transport) session" }
+    public var transportLabel: String {
+        recording.current.capture.map { "replay · captured traffic (\(UntrustedText.sanitize($0)))" } ?? "replay · \(recording.transport) session"
+    }
 }
 
 /// A recording played in the interface, headless, as an asciicast v2 file: a header line, then

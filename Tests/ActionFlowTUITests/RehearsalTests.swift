@@ -62,7 +62,7 @@ struct Rehearsal {
 
     mutating func shoot(_ label: String) {
         let step = model.presentation.map { "step \($0.step)/\($0.total)" } ?? "no presentation"
-        shots.append(Shot(frame: MainView.render(model, transport: "embedded demo-actionflow"), place: "\(name), \(step), \(label)", interface: model))
+        shots.append(Shot(frame: MainView.render(model, transport: model.replay?.transportLabel ?? "embedded demo-actionflow"), place: "\(name), \(step), \(label)", interface: model))
     }
 
     /// Presents every step: odd steps typed to the end by ticks, even ones finished by a
@@ -277,8 +277,40 @@ struct RehearsalTests {
             if size == (200, 50) { wide = rehearsal.shots }
             problems += FrameInvariants.violations(rehearsal.shots, wide: wide)
             // A replay offers nothing it refuses.
-            for shot in rehearsal.shots where shot.frame.text.contains("paste one with p") || shot.frame.text.contains("R reset") {
+            for shot in rehearsal.shots where ["paste one with p", "R reset", "p paste link", "d use this device"].contains(where: shot.frame.text.contains) {
                 problems.append("\(shot.place): the frame offers what a replay refuses")
+            }
+        }
+        #expect(problems.isEmpty, "\(problems.count) problems, the first 20:\n\(problems.prefix(20).joined(separator: "\n"))")
+    }
+
+    nonisolated static let captures: [String] = {
+        let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../ActionFlowCommandTests/Fixtures/Captures").standardizedFileURL
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+        return names.filter { $0.hasPrefix("flow-") || $0.hasPrefix("serve-") || $0.hasPrefix("production-") }.map { folder.appendingPathComponent($0).path }.sorted()
+    }()
+
+    @Test("Every frame of a replay of a real capture, n to the end and b back, in both themes", arguments: captures)
+    func captureReplay(_ path: String) throws {
+        let project = try ProjectConfigLoader.loadDefault()
+        let name = URL(fileURLWithPath: path).lastPathComponent
+        let recording = try CapturedFlow.read(try Data(contentsOf: URL(fileURLWithPath: path)), project: project).recording(project: project, source: name)
+        var problems: [String] = []
+        var wide: [Rehearsal.Shot] = []
+        for size in Self.sizes.reversed() {
+            for theme in [Theme.dark, .light] {
+                var rehearsal = Rehearsal(Interface(replaying: recording, title: name, colorMode: .full256, theme: theme, width: size.0, height: size.1),
+                                          name: "replay of \(name) at \(size.0)x\(size.1), \(theme)")
+                // Through every pane at the start and at the end, so that each is drawn with the whole capture.
+                for tab in 1...8 { rehearsal.key(.character(Character(String(tab))), "pane \(tab)") }
+                for index in 0..<recording.events.count { rehearsal.key(.character("n"), "n #\(index + 1)") }
+                for tab in 1...8 { rehearsal.key(.character(Character(String(tab))), "pane \(tab)") }
+                for index in 0..<3 { rehearsal.key(.character("b"), "b #\(index + 1)") }
+                if size == (200, 50), theme == .dark { wide = rehearsal.shots }
+                problems += FrameInvariants.violations(rehearsal.shots, wide: wide)
+                for shot in rehearsal.shots where ["paste one with p", "R reset", "p paste link", "d use this device"].contains(where: shot.frame.text.contains) {
+                    problems.append("\(shot.place): the frame offers what a replay refuses")
+                }
             }
         }
         #expect(problems.isEmpty, "\(problems.count) problems, the first 20:\n\(problems.prefix(20).joined(separator: "\n"))")

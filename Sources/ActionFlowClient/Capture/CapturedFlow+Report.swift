@@ -204,7 +204,7 @@ extension CapturedFlow {
 }
 
 extension CapturedActionLink.Source {
-    var narration: String {
+    public var narration: String {
         switch self {
         case .emulatorListing: "listed by the emulator"
         case .operationResponse: "in the answer to sendOobCode"

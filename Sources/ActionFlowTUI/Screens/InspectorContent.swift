@@ -388,7 +388,24 @@ enum InspectorContent {
         } catch {
             blocks.append(.paragraph("✗ \(error.description)", .error))
         }
-        return blocks
+        return blocks + capturedLinks(session, besides: visit.link)
+    }
+
+    /// A capture's other links, newest first, one line each: the pane takes the newest apart, and
+    /// a reviewer still sees every link the traffic holds.
+    private static func capturedLinks(_ session: Session, besides shown: String) -> [Block] {
+        guard session.capture != nil else { return [] }
+        var seen: Set<String> = [shown]
+        var lines: [Block] = []
+        for entry in session.journal.reversed() {
+            guard case .captured(.actionLink(let link)) = entry.fact, seen.insert(link.link).inserted else { continue }
+            let authorized = (try? LinkInspector.inspect(link.link, authorizedDomains: session.project.authorizedDomains))?.continueUrlAuthorized
+            let mark = authorized.map { $0 ? " ✓" : " ✗ not authorized" } ?? ""
+            lines.append(.item("· ", "\(link.mode ?? "(no mode)") link, \(link.source.narration) (\(CaptureNumbering.entry(link.entry))), continue \(SecretMasking.maskLinks(in: link.continueUrl ?? "(none)"))\(mark)",
+                               authorized == false ? .warning : .text))
+        }
+        guard !lines.isEmpty else { return [] }
+        return [.blank, .heading("Other links in the capture (\(lines.count))")] + lines
     }
 
     // MARK: Network

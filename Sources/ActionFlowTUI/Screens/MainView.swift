@@ -138,7 +138,9 @@ public enum MainView {
         // Messages not seen in the mail app yet show as an unread count beside `m mail`.
         let unread = session.unreadMessages
         let mail = unread > 0 ? [Span(" mail ", .muted), Span("●\(unread)", .badge), Span("  ", .muted)] : [Span(" mail  ", .muted)]
-        let dock: [Span] = active
+        // A replay or live traffic offers nothing it refuses.
+        let dock: [Span] = ui.readOnly ? [Span(ui.watching ? "live traffic: read-only" : "a replay: read-only", .muted)]
+            : active
             ? [Span("a", .keyName), Span(" app  ", .muted), Span("m", .keyName)] + mail + [Span("p", .keyName), Span(" paste link", .muted)]
             : [Span("d", .keyName), Span(" use this device", .muted)]
         let dockWidth = dock.reduce(0) { $0 + $1.text.displayWidth }

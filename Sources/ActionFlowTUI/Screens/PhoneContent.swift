@@ -96,14 +96,16 @@ enum PhoneContent {
     /// A capture holds a client's traffic, not its screens: the phone says so and what it saw.
     private static func capturePage(_ capture: String, _ session: Session, watching: Bool) -> PhonePage {
         var calls = session.earlier?.callCount ?? 0
-        var links = session.earlier?.links ?? 0
+        // A link opened again, or its page's form sent, is the same link.
+        var distinct: Set<String> = []
         for entry in session.journal {
             switch entry.fact {
             case .captured(.call): calls += 1
-            case .captured(.actionLink): links += 1
+            case .captured(.actionLink(let link)): distinct.insert(link.link)
             default: break
             }
         }
+        let links = (session.earlier?.links ?? 0) + distinct.count
         return PhonePage(key: "capture", bar: UntrustedText.sanitize(capture), blocks: [
             .heading(watching ? "Live traffic" : "Captured traffic"),
             .paragraph(watching ? "The server's clients are shown by their calls, not their screens." : "A capture holds the client's calls, not its screens.", .muted),
