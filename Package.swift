@@ -145,7 +145,7 @@ let package = Package(
             linkerSettings: programLinkerSettings
         ),
         // Test helpers that several test targets share.
-        .target(name: "TestSupport", dependencies: ["ActionFlowServer", "ActionFlowLoad"], path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["ActionFlowServer", "ActionFlowTransport", "ActionFlowModel", "ActionFlowTUI", "ActionFlowLoad"], path: "Tests/TestSupport"),
         .testTarget(
             name: "ActionFlowModelTests",
             dependencies: ["ActionFlowModel", .product(name: "PropertyBased", package: "swift-property-based")]
@@ -153,7 +153,7 @@ let package = Package(
         .testTarget(
             name: "ActionFlowBackendTests",
             dependencies: [
-                "ActionFlowBackend", "ActionFlowTransport", .product(name: "Yams", package: "Yams"),
+                "ActionFlowBackend", "ActionFlowTransport", "TestSupport", .product(name: "Yams", package: "Yams"),
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),
@@ -187,7 +187,7 @@ let package = Package(
             path: "Fuzz/Checks"
         ),
         .testTarget(name: "FuzzRegressionTests", dependencies: ["FuzzChecks"]),
-        .testTarget(name: "ActionFlowTUITests", dependencies: ["ActionFlowTUI", "ActionFlowClient", "ActionFlowModel", "ActionFlowBackend"], exclude: ["Golden"]),
+        .testTarget(name: "ActionFlowTUITests", dependencies: ["ActionFlowTUI", "ActionFlowClient", "ActionFlowModel", "ActionFlowBackend", "TestSupport"], exclude: ["Golden"]),
     ],
     swiftLanguageModes: [.v6]
 )

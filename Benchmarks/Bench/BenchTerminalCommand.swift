@@ -187,7 +187,7 @@ enum StoryKeys {
         steps += [Step(key: down), Step(key: enter, shows: "Send reset email"), Step(key: down), Step(key: enter, shows: "emailSent")]
         steps += [Step(key: "m", shows: "Inbox"), Step(key: enter), Step(key: enter, shows: "Choose a new password"), Step(key: enter)]
         steps += "correct-horse-battery".map { Step(key: String($0)) }
-        steps += [Step(key: enter), Step(key: enter, shows: "Password reset · completed")]
+        steps += [Step(key: enter), Step(key: enter, shows: "Password reset · done")]
         return steps + tour
     }()
 

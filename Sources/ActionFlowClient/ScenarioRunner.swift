@@ -37,7 +37,7 @@ public struct ScenarioTranscript: Sendable, Equatable {
             case .step(let number, let summary):
                 if !quiet { out.append("step \(number): \(UntrustedText.sanitize(summary))") }
             case .narration(let number, let text):
-                if !quiet { out.append(PrintfFormat.string("%4d  ", number) + text) }
+                if !quiet { out.append(String(format: "%4d  ", number) + text) }
             case .expectation(let expectation, let met, let detail):
                 out.append("      \(met ? "✓" : "✗") expect \(UntrustedText.sanitize(expectation.description))\(met ? "" : ": \(detail)")")
             }

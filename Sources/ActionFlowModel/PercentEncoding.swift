@@ -32,7 +32,7 @@ public enum PercentEncoding {
             case UInt8(ascii: " "):
                 out.append("+")
             default:
-                out += PrintfFormat.string("%%%02X", byte)
+                out += "%" + String(byte, radix: 16, uppercase: true).leftPadded(to: 2)
             }
         }
         return out
@@ -128,5 +128,12 @@ public enum PercentEncoding {
         case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
         default: nil
         }
+    }
+}
+
+private extension String {
+    /// The text with zeros before it, to `width` characters.
+    func leftPadded(to width: Int) -> String {
+        String(repeating: "0", count: max(0, width - count)) + self
     }
 }

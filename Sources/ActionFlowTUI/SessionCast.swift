@@ -81,7 +81,7 @@ public struct SessionCast: Sendable {
         var lines = [Self.json(header)]
         var step = 0
         for (index, (time, frame)) in frames.enumerated() {
-            let stamp = PrintfFormat.string("%.6f", time)
+            let stamp = String(format: "%.6f", time)
             // A marker where each step the user took begins, so a player can jump between steps.
             if index > 0, recording.events[index - 1].isUserStep {
                 step += 1

@@ -296,6 +296,10 @@ public final class TUIApplication {
             if trafficWaiting { timeout = min(timeout, Int32(max(1, (Self.trafficFrameInterval - Date().timeIntervalSince(lastFrame)) * 1000))) }
             let input = terminal.nextInput(timeout: timeout)
             if case .wake = input {} else { frameWanted = true }
+            if terminal.takeThemeChange() {
+                model.ui.theme = terminal.theme
+                logger.info("terminal background", metadata: ["background": "\(terminal.reportedBackground.map(\.description) ?? "not reported")", "theme": "\(terminal.theme.rawValue)"])
+            }
             switch input {
             case .keys(let keys):
                 var commands: [InterfaceCommand] = []

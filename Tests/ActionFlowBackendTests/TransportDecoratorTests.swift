@@ -3,6 +3,7 @@ import ActionFlowModel
 import ActionFlowTransport
 import Foundation
 import Testing
+import TestSupport
 
 @Suite struct RecordingTransportTests {
     func recording() throws -> (RecordingTransport, EmbeddedTransport) {

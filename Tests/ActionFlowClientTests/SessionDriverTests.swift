@@ -4,6 +4,7 @@ import ActionFlowModel
 import ActionFlowTransport
 import Foundation
 import Testing
+import TestSupport
 
 @Suite("Session: embedded calls inline, remote effects through a transport")
 struct SessionDriverTests {

@@ -126,7 +126,7 @@ struct JSONLineWriterTests {
                 continue
             }
             for unit in String(scalar).utf16 {
-                out.append(contentsOf: PrintfFormat.string("\\u%04x", unit).unicodeScalars)
+                out.append(contentsOf: String(format: "\\u%04x", unit).unicodeScalars)
             }
         }
         return String(out)

@@ -4,6 +4,7 @@ import ActionFlowModel
 import ActionFlowTransport
 import Foundation
 import Testing
+import TestSupport
 
 @Suite("A phone second factor through the REST transport against serve")
 struct SecondFactorOverRESTTests {

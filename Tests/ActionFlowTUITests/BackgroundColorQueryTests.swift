@@ -51,7 +51,9 @@ struct BackgroundColorQueryTests {
         let bytes = reply("q\u{1B}]11;rgb:zz\u{07}\u{1B}]11;rgb:0000/0000/0000\u{1B}\\\u{1B}[?1;2c")
         #expect(try #require(BackgroundColorQuery.color(inReply: bytes)) == .black)
         #expect(BackgroundColorQuery.containsDeviceAttributes(bytes))
-        #expect(BackgroundColorQuery.typedInput(in: bytes) == Array("q".utf8))
+        var filter = BackgroundColorQuery.ReplyFilter()
+        #expect(filter.filter(bytes.map { .code(UInt32($0)) }) == [.code(UInt32(UInt8(ascii: "q")))], "only the typed key is a key")
+        #expect(filter.background == .black && filter.finished)
         #expect(!BackgroundColorQuery.containsDeviceAttributes(reply("\u{1B}[?1;2")))
         #expect(!BackgroundColorQuery.containsDeviceAttributes(reply("\u{1B}]11;rgb:0/0/0\u{07}")))
     }
@@ -131,54 +133,45 @@ struct BackgroundColorAskTests {
         }
     }
 
-    /// Runs the query on its own thread, as the terminal emulator answers on this one.
-    private func ask(_ pty: PseudoTerminal, timeout: Int = 1000, emulator: (PseudoTerminal) -> Void) -> BackgroundColorQuery.Answer {
-        let result = Mutex<BackgroundColorQuery.Answer?>(nil)
-        let terminal = pty.terminal
-        let thread = Thread {
-            let answer = BackgroundColorQuery.ask(input: terminal, output: terminal, timeout: timeout)
-            result.withLock { $0 = answer }
-        }
-        thread.start()
-        emulator(pty)
-        while result.withLock({ $0 == nil }) { Thread.sleep(forTimeInterval: 0.01) }
-        return result.withLock { $0! }
+    private func units(_ text: String) -> [InputUnit] { Array(text.utf8).map { .code(UInt32($0)) } }
+
+    @Test("The query goes out at once, and the terminal stops echoing, so that its answer is never printed")
+    func sent() throws {
+        let pty = try PseudoTerminal()
+        #expect(pty.localModes & tcflag_t(ECHO) != 0)
+        #expect(BackgroundColorQuery.send(input: pty.terminal, output: pty.terminal))
+        #expect(pty.read(count: BackgroundColorQuery.query.count) == BackgroundColorQuery.query)
+        #expect(pty.localModes & tcflag_t(ECHO | ICANON) == 0)
     }
 
-    @Test("A terminal that answers: its colour, the keys typed before its answer kept, the terminal's modes put back")
-    func answered() throws {
-        let pty = try PseudoTerminal()
-        // Keys typed at a shell's prompt are echoed there, not here.
-        pty.localModes &= ~tcflag_t(ECHO)
-        let modes = pty.localModes
-        pty.type("1j")
-        let answer = ask(pty) { emulator in
-            #expect(emulator.read(count: BackgroundColorQuery.query.count) == BackgroundColorQuery.query)
-            emulator.type("\u{1B}]11;rgb:ffff/ffff/ffff\u{1B}\\\u{1B}[?1;2c")
-        }
-        #expect(answer.background == .white)
-        #expect(answer.typedInput == Array("1j".utf8))
-        #expect(pty.localModes == modes)
+    @Test("An answer split across reads is taken out of the keys whole; keys before, between and after it stay keys")
+    func answerAcrossReads() {
+        var filter = BackgroundColorQuery.ReplyFilter()
+        var keys = filter.filter(units("1j\u{1B}]11;rgb:ff"))
+        #expect(filter.background == nil && !filter.finished)
+        keys += filter.filter(units("ff/ffff/ffff\u{1B}\\"))
+        #expect(filter.background == .white)
+        keys += filter.filter(units("\u{1B}[?1;2cq"))
+        #expect(keys == units("1jq"))
+        #expect(filter.finished)
+        // Once the terminal has answered, every byte is a key.
+        #expect(filter.filter(units("\u{1B}]x")) == units("\u{1B}]x"))
     }
 
-    @Test("A terminal that knows DA1 but not OSC 11: no colour, and no waiting for the timeout")
-    func noColor() throws {
-        let pty = try PseudoTerminal()
+    @Test("Esc, and escape sequences that are no answer, stay keys")
+    func keysStayKeys() {
+        var filter = BackgroundColorQuery.ReplyFilter()
+        #expect(filter.filter([.code(0x1B)]) == [.code(0x1B)], "a lone Esc is not held back")
+        #expect(filter.filter(units("\u{1B}[A\u{1B}x")) == units("\u{1B}[A\u{1B}x"))
+        #expect(filter.filter([.functionKey(.up)]) == [.functionKey(.up)])
+    }
+
+    @Test("A terminal that answers nothing costs nothing: the filter stands aside after its patience, giving back what it held")
+    func silent() {
         let start = Date()
-        let answer = ask(pty, timeout: 5000) { emulator in
-            _ = emulator.read(count: BackgroundColorQuery.query.count)
-            emulator.type("\u{1B}[?62;22c")
-        }
-        #expect(answer.background == nil && answer.typedInput.isEmpty)
-        #expect(Date().timeIntervalSince(start) < 2)
-    }
-
-    @Test("A terminal that answers nothing: no colour after the timeout")
-    func silent() throws {
-        let pty = try PseudoTerminal()
-        let start = Date()
-        let answer = ask(pty, timeout: 100) { _ in }
-        #expect(answer.background == nil)
-        #expect(Date().timeIntervalSince(start) >= 0.09)
+        var filter = BackgroundColorQuery.ReplyFilter(now: start)
+        #expect(filter.filter(units("\u{1B}]11;rgb:0"), now: start).isEmpty)
+        #expect(filter.filter(units("x"), now: start.addingTimeInterval(3)) == units("\u{1B}]11;rgb:0x"))
+        #expect(filter.finished && filter.background == nil)
     }
 }

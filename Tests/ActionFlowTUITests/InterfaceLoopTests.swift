@@ -4,6 +4,7 @@ import ActionFlowModel
 @testable import ActionFlowTUI
 import Foundation
 import Testing
+import TestSupport
 
 /// The interface's one loop, in process: messages into `Interface.update`, the commands it
 /// asks for, and the frames `MainView` draws of it on an in-memory terminal.

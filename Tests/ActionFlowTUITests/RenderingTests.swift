@@ -1,6 +1,7 @@
 @testable import ActionFlowTUI
 import ActionFlowModel
 import Testing
+import TestSupport
 
 @Suite("Display width")
 struct DisplayWidthTests {

@@ -122,14 +122,14 @@ extension CapturedFlow {
         lines.append("  " + judgedAgainst)
         for (index, operation) in operations.enumerated() {
             let callLines = CapturedCall(operation).lines.map(safe)
-            lines.append(PrintfFormat.string("%4d  ", index + 1) + callLines[0])
+            lines.append(String(format: "%4d  ", index + 1) + callLines[0])
             if let code = operation.oobCode { lines.append("        " + origin(of: code)) }
             lines += callLines.dropFirst().map { "    " + $0 }
         }
         if !actionLinks.isEmpty { lines.append("action links:") }
         for (index, link) in actionLinks.enumerated() {
             let anatomy = link.anatomy
-            lines.append(PrintfFormat.string("%4d  ", index + 1) + "\(anatomy.mode.map(safe) ?? "(no mode)") link, \(link.source.narration) (\(CaptureNumbering.entry(link.entry)))")
+            lines.append(String(format: "%4d  ", index + 1) + "\(anatomy.mode.map(safe) ?? "(no mode)") link, \(link.source.narration) (\(CaptureNumbering.entry(link.entry)))")
             var continueLine = "        continueUrl \(anatomy.continueUrl.map(safe) ?? "(none)")"
             if anatomy.continueUrlAuthorized == false { continueLine += "  [NOT authorized]" }
             lines.append(continueLine)

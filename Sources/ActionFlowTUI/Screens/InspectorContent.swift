@@ -425,7 +425,7 @@ enum InspectorContent {
         for record in session.exchanges {
             let status = record.status.map(String.init) ?? "—"
             let outcome = record.failure.map { " \($0.serverCode?.rawValue ?? "network")" } ?? ""
-            let millis = PrintfFormat.string("%.1f ms", record.duration * 1000)
+            let millis = String(format: "%.1f ms", record.duration * 1000)
             // The method, its status and error: the path's `accounts:` and the query (a masked
             // key) only in the expanded request, since at 80 columns they pushed the error out.
             let call = record.request.split(separator: "?", maxSplits: 1).first.map(String.init) ?? record.request

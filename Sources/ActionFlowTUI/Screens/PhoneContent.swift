@@ -356,7 +356,7 @@ enum Clock {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = TimeZone(identifier: "UTC") ?? .current
         let c = calendar.dateComponents([.year, .month, .day, .hour, .minute], from: date)
-        return PrintfFormat.string("%04d-%02d-%02d %02d:%02d", c.year ?? 0, c.month ?? 0, c.day ?? 0, c.hour ?? 0, c.minute ?? 0)
+        return String(format: "%04d-%02d-%02d %02d:%02d", c.year ?? 0, c.month ?? 0, c.day ?? 0, c.hour ?? 0, c.minute ?? 0)
     }
 
     private static func padded(_ value: Int, _ digits: Int) -> String {

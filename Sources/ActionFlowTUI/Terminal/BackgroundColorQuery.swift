@@ -1,10 +1,11 @@
 import ActionFlowModel
 import Foundation
 
-/// Asks the terminal for its background colour (xterm's OSC 11 query), before curses takes the
-/// terminal, so the reply never reaches the keys. A Device Attributes query (DA1) follows it:
-/// terminals answer in order and nearly all answer DA1, so its reply ends the wait at once,
-/// with or without a colour before it.
+/// Asks the terminal for its background colour (xterm's OSC 11 query) without waiting for the
+/// answer: the first frame is drawn at once in the dark theme, and `ReplyFilter` takes the
+/// answer out of the keys when it comes, so that the interface recolours itself. A Device
+/// Attributes query (DA1) follows it: terminals answer in order and nearly all answer DA1, so its
+/// reply says the terminal has answered, with or without a colour before it.
 public enum BackgroundColorQuery {
     /// `ESC ] 11 ; ? BEL` then `ESC [ c` (xterm's ctlseqs, "Operating System Commands" and "Send Device Attributes").
     static let query = Array("\u{1B}]11;?\u{07}\u{1B}[c".utf8)
@@ -73,61 +74,89 @@ public enum BackgroundColorQuery {
         return index < bytes.count && bytes[index] == UInt8(ascii: "c") ? index + 1 : nil
     }
 
-    /// The bytes read that are not a reply: keys typed before or while the terminal answered,
-    /// which the interface then reads as keys.
-    static func typedInput(in bytes: [UInt8]) -> [UInt8] {
-        var kept: [UInt8] = []
-        var index = 0
-        while index < bytes.count {
-            if bytes[index] == 0x1B, index + 1 < bytes.count, bytes[index + 1] == UInt8(ascii: "]"),
-               let end = terminator(in: bytes, from: index + 2) {
-                index = end + (bytes[end] == 0x07 ? 1 : 2)
-                continue
-            }
-            if let end = deviceAttributesEnd(in: bytes, at: index) {
-                index = end
-                continue
-            }
-            kept.append(bytes[index])
-            index += 1
-        }
-        return kept
+    /// Sends the query to `output`, the terminal on `input` set first not to echo (the reply
+    /// would be printed) nor to hold input for a line: curses, which starts next, keeps it so.
+    /// Returns whether the query went out.
+    public static func send(input: Int32 = 0, output: Int32 = 1) -> Bool {
+        var settings = termios()
+        guard tcgetattr(input, &settings) == 0 else { return false }
+        settings.c_lflag &= ~tcflag_t(ICANON | ECHO)
+        guard tcsetattr(input, TCSANOW, &settings) == 0 else { return false }
+        return query.withUnsafeBytes({ DescriptorWrite.all(output, $0) }) == nil
     }
 
-    /// What the terminal said: its background, if it did, and the keys typed meanwhile.
-    public struct Answer: Sendable {
-        public var background: RGBColor?
-        public var typedInput: [UInt8]
-    }
+    /// Takes the terminal's replies out of what is read as keys, as they come (a reply can span
+    /// reads): the background colour when one is given, and whether the terminal has answered.
+    /// A terminal that never answers costs nothing: after `patience` seconds the filter stands
+    /// aside, and a sequence it was holding is given back as keys.
+    public struct ReplyFilter: Sendable {
+        public private(set) var background: RGBColor?
+        public private(set) var finished = false
+        private var pending: [UInt8] = []
+        private let deadline: Date
+        static let patience: TimeInterval = 2
 
-    /// Asks the terminal on `input` and `output` (both a terminal) and waits up to `timeout`
-    /// milliseconds for the replies.
-    public static func ask(input: Int32 = 0, output: Int32 = 1, timeout milliseconds: Int = 100) -> Answer {
-        var saved = termios()
-        guard tcgetattr(input, &saved) == 0 else { return Answer(background: nil, typedInput: []) }
-        var raw = saved
-        // No echo of the reply, no line buffering, and Ctrl-C read as a byte for these few milliseconds.
-        raw.c_lflag &= ~tcflag_t(ICANON | ECHO | ISIG)
-        guard tcsetattr(input, TCSANOW, &raw) == 0 else { return Answer(background: nil, typedInput: []) }
-        defer { tcsetattr(input, TCSANOW, &saved) }
-        guard query.withUnsafeBytes({ DescriptorWrite.all(output, $0) }) == nil else { return Answer(background: nil, typedInput: []) }
-        var received: [UInt8] = []
-        let deadline = Date().addingTimeInterval(Double(milliseconds) / 1000)
-        var answered = false
-        while !answered {
-            let remaining = Int32(deadline.timeIntervalSinceNow * 1000)
-            guard remaining > 0 else { break }
-            var descriptor = pollfd(fd: input, events: Int16(POLLIN), revents: 0)
-            guard poll(&descriptor, 1, remaining) > 0 else { continue }
-            var buffer = [UInt8](repeating: 0, count: 256)
-            let count = read(input, &buffer, buffer.count)
-            guard count > 0 else { break }
-            received += buffer.prefix(count)
-            answered = containsDeviceAttributes(received)
+        public init(now: Date = Date()) {
+            deadline = now.addingTimeInterval(Self.patience)
         }
-        // A reply cut by the timeout would otherwise be read as keys.
-        if !answered { tcflush(input, TCIFLUSH) }
-        return Answer(background: color(inReply: received), typedInput: answered ? typedInput(in: received) : [])
+
+        /// `units` without the replies in them.
+        public mutating func filter(_ units: [InputUnit], now: Date = Date()) -> [InputUnit] {
+            guard !finished else { return units }
+            var kept: [InputUnit] = []
+            for unit in units {
+                guard case .code(let code) = unit, code < 0x80 else {
+                    kept += flush() + [unit]
+                    continue
+                }
+                let byte = UInt8(code)
+                if pending.isEmpty {
+                    if byte == 0x1B { pending = [byte] } else { kept.append(unit) }
+                    continue
+                }
+                pending.append(byte)
+                if pending.count == 2, byte != UInt8(ascii: "]"), byte != UInt8(ascii: "[") {
+                    kept += flush()
+                    continue
+                }
+                if let complete = Self.reply(pending) {
+                    if complete == .deviceAttributes {
+                        finished = true
+                    } else if let color = BackgroundColorQuery.color(inReply: pending) {
+                        background = color
+                    }
+                    pending = []
+                } else if pending.count > 64 || (pending.count == 3 && pending[1] == UInt8(ascii: "[") && byte != UInt8(ascii: "?")) {
+                    kept += flush()
+                }
+            }
+            // A lone Esc at the end of a read is a key; an answer's start keeps its place.
+            if pending == [0x1B] { kept += flush() }
+            if now > deadline {
+                kept += flush()
+                finished = true
+            }
+            return kept
+        }
+
+        /// What is held, given back as keys.
+        private mutating func flush() -> [InputUnit] {
+            defer { pending = [] }
+            return pending.map { .code(UInt32($0)) }
+        }
+
+        private enum Reply { case operatingSystemCommand, deviceAttributes }
+
+        /// Which whole reply `bytes` are: an OSC string ended by BEL or `ESC \`, or a DA1.
+        private static func reply(_ bytes: [UInt8]) -> Reply? {
+            guard bytes.count >= 3 else { return nil }
+            if bytes[1] == UInt8(ascii: "]") {
+                if bytes.last == 0x07 { return .operatingSystemCommand }
+                if bytes.count >= 4, bytes[bytes.count - 2] == 0x1B, bytes.last == UInt8(ascii: "\\") { return .operatingSystemCommand }
+                return nil
+            }
+            return BackgroundColorQuery.containsDeviceAttributes(bytes) ? .deviceAttributes : nil
+        }
     }
 }
 

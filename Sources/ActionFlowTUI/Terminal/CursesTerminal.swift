@@ -162,8 +162,18 @@ public final class CursesTerminal: TerminalDriver {
     public private(set) var theme: Theme = .dark
     /// The background the terminal reported, when it was asked and answered (for the log).
     public private(set) var reportedBackground: RGBColor?
+    /// The terminal's answer to the background query, taken out of the keys; nil when not asked.
+    private var replies: BackgroundColorQuery.ReplyFilter?
+    /// Set when the answer changed `theme`, until `takeThemeChange()`.
+    private var themeChanged = false
+
+    /// Whether the terminal's answer changed the theme since last asked: the interface then
+    /// draws again in it.
+    public func takeThemeChange() -> Bool {
+        defer { themeChanged = false }
+        return themeChanged
+    }
     /// Keys typed before the terminal answered, read with its answer: the first keys read.
-    private var typedAhead: [InputUnit] = []
 
     /// What a terminal type unknown to curses is drawn as.
     public static let fallbackTerminalType = "xterm-256color"
@@ -190,14 +200,13 @@ public final class CursesTerminal: TerminalDriver {
         _ = fcntl(fds[0], F_SETFL, fcntl(fds[0], F_GETFL) | O_NONBLOCK)
         _ = fcntl(fds[1], F_SETFL, fcntl(fds[1], F_GETFL) | O_NONBLOCK)
 
+        // The terminal as the user had it, restored at the end whatever the query changed.
+        ts_save_terminal(1)
         if let requestedTheme {
             theme = requestedTheme
-        } else if !monochromeRequested, (environment["NO_COLOR"] ?? "").isEmpty {
-            // Before curses reads the terminal's input, which would take the reply for keys.
-            let answer = BackgroundColorQuery.ask()
-            reportedBackground = answer.background
-            theme = answer.background.map(Theme.suited) ?? .dark
-            typedAhead = String(decoding: answer.typedInput, as: UTF8.self).unicodeScalars.map { .code($0.value) }
+        } else if !monochromeRequested, (environment["NO_COLOR"] ?? "").isEmpty, BackgroundColorQuery.send() {
+            // Not waited for: the first frame is drawn dark, and recoloured when the answer comes.
+            replies = BackgroundColorQuery.ReplyFilter()
         }
 
         setlocale(LC_ALL, "")
@@ -205,7 +214,6 @@ public final class CursesTerminal: TerminalDriver {
         if let codeset = nl_langinfo(nl_item(CODESET)), String(cString: codeset) != "UTF-8" {
             setlocale(LC_CTYPE, "C.UTF-8")
         }
-        ts_save_terminal(1)
         // Before curses starts, so curses leaves these signals to us.
         ts_install_signal_handlers(wakePipe.write)
         if newterm(nil, cn_stdout(), cn_stdin()) == nil {
@@ -258,6 +266,8 @@ public final class CursesTerminal: TerminalDriver {
         writeRaw(Self.modesOff)
         curs_set(1)
         endwin()
+        // curses took the query's settings (no echo) for the shell's: give the user's back.
+        ts_restore_terminal()
         restoreStandardError()
         ts_remove_signal_handlers()
         close(wakePipe.read)
@@ -268,6 +278,7 @@ public final class CursesTerminal: TerminalDriver {
     public func suspend() {
         writeRaw(Self.modesOff)
         endwin()
+        ts_restore_terminal()
         ts_suspend_self()
         writeRaw("\u{1B}[?2004h")
         refresh()
@@ -416,7 +427,6 @@ public final class CursesTerminal: TerminalDriver {
 
     /// Whether a key, a signal or a finished effect is waiting (without reading it).
     public var hasPendingInput: Bool {
-        if !typedAhead.isEmpty { return true }
         var descriptors = [pollfd(fd: 0, events: Int16(POLLIN), revents: 0), pollfd(fd: wakePipe.read, events: Int16(POLLIN), revents: 0)]
         return poll(&descriptors, 2, 0) > 0
     }
@@ -439,8 +449,7 @@ public final class CursesTerminal: TerminalDriver {
     }
 
     private func readAvailableUnits() -> [InputUnit] {
-        var units = typedAhead
-        typedAhead = []
+        var units: [InputUnit] = []
         while units.count < 4096 {
             var character: wint_t = 0
             let result = wget_wch(cn_stdscr(), &character)
@@ -452,6 +461,17 @@ public final class CursesTerminal: TerminalDriver {
                 units.append(.code(UInt32(character)))
             }
         }
+        guard var filter = replies else { return units }
+        units = filter.filter(units)
+        if let background = filter.background, reportedBackground == nil {
+            reportedBackground = background
+            let suited = Theme.suited(to: background)
+            if suited != theme {
+                theme = suited
+                themeChanged = true
+            }
+        }
+        replies = filter.finished ? nil : filter
         return units
     }
 

@@ -1,4 +1,5 @@
 import ActionFlowModel
+import ActionFlowTransport
 import Foundation
 
 /// Wraps any transport and records each Identity Toolkit call as an `ExchangeRecord` (the

@@ -1,4 +1,5 @@
 import ActionFlowModel
+import ActionFlowTransport
 import Foundation
 
 /// One planned failure: the next `count` calls of `operation` (any operation when nil) fail.
