@@ -193,8 +193,8 @@ enum StoryKeys {
 
     static let script: [Step] = {
         var steps = storyOne
-        // Story 2 on a reset world: verify the email in the app, then subscribe.
-        steps += [Step(key: "R"), Step(key: "y"), Step(key: "w"), Step(key: "3", shows: "Send verification email")]
+        // Story 2, which starts on a fresh world once confirmed: verify the email in the app, then subscribe.
+        steps += [Step(key: "w"), Step(key: "3", shows: "Start a fresh story?"), Step(key: "y", shows: "Send verification email")]
         steps += [Step(key: enter, shows: "sendOobCode VERIFY_EMAIL"), Step(key: "m"), Step(key: enter), Step(key: enter, shows: "Subscribe now")]
         steps += [Step(key: enter, shows: "Subscribed with bob@example.com")]
         steps += tour
