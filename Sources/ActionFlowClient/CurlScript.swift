@@ -399,6 +399,10 @@ public struct CurlScript: Sendable {
         private var carriedNames: [String: String] = [:]
         private var counts: [String: Int] = [:]
 
+        func carriedName(_ identity: String) -> String? {
+            carriedNames[identity]
+        }
+
         func isNamed(_ identity: String) -> Bool {
             carriedNames[identity] != nil || names.keys.contains { $0.hasSuffix("\u{0}" + identity) }
         }
@@ -474,11 +478,13 @@ indirect enum JSONBody: Decodable, Equatable {
     func pieces(key: String?, identities: JSONBody?, revealing: Bool, secrets: inout CurlScript.Secrets) -> [CurlScript.Piece] {
         switch self {
         case .string(let text):
+            let identity = if case .string(let sent)? = identities { sent } else { text }
+            // A value carried from an earlier answer (a session's `sessionInfo`) is its variable, secret or not.
+            if let carried = secrets.carriedName(identity) { return [.text("\""), .variable(carried), .text("\"")] }
             guard let key, SecretMasking.secretKeys.contains(key) else {
                 return [.text(Self.literal(revealing ? text : SecretMasking.maskLinks(in: text)))]
             }
             let shown = revealing ? text : SecretMasking.mask(text, named: key)
-            let identity = if case .string(let sent)? = identities { sent } else { text }
             let name = secrets.name(kind: Self.variableKind(key), identity: identity, value: String(Self.literal(shown).dropFirst().dropLast()))
             return [.text("\""), .variable(name), .text("\"")]
         case .bool(let flag): return [.text(flag ? "true" : "false")]
@@ -507,7 +513,7 @@ indirect enum JSONBody: Decodable, Equatable {
     func secretLeaves(key: String?, path: String) -> [(key: String, value: String, path: String)] {
         switch self {
         case .string(let text):
-            guard let key, SecretMasking.secretKeys.contains(key), !SecretMasking.passwordKeys.contains(key), key != "apiKey", key != "key" else { return [] }
+            guard let key, Self.carriedKeys.contains(key) || (SecretMasking.secretKeys.contains(key) && !SecretMasking.passwordKeys.contains(key) && key != "apiKey" && key != "key") else { return [] }
             return [(key, text, path)]
         case .array(let elements):
             return elements.enumerated().flatMap { index, element in element.secretLeaves(key: key, path: "\(path)[\(index)]") }
@@ -519,6 +525,10 @@ indirect enum JSONBody: Decodable, Equatable {
             return []
         }
     }
+
+    /// Values a server hands out for a later call that are no secret: a phone enrollment's or a
+    /// second-factor sign-in's session.
+    static let carriedKeys: Set<String> = ["sessionInfo", "mfaPendingCredential", "mfaEnrollmentId"]
 
     func secretLeaves(key: String?) -> [(key: String, value: String)] {
         secretLeaves(key: key, path: "").map { ($0.key, $0.value) }

@@ -238,32 +238,47 @@ public struct SecurityReview: Sendable {
         return check
     }
 
-    /// 6.3.7 (L3): the user is told after a credential change: a password reset or a change of
-    /// email address (`0x15-V6-Authentication.md:66` at `v5.0.0_release`).
+    /// 6.3.7 (L3): the user is told after a change of their authentication details: a password
+    /// reset, a change of email address, a second factor added (`0x15-V6-Authentication.md:66`
+    /// at `v5.0.0_release`).
     static func notification(_ flow: FlowEvidence) -> Check {
         var check = Check(id: "6.3.7", level: 3, topic: "the user is told after a credential or their email address changes", verdict: .notApplicable,
-                          evidence: "Neither the password nor the email address changed in this flow.")
-        let changes = [flow.passwordChangedAt.map { ($0, "The password was reset") }, flow.emailChangedAt.map { ($0, "The email address was changed") }].compactMap { $0 }
-        guard let (changed, what) = changes.min(by: { $0.0 < $1.0 }) else {
+                          evidence: "Neither the password, the email address nor a second factor changed in this flow.")
+        // Each change, and the email that tells the owner of it: the recovery email of an address
+        // change and the revert email of a second factor exist only because of it (sent by the
+        // call that made it); after a reset, any email that comes later.
+        let changes: [(position: Int, what: String, notice: OobRequestType?)] = [
+            flow.passwordChangedAt.map { ($0, "The password was reset", nil) },
+            flow.emailChangedAt.map { ($0, "The email address was changed", .recoverEmail) },
+            flow.secondFactorAddedAt.map { ($0, "A second factor was added", .revertSecondFactorAddition) },
+        ].compactMap { $0 }
+        guard let first = changes.min(by: { $0.position < $1.position }) else {
             if flow.formsSent.contains(where: { $0.mode == "resetPassword" }) {
                 check.verdict = .notShown
                 check.evidence = "The reset page's form was sent with a new password; whether an email told the account's owner afterwards is not shown by a capture of the app's traffic."
             }
             return check
         }
-        guard !flow.isCapture else {
-            // Mail leaves the project by SMTP, not through the app's traffic.
+        let what = first.what
+        let later = flow.mail.filter { mail in
+            changes.contains { change in
+                change.notice.map { mail.requestType == $0 } ?? ((flow.mailPositions[mail.link] ?? 0) > change.position)
+            }
+        }
+        guard !flow.isCapture || !later.isEmpty else {
+            // Mail leaves the project by SMTP, not through the app's traffic, unless the capture
+            // holds an emulator's listing of it.
             check.verdict = .notShown
             check.evidence = "\(what); whether an email told the account's owner afterwards is not shown by a capture of the app's traffic."
             return check
         }
-        let later = flow.mail.filter { $0.sentAt >= changed && ($0.requestType == .recoverEmail || $0.requestType == .passwordReset || flow.passwordChangedAt == changed) && $0.sentAt > changed }
         if later.isEmpty {
             check.verdict = .notMet
             check.evidence = "\(what); no email told the account's owner afterwards."
         } else {
             check.verdict = .met
-            check.evidence = "\(what); afterwards \(later.count == 1 ? "an email" : "\(later.count) emails") went to the account's owner."
+            let listed = flow.isCapture ? " (the emulator's listing in the capture shows \(later.map(\.requestType.rawValue).joined(separator: ", ")))" : ""
+            check.evidence = "\(what); afterwards \(later.count == 1 ? "an email" : "\(later.count) emails") went to the account's owner\(listed)."
         }
         return check
     }
@@ -360,9 +375,14 @@ struct FlowEvidence {
     private(set) var forwardedSignInLinks: [String] = []
     private(set) var openedInWebWidget = false
     private(set) var signedInWithEmailLink = false
-    private(set) var passwordChangedAt: Date?
+    /// Where in the journal the password was set anew (its entry's position, from 1).
+    private(set) var passwordChangedAt: Int?
     /// When a change of email address was applied (an `update` with a `VERIFY_AND_CHANGE_EMAIL` code).
-    private(set) var emailChangedAt: Date?
+    private(set) var emailChangedAt: Int?
+    /// When a second factor was added to the account (`mfaEnrollment:finalize` answered 200).
+    private(set) var secondFactorAddedAt: Int?
+    /// Where in the journal each email first shows (sent, or listed in a capture), by its link.
+    private(set) var mailPositions: [String: Int] = [:]
     /// Request types of the sends a captured server accepted (2xx), in order.
     private(set) var acceptedSendTypes: [OobRequestType] = []
     /// Every action link the flow holds: its emails' and a capture's (listed, answered, opened).
@@ -418,8 +438,10 @@ struct FlowEvidence {
                 }
             case .mailSent(let id, _, _):
                 if let code = session.sentMail.first(where: { $0.id == id })?.oobCode { requesters[code] = lastSendDevice }
+                if let link = session.sentMail.first(where: { $0.id == id })?.link { mailPositions[link] = mailPositions[link] ?? position }
             case .captured(.actionLink(let link)):
                 links.append(link.link)
+                mailPositions[link.link] = mailPositions[link.link] ?? position
                 let anatomy = try? LinkInspector.inspect(link.link, authorizedDomains: project.authorizedDomains)
                 if let code = anatomy?.oobCode {
                     capturedCodes.append(code)
@@ -445,27 +467,30 @@ struct FlowEvidence {
                 if let code = call.oobCodeFingerprint { carriedCodes.insert(code) }
                 if call.operation == "lookup", let verified = call.emailVerified { lookups.append((position, verified)) }
                 if call.operation == "update", call.status == 200, let code = call.oobCodeFingerprint, changeCodes.contains(code) {
-                    emailChangedAt = emailChangedAt ?? entry.at ?? .distantPast
+                    emailChangedAt = emailChangedAt ?? position
                 }
                 let operation = IdentityToolkitOperation(rawValue: "accounts:\(call.operation)")
                 if let operation, call.oobCode != nil || operation == .sendOobCode || call.error != nil {
                     uses.append(CodeUse(code: call.oobCode ?? "", operation: operation, consumes: call.spendsCode, needsForm: operation == .resetPassword,
                                         caller: .app, device: nil, status: call.status, error: call.error.map(Self.errorCode)))
                 }
-                if call.operation == "resetPassword", call.setsPassword, call.status == 200 { passwordChangedAt = passwordChangedAt ?? entry.at ?? .distantPast }
+                if call.operation == "resetPassword", call.setsPassword, call.status == 200 { passwordChangedAt = passwordChangedAt ?? position }
                 if call.operation == "signInWithEmailLink", call.status == 200 { signedInWithEmailLink = true }
+                if call.operation == "mfaEnrollment:finalize", call.status == 200 { secondFactorAddedAt = secondFactorAddedAt ?? position }
             case .reply(.passwordChanged):
-                passwordChangedAt = passwordChangedAt ?? entry.at ?? .distantPast
+                passwordChangedAt = passwordChangedAt ?? position
+            case .reply(.secondFactorEnrolled):
+                secondFactorAddedAt = secondFactorAddedAt ?? position
             case .exchange(_, .update, _, 200, _):
                 // The simulated app's update answered: an email change when its code was one.
                 if let use = uses.last(where: { $0.operation == .update && $0.succeeded }), changeCodes.contains(use.code) {
-                    emailChangedAt = emailChangedAt ?? entry.at ?? .distantPast
+                    emailChangedAt = emailChangedAt ?? position
                 }
             case .reply(.signedInWithEmailLink):
                 signedInWithEmailLink = true
             case .webWidget(let fact):
                 openedInWebWidget = true
-                if case .passwordChanged = fact { passwordChangedAt = passwordChangedAt ?? entry.at ?? .distantPast }
+                if case .passwordChanged = fact { passwordChangedAt = passwordChangedAt ?? position }
                 if case .forwarded(let url) = fact { forwardedSignInLinks.append(UntrustedText.sanitize(url)) }
             default:
                 break

@@ -48,6 +48,7 @@ struct EvidenceConsistencyTests {
                     if let type = call.requestType.flatMap(OobRequestType.init(rawValue:)) { types.insert(type) }
                 case .captured(.call(let call)) where (200..<300).contains(call.status):
                     if call.operation == "resetPassword", call.setsPassword { credentialChanged = true }
+                    if call.operation == "mfaEnrollment:finalize" { credentialChanged = true }
                     if call.operation == "update", let code = call.oobCodeFingerprint, changeCodes.contains(code) { credentialChanged = true }
                 case .captured(.actionLink(let link)):
                     if link.source == .opened { opened += 1 }
@@ -85,7 +86,7 @@ struct EvidenceConsistencyTests {
         deny(held.sentTypes.contains(.emailSignIn) && checks["6.3.6"]?.verdict == .notApplicable, "6.3.6 is not applicable, but an EMAIL_SIGNIN was sent")
         deny(held.links > 0 && report.contains("No link was opened or sent."), "the report says no link was opened or sent, but the flow holds \(held.links)")
         deny(held.opened > 0 && checks["3.5.3"]?.evidence == "No link was opened in this flow.", "3.5.3 says no link was opened, but the capture shows \(held.opened) opened")
-        deny(held.credentialChanged && checks["6.3.7"]?.verdict == .notApplicable, "6.3.7 is not applicable, but a password was set or the address changed")
+        deny(held.credentialChanged && checks["6.3.7"]?.verdict == .notApplicable, "6.3.7 is not applicable, but a password was set, the address changed or a second factor was added")
         // Where each device ended is said in words: no state or screen name of the code.
         for line in report.split(separator: "\n") where ["- Device:", "- Screen:", "- Flow:"].contains(where: { line.trimmingCharacters(in: .whitespaces).hasPrefix($0) }) {
             let code = line.split(whereSeparator: { !$0.isLetter }).filter { word in
@@ -120,7 +121,7 @@ struct EvidenceConsistencyTests {
             types.formUnion(flow.actionLinks.compactMap(\.anatomy.mode))
             behaviours.insert(CaptureComparison.behaviour(of: flow).rawValue)
         }
-        for action in ["PASSWORD_RESET", "VERIFY_EMAIL", "EMAIL_SIGNIN", "VERIFY_AND_CHANGE_EMAIL", "recoverEmail"] {
+        for action in ["PASSWORD_RESET", "VERIFY_EMAIL", "EMAIL_SIGNIN", "VERIFY_AND_CHANGE_EMAIL", "recoverEmail", "revertSecondFactorAddition"] {
             #expect(types.contains(action), "no capture of \(action)")
         }
         #expect(behaviours == ["emulator", "production"])

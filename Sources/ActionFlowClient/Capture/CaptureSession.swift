@@ -313,8 +313,9 @@ extension CapturedFlow {
     /// calls by what the wire named: `POST v2 accounts/mfaEnrollment:start`.
     static func requestLine(_ operation: CapturedOperation) -> String {
         let key = URLComponents(string: operation.exchange.url)?.queryItems?.first { $0.name == "key" }?.value
-        if let v1 = IdentityToolkitOperation(rawValue: "accounts:\(operation.operation)") {
-            return ExchangeRecord.requestLine(v1, apiKey: key)
+        // v1's `accounts:sendOobCode`, v2's `accounts/mfaEnrollment:start`.
+        if let known = IdentityToolkitOperation(rawValue: "accounts:\(operation.operation)") ?? IdentityToolkitOperation(rawValue: "accounts/\(operation.operation)") {
+            return ExchangeRecord.requestLine(known, apiKey: key)
         }
         return "\(operation.exchange.method) \(operation.api.rawValue) \(operation.wireName)" + (operation.toEmulator ? " (emulator)" : "")
     }

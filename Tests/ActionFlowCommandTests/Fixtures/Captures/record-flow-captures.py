@@ -237,6 +237,24 @@ def requests_emulator_enumeration_and_check(capture):
     capture.call("resetPassword", {"oobCode": code, "newPassword": "check-secret-2"})
 
 
+def requests_production_revert_second_factor(capture):
+    # A preset account of the production behaviour; the app adds a phone second factor.
+    email = "alice@example.com"
+    token = capture.call("signInWithPassword", {"email": email, "password": "alice-password-1", "returnSecureToken": True})["idToken"]
+    v2 = f"https://identitytoolkit.googleapis.com/v2/accounts/mfaEnrollment:%s?key={API_KEY}"
+    started = requests.post(v2 % "start", json={"idToken": token, "phoneEnrollmentInfo": {"phoneNumber": "+15555550100"}}, headers=JS_HEADERS).json()
+    session = started["phoneSessionInfo"]["sessionInfo"]
+    texts = requests.get(f"{capture.base}/emulator/v1/projects/{PROJECT}/verificationCodes").json()["verificationCodes"]
+    code = next(text["code"] for text in texts if text["sessionInfo"] == session)
+    # The mistake: a code typed wrong first.
+    requests.post(v2 % "finalize", json={"idToken": token, "phoneVerificationInfo": {"sessionInfo": session, "code": "000000" if code != "000000" else "111111"}}, headers=JS_HEADERS)
+    requests.post(v2 % "finalize", json={"idToken": token, "phoneVerificationInfo": {"sessionInfo": session, "code": code}}, headers=JS_HEADERS)
+    # The owner did not add it: the email's link takes it off, as the hosted page does.
+    revert = capture.code("REVERT_SECOND_FACTOR_ADDITION", email)
+    capture.call("update", {"oobCode": revert["oobCode"]})
+    capture.call("signInWithPassword", {"email": email, "password": "alice-password-1", "returnSecureToken": True})
+
+
 FLOWS = {
     "flow-pyrebase-emulator-password-reset": ("emulator", pyrebase_emulator_password_reset),
     "flow-pyrebase-production-verify-email": ("production", pyrebase_production_verify_email),
@@ -248,6 +266,7 @@ FLOWS = {
     "flow-chromium-production-hosted-reset": ("production", chromium_production_hosted_reset),
     "flow-production-email-change-recovery": ("production", requests_production_email_change_recovery),
     "flow-emulator-enumeration-and-check": ("emulator", requests_emulator_enumeration_and_check),
+    "flow-production-revert-second-factor": ("production", requests_production_revert_second_factor),
 }
 
 if __name__ == "__main__":
