@@ -170,7 +170,11 @@ public struct CurlScript: Sendable {
                 switch step {
                 case .exchange(let record):
                     let identities = record.unmasked.flatMap { JSONBody.parse($0.body) }
-                    let fetches = carrier.carry(identities?.secretLeaves(key: nil) ?? [], into: &secrets)
+                    var fetches = carrier.carry(identities?.secretLeaves(key: nil) ?? [], into: &secrets)
+                    // The SMS code that enrolled a phone came to the phone: asked of the emulator's listing.
+                    if record.operation == .finalizeMfaEnrollment, record.status == 200, let identities {
+                        fetches += carrier.carrySMSCode(identities, into: &secrets)
+                    }
                     var command = Self.command(record, revealing: script.revealsSecrets, secrets: &secrets)
                     command.lines = fetches + command.lines
                     if let answer = record.unmasked?.response.flatMap(JSONBody.parse) { carrier.remember(answer, of: index) }
@@ -197,7 +201,7 @@ public struct CurlScript: Sendable {
                 lines += reads.map { "\($0.name)=$(answer \(quoted($0.path)))" }
                 commands[index].lines = lines
             }
-            needsJQ = !carrier.reads.isEmpty || carrier.fetchesCodes
+            needsJQ = !carrier.reads.isEmpty || carrier.fetchesCodes || carrier.fetchesSMSCodes
             let emulatorHost = RESTTransportConfiguration.emulatorHostVariable
             prelude = [
                 "if [ -n \"${\(emulatorHost):-}\" ]; then",
@@ -214,11 +218,24 @@ public struct CurlScript: Sendable {
                     "answer() { printf '%s' \"$ANSWER\" | jq -Rrse 'sub(\"\\nHTTP [0-9]*$\"; \"\") | fromjson | '\"$1\"; }",
                 ]
             }
+            if carrier.fetchesCodes || carrier.fetchesSMSCodes {
+                prelude.append("PROJECT_ID=${PROJECT_ID:-\(quoted(script.projectId))}")
+            }
+            if carrier.fetchesSMSCodes {
+                prelude += [
+                    "# An SMS code, as the Auth Emulator lists it: sms_code SESSION_INFO VARIABLE.",
+                    "# Production sends it to the phone only: set VARIABLE to the code in the text message.",
+                    "sms_code() {",
+                    "  if [ -z \"${\(emulatorHost):-}\" ]; then echo \"$2: the SMS code is on the phone; set $2 to it\" >&2; return 1; fi",
+                    "  curl -sS \"http://$\(emulatorHost)/emulator/v1/projects/$PROJECT_ID/verificationCodes\" |",
+                    "    jq -er --arg session \"$1\" '[.verificationCodes[] | select(.sessionInfo == $session)] | last | .code'",
+                    "}",
+                ]
+            }
             if carrier.fetchesCodes {
                 prelude += [
                     "# An email's action code, as the Auth Emulator lists it: oob_code EMAIL REQUEST_TYPE VARIABLE.",
                     "# Production sends codes by email only: set VARIABLE to the code in the email.",
-                    "PROJECT_ID=${PROJECT_ID:-\(quoted(script.projectId))}",
                     "oob_code() {",
                     "  if [ -z \"${\(emulatorHost):-}\" ]; then echo \"$3: the code of the $2 email to $1 is in that email; set $3 to it\" >&2; return 1; fi",
                     "  curl -sS \"http://$\(emulatorHost)/emulator/v1/projects/$PROJECT_ID/oobCodes\" |",
@@ -381,6 +398,19 @@ public struct CurlScript: Sendable {
                 }
             }
             return lines
+        }
+
+        private(set) var fetchesSMSCodes = false
+
+        /// A phone enrollment's SMS code, asked of the emulator's listing by the session it was
+        /// sent for (carried from the answer that started it): the line to run before the step.
+        mutating func carrySMSCode(_ body: JSONBody, into secrets: inout Secrets) -> [String] {
+            guard case .object(let members) = body, case .object(let verification)? = members["phoneVerificationInfo"],
+                  case .string(let code)? = verification["code"], case .string(let session)? = verification["sessionInfo"],
+                  let sessionVariable = secrets.carriedName(session), !secrets.isNamed(code) else { return [] }
+            let name = secrets.carried(kind: "SMS_CODE", identity: code)
+            fetchesSMSCodes = true
+            return ["\(name)=${\(name):-$(sms_code \"$\(sessionVariable)\" \(name))}"]
         }
 
         /// Remembers the secrets an answer holds, for the steps after it.
