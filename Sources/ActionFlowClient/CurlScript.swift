@@ -284,13 +284,8 @@ public struct CurlScript: Sendable {
             // Secrets are told apart by their values as sent, where known, so that two
             // passwords masked alike stay two variables.
             let identities = record.unmasked.flatMap { JSONBody.parse($0.body) }
-            // A body that is not JSON was not written by actionflow (an edited file): shown safely.
-            let pieces = JSONBody.parse(body).map {
-                $0.pieces(key: nil, identities: identities, revealing: reveal, secrets: &secrets)
-            } ?? [.text(UntrustedText.sanitize(reveal ? body : SecretMasking.maskLinks(in: body)))]
-            lines.append("  --data-raw \(word(pieces))")
-            let continued = lines.dropLast().map { $0 + " \\" } + lines.suffix(1)
-            return (comment("\(record.id). \(operation.rawValue): \(outcome)\(code)"), continued)
+            lines.append("  --data-raw \(word(bodyPieces(body, sent: identities, revealing: reveal, secrets: &secrets)))")
+            return (comment("\(record.id). \(operation.rawValue): \(outcome)\(code)"), continued(lines))
         }
 
         /// A captured request to an action link itself: opened by GET on the emulator (or the
@@ -313,8 +308,7 @@ public struct CurlScript: Sendable {
                 lines.append("  -H \(quoted("Content-Type: application/x-www-form-urlencoded"))")
                 lines.append("  --data-raw \(word(Self.formPieces(link.formBody ?? "", revealing: revealing, secrets: &secrets, leading: "")))")
             }
-            let continued = lines.dropLast().map { $0 + " \\" } + lines.suffix(1)
-            return (comment, continued)
+            return (comment, continued(lines))
         }
 
         /// A request to the emulator's own API, sent only when the script calls an emulator:
@@ -323,16 +317,25 @@ public struct CurlScript: Sendable {
             let comment = comment("\(CaptureNumbering.entry(request.entry)): \(request.method) the emulator's \(request.resource): HTTP \(request.status) (sent to an emulator only)")
             let path = UntrustedText.sanitize(request.path)
             guard path.hasPrefix("/emulator/"), request.method.allSatisfy({ $0.isLetter && $0.isASCII }) else { return (comment + ", left out", []) }
-            let identities = JSONBody.parse(request.body)
-            let pieces = identities.map { $0.pieces(key: nil, identities: $0, revealing: revealing, secrets: &secrets) }
-                ?? [.text(UntrustedText.sanitize(revealing ? request.body : SecretMasking.maskLinks(in: request.body)))]
             var lines = ["[ -z \"$\(emulatorOriginVariable)\" ] || curl -sS -o /dev/null -w \(quoted("HTTP %{http_code}\\n")) -X \(request.method) \(word([.variable(emulatorOriginVariable), .text(path)]))"]
             if !request.body.isEmpty {
                 lines.append("  -H \(quoted("Content-Type: application/json"))")
-                lines.append("  --data-raw \(word(pieces))")
+                lines.append("  --data-raw \(word(bodyPieces(request.body, sent: JSONBody.parse(request.body), revealing: revealing, secrets: &secrets)))")
             }
-            let continued = lines.dropLast().map { $0 + " \\" } + lines.suffix(1)
-            return (comment, continued)
+            return (comment, continued(lines))
+        }
+
+        /// Options one a line, each but the last continued with ` \\`.
+        static func continued(_ lines: [String]) -> [String] {
+            lines.dropLast().map { $0 + " \\" } + lines.suffix(1)
+        }
+
+        /// A request body as pieces: JSON with its secrets as variables (`sent`, the same body as
+        /// sent, tells them apart); a body that is not JSON was not written by actionflow (an
+        /// edited file) and is shown safely, masked unless revealed.
+        static func bodyPieces(_ body: String, sent: JSONBody?, revealing: Bool, secrets: inout Secrets) -> [Piece] {
+            JSONBody.parse(body).map { $0.pieces(key: nil, identities: sent, revealing: revealing, secrets: &secrets) }
+                ?? [.text(UntrustedText.sanitize(revealing ? body : SecretMasking.maskLinks(in: body)))]
         }
 
         /// A query or form as pieces: each secret parameter a variable, the rest literal.
@@ -379,6 +382,7 @@ public struct CurlScript: Sendable {
         /// The values each step's answer gives to the steps after it.
         private(set) var reads: [Int: [(name: String, path: String)]] = [:]
         private(set) var fetchesCodes = false
+        private(set) var fetchesSMSCodes = false
 
         init(mail: [MailMessage]) {
             self.mail = mail
@@ -399,8 +403,6 @@ public struct CurlScript: Sendable {
             }
             return lines
         }
-
-        private(set) var fetchesSMSCodes = false
 
         /// A phone enrollment's SMS code, asked of the emulator's listing by the session it was
         /// sent for (carried from the answer that started it): the line to run before the step.

@@ -136,7 +136,7 @@ public enum JournalText {
         case .captured(.emulatorRequest(let request)):
             return ["the emulator's own API: " + request.line]
         case .captured(.finding(let finding, let subject)):
-            return ["finding [\(finding.severity.rawValue)] \(finding.code) (\(CaptureNumbering.spoken(subject: subject))): \(finding.message)"]
+            return ["finding [\(finding.severity.rawValue)] \(finding.code) (\(CapturedSubject.spoken(path: subject))): \(finding.message)"]
         case .errorDismissed:
             return ["error dismissed"]
         }

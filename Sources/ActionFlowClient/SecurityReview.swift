@@ -396,8 +396,7 @@ struct FlowEvidence {
     /// A capture's forms sent to a link's own page (the hosted reset page's new password), by code fingerprint.
     private(set) var formsSent: [(code: String, mode: String?)] = []
     /// Codes of the links a capture shows opened by GET, by fingerprint.
-    var openedCodes: Set<String> { Set(openedLinkCodes) }
-    private var openedLinkCodes: [String] = []
+    private(set) var openedCodes: Set<String> = []
     /// Each sent code's requesting device (nil in a one-device session).
     private var requesters: [String: DeviceName?] = [:]
 
@@ -449,7 +448,7 @@ struct FlowEvidence {
                     // Applying a recovery code changes the address back: a change too.
                     if link.mode == "verifyAndChangeEmail" || link.mode == "recoverEmail" { changeCodes.insert(fingerprint) }
                     if link.source == .opened, let mode = link.mode { openedLinks.append((fingerprint, mode, position)) }
-                    if link.source == .opened { openedLinkCodes.append(fingerprint) }
+                    if link.source == .opened { openedCodes.insert(fingerprint) }
                     if link.source == .formSent {
                         carriedCodes.insert(fingerprint)
                         formsSent.append((fingerprint, link.mode))

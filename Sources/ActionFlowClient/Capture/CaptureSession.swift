@@ -219,11 +219,12 @@ extension CapturedFlow {
 
     /// The capture entry a finding's subject (`operations[2]`, `actionLinks[0]`, `entry 5`) stands at.
     func entry(of subject: String) -> Int? {
-        guard let index = Int(subject.filter(\.isNumber)) else { return nil }
-        if subject.hasPrefix("operations["), operations.indices.contains(index) { return operations[index].exchange.entry }
-        if subject.hasPrefix("actionLinks["), actionLinks.indices.contains(index) { return actionLinks[index].entry }
-        if subject.hasPrefix("entry ") { return index }
-        return nil
+        switch CapturedSubject(path: subject) {
+        case .call(let index)? where operations.indices.contains(index): operations[index].exchange.entry
+        case .link(let index)? where actionLinks.indices.contains(index): actionLinks[index].entry
+        case .entry(let index)?: index
+        default: nil
+        }
     }
 
     /// The session a capture starts from: its client, over a remote world of `project`.

@@ -142,7 +142,7 @@ extension CapturedFlow {
         } else {
             lines.append("findings:")
             for item in findings.sorted(by: { $0.finding.severity > $1.finding.severity }) {
-                lines.append("  [\(item.finding.severity.rawValue)] \(item.finding.code) (\(CaptureNumbering.spoken(subject: item.subject))): \(safe(item.finding.message))")
+                lines.append("  [\(item.finding.severity.rawValue)] \(item.finding.code) (\(CapturedSubject.spoken(path: item.subject))): \(safe(item.finding.message))")
             }
         }
         return lines.joined(separator: "\n")
@@ -222,14 +222,4 @@ extension CapturedActionLink.Source {
 public enum CaptureNumbering {
     public static func entry(_ index: Int) -> String { "entry \(index + 1)" }
     public static func call(_ index: Int) -> String { "call \(index + 1)" }
-
-    /// A finding's JSON subject (`operations[2]`, `actionLinks[0]`, `entry 5`) as text names it.
-    public static func spoken(subject: String) -> String {
-        let digits = subject.filter(\.isNumber)
-        guard let index = Int(digits) else { return subject }
-        if subject.hasPrefix("operations[") { return call(index) }
-        if subject.hasPrefix("actionLinks[") { return "link \(index + 1)" }
-        if subject.hasPrefix("entry ") { return entry(index) }
-        return subject
-    }
 }

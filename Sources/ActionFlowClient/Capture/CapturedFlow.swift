@@ -180,6 +180,44 @@ public struct CapturedActionLink: Sendable, Hashable {
     }
 }
 
+/// What of a capture a finding is about, by position from 0, as its JSON `subject` names it
+/// (`operations[2]`, `actionLinks[0]`, `entry 5`) and as text names it (`call 3`, `link 1`,
+/// `entry 6`, from 1, as `CaptureNumbering` counts).
+public enum CapturedSubject: Equatable, Sendable {
+    case call(Int)
+    case link(Int)
+    case entry(Int)
+
+    public init?(path: String) {
+        guard let index = Int(path.filter(\.isNumber)) else { return nil }
+        if path.hasPrefix("operations[") { self = .call(index) }
+        else if path.hasPrefix("actionLinks[") { self = .link(index) }
+        else if path.hasPrefix("entry ") { self = .entry(index) }
+        else { return nil }
+    }
+
+    public var path: String {
+        switch self {
+        case .call(let index): "operations[\(index)]"
+        case .link(let index): "actionLinks[\(index)]"
+        case .entry(let index): "entry \(index)"
+        }
+    }
+
+    public var spoken: String {
+        switch self {
+        case .call(let index): CaptureNumbering.call(index)
+        case .link(let index): "link \(index + 1)"
+        case .entry(let index): CaptureNumbering.entry(index)
+        }
+    }
+
+    /// `path` as text names it; a path this tool did not write stays as it is.
+    public static func spoken(path: String) -> String {
+        CapturedSubject(path: path)?.spoken ?? path
+    }
+}
+
 /// A finding and what of the flow it is about: `operations[2]` or `actionLinks[0]`.
 public struct CapturedFinding: Sendable, Hashable {
     public var finding: Finding
@@ -203,7 +241,6 @@ public struct CapturedFlow: Sendable {
     public var oversizedLinks: [(entry: Int, bytes: Int)] = []
     /// The project this tool was given to judge the capture against (`--project`, else the bundled one).
     public var givenProjectId: String?
-    var givenAuthorizedDomains: [String] = []
 
     static let rememberedVisits = 64
 
@@ -217,24 +254,23 @@ public struct CapturedFlow: Sendable {
         }
         flow.entries = entries
         flow.givenProjectId = project.projectId
-        flow.givenAuthorizedDomains = project.authorizedDomains
         guard !flow.operations.isEmpty || !flow.actionLinks.isEmpty || !flow.oversizedLinks.isEmpty else { throw .noIdentityToolkitCall(entries: flow.entries) }
         // Judged against what the captured server said of its own project, where it said it.
-        let project = flow.judged(project)
-        if project.authorizedDomains != flow.givenAuthorizedDomains {
+        let judged = flow.judged(project)
+        if judged.authorizedDomains != project.authorizedDomains {
             for index in flow.actionLinks.indices {
-                if let anatomy = try? LinkInspector.inspect(flow.actionLinks[index].anatomy.link, authorizedDomains: project.authorizedDomains) {
+                if let anatomy = try? LinkInspector.inspect(flow.actionLinks[index].anatomy.link, authorizedDomains: judged.authorizedDomains) {
                     flow.actionLinks[index].anatomy = anatomy
                 }
             }
         }
         var departures = CaptureDepartures()
-        flow.findings += flow.operations.enumerated().flatMap { index, operation in Self.findings(operation, index: index, project: project, departures: &departures) }
+        flow.findings += flow.operations.enumerated().flatMap { index, operation in Self.findings(operation, index: index, project: judged, departures: &departures) }
         flow.findings += flow.actionLinks.enumerated().flatMap { index, link in Self.findings(link, index: index) }
         flow.findings += flow.oversizedLinks.map { oversized in
             CapturedFinding(finding: Finding(code: "link.too-long", severity: .warning,
                                              message: "HAR \(CaptureNumbering.entry(oversized.entry)) holds an action link of \(oversized.bytes) bytes, past the \(LinkInspector.maximumLinkBytes) this tool takes apart: it is reported, not read. Browsers and mail clients cut or refuse links far shorter, and padding like this hides a link's parameters from a reviewer."),
-                            subject: "entry \(oversized.entry)")
+                            subject: CapturedSubject.entry(oversized.entry).path)
         }
         return flow
     }
@@ -287,14 +323,14 @@ public struct CapturedFlow: Sendable {
     /// The settings checks' findings about the call at `index` of the operations, then where its
     /// answer departs from what Firebase documents (calls in capture order).
     static func findings(_ operation: CapturedOperation, index: Int, project: ProjectConfiguration, departures: inout CaptureDepartures) -> [CapturedFinding] {
-        let subject = "operations[\(index)]"
+        let subject = CapturedSubject.call(index).path
         let settings = settingsFindings(operation, project: project)
         return (settings + departures.check(operation, call: CaptureNumbering.call(index), findings: settings)).map { CapturedFinding(finding: $0, subject: subject) }
     }
 
     /// The link inspector's findings about the link at `index` of the action links.
     static func findings(_ link: CapturedActionLink, index: Int) -> [CapturedFinding] {
-        link.anatomy.findings.map { CapturedFinding(finding: $0, subject: "actionLinks[\(index)]") }
+        link.anatomy.findings.map { CapturedFinding(finding: $0, subject: CapturedSubject.link(index).path) }
     }
 
     mutating func add(_ exchange: CapturedExchange, project: ProjectConfiguration) {
