@@ -27,6 +27,9 @@ struct FuzzRegressionTests {
     func replay(_ name: String) async throws {
         let target = try #require(FuzzTargets.named(name))
         for url in Self.inputs("Regressions", name) + Self.inputs("Corpus", name) {
+            // The checks never suspend: yield between inputs, or these tests hold the whole
+            // cooperative pool for a minute and the tests beside them cannot start.
+            await Task.yield()
             let violations = await target.check(try Data(contentsOf: url))
             #expect(violations.isEmpty, "\(url.lastPathComponent): \(violations.joined(separator: "; "))")
         }
@@ -76,6 +79,7 @@ struct FuzzRegressionTests {
                 // Once per place, not per account, code or token a map holds (keys of 20 characters or more).
                 guard places.insert(path.map { step in (step as? String).map { $0.count < 20 ? $0 : "*" } ?? "#" }.joined(separator: ".")).inserted else { continue }
                 for number in extremes {
+                    await Task.yield()
                     let variant = try JSONSerialization.data(withJSONObject: Self.replacing(path[...], in: seed, with: number))
                     let violations = await target.check(variant)
                     #expect(violations.isEmpty, "\(url.lastPathComponent), \(path.map { "\($0)" }.joined(separator: ".")) = \(number): \(violations.joined(separator: "; "))")
