@@ -91,9 +91,7 @@ enum BenchServeInspect {
         let project = try ProjectConfigLoader.loadDefault()
         guard let user = project.users.first(where: { !$0.disabled }) else { throw BenchFailure(description: "the project has no account to sign in with") }
         let rest = RESTTransport(configuration: RESTTransportConfiguration(target: .emulator(host: "127.0.0.1", port: port), apiKey: project.apiKey, projectId: project.projectId))
-        let session = try await rest.signInWithPassword(SignInWithPasswordRequest(email: user.email, password: user.password))
-        guard let token = session.idToken else { throw BenchFailure(description: "the sign-in gave no ID token") }
-        return token
+        return try await BenchSignIn.idToken(on: rest, email: user.email, password: user.password)
     }
 
     static func lookup(_ idToken: String) -> @Sendable (Int, Int) -> HTTPLoadGenerator.Call {
@@ -130,4 +128,15 @@ extension PseudoTerminalSession {
 
     /// The program's resident size now, in KiB.
     func residentKiB() -> Int { BenchServeInspect.residentKiB(processID) }
+}
+
+/// An account signed in over a transport, for the calls that need its ID token.
+enum BenchSignIn {
+    static func idToken(on transport: any AuthTransport, email: String, password: String) async throws -> String {
+        guard case .signedIn(let session) = try await transport.perform(.signInWithPassword(SignInWithPasswordRequest(email: email, password: password))),
+              let token = session.idToken else {
+            throw BenchFailure(description: "signing in as \(email) gave no ID token")
+        }
+        return token
+    }
 }

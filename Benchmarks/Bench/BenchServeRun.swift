@@ -7,7 +7,7 @@ import Foundation
 
 /// `actionflow-bench serve`: the measurement itself.
 extension BenchServeCommand {
-    /// The share of the static route's requests per second each operation must reach.
+    /// The share of serve's status route's (`GET /`) requests per second each operation must reach.
     static let floorRatioTarget = 0.5
     static let p99TargetMilliseconds = 10.0
 
@@ -28,8 +28,8 @@ extension BenchServeCommand {
         #endif
 
         let key = project.apiKey
-        let session = try await rest.signInWithPassword(SignInWithPasswordRequest(email: "alice@example.com", password: "alice-password-1"))
-        let lookupBody = Data(#"{"idToken":"\#(session.idToken ?? "")"}"#.utf8)
+        let idToken = try await BenchSignIn.idToken(on: rest, email: "alice@example.com", password: "alice-password-1")
+        let lookupBody = Data(#"{"idToken":"\#(idToken)"}"#.utf8)
         // A new address per request: email-link sign-in needs no account, and the per-address
         // rate limit never triggers, so every call does the full send (validate, issue, mail).
         let operations: [(name: String, makeCall: @Sendable (Int, Int) -> HTTPLoadGenerator.Call)] = [
@@ -43,9 +43,9 @@ extension BenchServeCommand {
         ]
         for operation in operations {
             // The floor is measured right before each operation, so both see the same machine.
-            let floor = try await load(port: server.port) { _, _ in HTTPLoadGenerator.Call(method: .GET, path: AuthEmulatorServer.benchmarkStaticPath, body: Data()) }
+            let floor = try await load(port: server.port) { _, _ in HTTPLoadGenerator.Call(method: .GET, path: "/", body: Data()) }
             let measured = try await load(port: server.port, operation.makeCall)
-            print(Self.line("static JSON route (floor)", floor))
+            print(Self.line("GET / (the status, serve's cheapest route: the floor)", floor))
             print(Self.line(operation.name, measured))
             let ratio = floor.requestsPerSecond > 0 ? measured.requestsPerSecond / floor.requestsPerSecond : 0
             let p99 = measured.percentileMilliseconds(0.99)
@@ -55,12 +55,12 @@ extension BenchServeCommand {
 
         // Added latency: the same lookup, one call at a time, in process and over loopback HTTP.
         let embedded = EmbeddedTransport(configuration: project)
-        let embeddedSession = try await embedded.signInWithPassword(SignInWithPasswordRequest(email: "alice@example.com", password: "alice-password-1"))
+        let embeddedToken = try await BenchSignIn.idToken(on: embedded, email: "alice@example.com", password: "alice-password-1")
         let direct = try await Self.sequentialLatencies(calls) { () async throws(AuthFailure) in
-            _ = try await embedded.lookup(LookupRequest(idToken: embeddedSession.idToken))
+            _ = try await embedded.perform(.lookup(LookupRequest(idToken: embeddedToken)))
         }
         let overHTTP = try await Self.sequentialLatencies(calls) { () async throws(AuthFailure) in
-            _ = try await rest.lookup(LookupRequest(idToken: session.idToken))
+            _ = try await rest.perform(.lookup(LookupRequest(idToken: idToken)))
         }
         print("REST transport added latency (lookup, \(calls) sequential calls)")
         print("  embedded: p50 \(Self.micros(direct.p50)) µs, mean \(Self.micros(direct.mean)) µs")
@@ -99,7 +99,7 @@ extension BenchServeCommand {
     static func format(_ value: Double, digits: Int = 2) -> String { String(format: "%.\(digits)f", value) }
 }
 
-/// `actionflow serve --port 0` with the benchmark's static route, in a child process.
+/// `actionflow serve --port 0`, in a child process.
 final class ServeProcess {
     let port: Int
     private let process: Process
@@ -112,7 +112,7 @@ final class ServeProcess {
     static func start(_ executable: String) throws -> ServeProcess {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = ["serve", "--port", "0", "--quiet", "--bench-static-route"]
+        process.arguments = ["serve", "--port", "0", "--quiet"]
         let output = Pipe()
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice

@@ -39,10 +39,10 @@ enum ProjectChecks {
     static func exercise(_ project: ProjectConfiguration, into violations: inout Violations) async {
         let transport = EmbeddedTransport(configuration: project)
         let email = "fuzz-user@example.com"
-        _ = try? await transport.signUp(SignUpRequest(email: email, password: "fuzz-password-1"))
+        _ = try? await transport.perform(.signUp(SignUpRequest(email: email, password: "fuzz-password-1")))
         let continueURL = project.authorizedDomains.first.map { "https://\($0)/fuzz?from=reset" }
         do {
-            _ = try await transport.sendOobCode(SendOobCodeRequest(requestType: .passwordReset, email: email, continueUrl: continueURL), locale: nil)
+            _ = try await transport.perform(.sendOobCode(SendOobCodeRequest(requestType: .passwordReset, email: email, continueUrl: continueURL), locale: nil))
         } catch {
             return  // Refusing (enumeration protection, rate limits, a domain the server refuses) is allowed.
         }

@@ -5,8 +5,6 @@ public enum ServeDefaults {
     public static let host = "127.0.0.1"
     /// The Firebase Auth Emulator's own port.
     public static let port = 9099
-    /// The benchmark's static route: what the framework costs without the emulator's work.
-    public static let benchmarkStaticPath = "/emulator/bench/static"
     /// Largest request body, in bytes.
     public static let maxBodyBytes = 64 * 1024
     /// Largest request head (request line and header fields together), in bytes.

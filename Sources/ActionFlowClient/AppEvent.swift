@@ -106,92 +106,16 @@ public enum Caller: String, Sendable, Hashable, Codable {
     case app, webWidget, mailScanner
 }
 
-/// An Identity Toolkit operation with its wire request.
-public enum AuthCall: Sendable, Hashable, Codable {
-    case signInWithPassword(SignInWithPasswordRequest)
-    case sendOobCode(SendOobCodeRequest, locale: String?)
-    /// Checks the code when `newPassword` is nil, confirms the reset otherwise.
-    case resetPassword(ResetPasswordRequest)
-    case update(UpdateAccountRequest)
-    case lookup(LookupRequest)
-    case signInWithEmailLink(SignInWithEmailLinkRequest)
-    case startMfaEnrollment(StartMfaEnrollmentRequest)
-    case finalizeMfaEnrollment(FinalizeMfaEnrollmentRequest)
-
-    public var operation: IdentityToolkitOperation {
-        switch self {
-        case .signInWithPassword: .signInWithPassword
-        case .sendOobCode: .sendOobCode
-        case .resetPassword: .resetPassword
-        case .update: .update
-        case .lookup: .lookup
-        case .signInWithEmailLink: .signInWithEmailLink
-        case .startMfaEnrollment: .startMfaEnrollment
-        case .finalizeMfaEnrollment: .finalizeMfaEnrollment
-        }
-    }
-
+extension AuthCall {
     var busyTask: BusyTask {
         switch self {
-        case .signInWithPassword: .signIn
+        case .signInWithPassword, .signUp: .signIn
         case .sendOobCode: .sendOobCode
         case .resetPassword(let request): request.newPassword == nil ? .checkCode : .resetPassword
         case .update: .applyCode
         case .lookup: .lookup
         case .signInWithEmailLink: .emailLinkSignIn
         case .startMfaEnrollment, .finalizeMfaEnrollment: .secondFactor
-        }
-    }
-}
-
-/// A successful reply, by response type.
-public enum AuthReply: Sendable, Hashable, Codable {
-    case signedIn(SignInResponse)
-    case oobCodeSent(SendOobCodeResponse)
-    case passwordReset(ResetPasswordResponse)
-    case updated(UpdateAccountResponse)
-    case lookedUp(LookupResponse)
-    case mfaEnrollmentStarted(StartMfaEnrollmentResponse)
-    case mfaEnrolled(MfaTokensResponse)
-}
-
-/// A call with its reply, typed per operation, so that every handler covers every call.
-public enum CallReply: Sendable, Hashable {
-    case signInWithPassword(SignInWithPasswordRequest, SignInResponse)
-    case sendOobCode(SendOobCodeRequest, locale: String?, SendOobCodeResponse)
-    case resetPassword(ResetPasswordRequest, ResetPasswordResponse)
-    case update(UpdateAccountRequest, UpdateAccountResponse)
-    case lookup(LookupRequest, LookupResponse)
-    case signInWithEmailLink(SignInWithEmailLinkRequest, SignInResponse)
-    case startMfaEnrollment(StartMfaEnrollmentRequest, StartMfaEnrollmentResponse)
-    case finalizeMfaEnrollment(FinalizeMfaEnrollmentRequest, MfaTokensResponse)
-
-    /// Pairs a call with its reply; nil when the reply is of another operation's type.
-    public init?(_ call: AuthCall, _ reply: AuthReply) {
-        switch (call, reply) {
-        case (.signInWithPassword(let request), .signedIn(let response)): self = .signInWithPassword(request, response)
-        case (.sendOobCode(let request, let locale), .oobCodeSent(let response)): self = .sendOobCode(request, locale: locale, response)
-        case (.resetPassword(let request), .passwordReset(let response)): self = .resetPassword(request, response)
-        case (.update(let request), .updated(let response)): self = .update(request, response)
-        case (.lookup(let request), .lookedUp(let response)): self = .lookup(request, response)
-        case (.signInWithEmailLink(let request), .signedIn(let response)): self = .signInWithEmailLink(request, response)
-        case (.startMfaEnrollment(let request), .mfaEnrollmentStarted(let response)): self = .startMfaEnrollment(request, response)
-        case (.finalizeMfaEnrollment(let request), .mfaEnrolled(let response)): self = .finalizeMfaEnrollment(request, response)
-        default: return nil
-        }
-    }
-
-    /// The call that was answered.
-    public var call: AuthCall {
-        switch self {
-        case .signInWithPassword(let request, _): .signInWithPassword(request)
-        case .sendOobCode(let request, let locale, _): .sendOobCode(request, locale: locale)
-        case .resetPassword(let request, _): .resetPassword(request)
-        case .update(let request, _): .update(request)
-        case .lookup(let request, _): .lookup(request)
-        case .signInWithEmailLink(let request, _): .signInWithEmailLink(request)
-        case .startMfaEnrollment(let request, _): .startMfaEnrollment(request)
-        case .finalizeMfaEnrollment(let request, _): .finalizeMfaEnrollment(request)
         }
     }
 }

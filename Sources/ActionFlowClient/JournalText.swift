@@ -346,6 +346,7 @@ extension AuthCall {
     /// The email a call names, for narration.
     var email: String? {
         switch self {
+        case .signUp(let request): request.email
         case .signInWithPassword(let request): request.email
         case .signInWithEmailLink(let request): request.email
         case .sendOobCode(let request, _): request.email

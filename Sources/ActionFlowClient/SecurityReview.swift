@@ -535,7 +535,7 @@ struct FlowEvidence {
             request.oobCode.map { CodeUse(code: $0, operation: .update, consumes: true, needsForm: false, caller: caller, device: device) }
         case .signInWithEmailLink(let request):
             CodeUse(code: request.oobCode, operation: .signInWithEmailLink, consumes: true, needsForm: false, caller: caller, device: device)
-        case .signInWithPassword, .lookup, .startMfaEnrollment, .finalizeMfaEnrollment:
+        case .signUp, .signInWithPassword, .lookup, .startMfaEnrollment, .finalizeMfaEnrollment:
             nil
         }
     }

@@ -403,6 +403,8 @@ struct SequenceDiagramBuilder {
         let operation = call.operation.rawValue
         let fields: [String?]
         switch call {
+        case .signUp(let request):
+            fields = [request.email.map { "email \($0)" }, secret(request.password, "password")]
         case .signInWithPassword(let request):
             fields = ["email \(request.email)", secret(request.password, "password")]
         case .sendOobCode(let request, let locale):

@@ -23,7 +23,7 @@ public struct RemoteEffects: Sendable {
             case .call(let call, let caller):
                 let startedAt = await transport.exchangeStartTime()
                 let (result, duration) = await ExchangeRecord.timed { () async throws(AuthFailure) -> AuthReply in
-                    try await call.perform(on: transport)
+                    try await transport.perform(call)
                 }
                 let record = call.exchangeRecord(id: 0, apiKey: apiKey, result: result, startedAt: startedAt, duration: duration)
                 let reply: AppEvent = switch result {

@@ -229,69 +229,10 @@ extension Effect {
     }
 }
 
-extension SimulatedProject {
-    /// One Identity Toolkit call on this project.
-    mutating func perform(_ call: AuthCall) throws(AuthFailure) -> AuthReply {
-        switch call {
-        case .signInWithPassword(let request): .signedIn(try signInWithPassword(request))
-        case .sendOobCode(let request, let locale): .oobCodeSent(try sendOobCode(request, locale: locale))
-        case .resetPassword(let request): .passwordReset(try resetPassword(request))
-        case .update(let request): .updated(try update(request))
-        case .lookup(let request): .lookedUp(try lookup(request))
-        case .signInWithEmailLink(let request): .signedIn(try signInWithEmailLink(request))
-        case .startMfaEnrollment(let request): .mfaEnrollmentStarted(try startMfaEnrollment(request))
-        case .finalizeMfaEnrollment(let request): .mfaEnrolled(try finalizeMfaEnrollment(request))
-        }
-    }
-}
-
 extension AuthCall {
-    /// Runs the call on a transport.
-    public func perform(on transport: any AuthTransport) async throws(AuthFailure) -> AuthReply {
-        switch self {
-        case .signInWithPassword(let request): .signedIn(try await transport.signInWithPassword(request))
-        case .sendOobCode(let request, let locale): .oobCodeSent(try await transport.sendOobCode(request, locale: locale))
-        case .resetPassword(let request): .passwordReset(try await transport.resetPassword(request))
-        case .update(let request): .updated(try await transport.update(request))
-        case .lookup(let request): .lookedUp(try await transport.lookup(request))
-        case .signInWithEmailLink(let request): .signedIn(try await transport.signInWithEmailLink(request))
-        case .startMfaEnrollment(let request): .mfaEnrollmentStarted(try await transport.startMfaEnrollment(request))
-        case .finalizeMfaEnrollment(let request): .mfaEnrolled(try await transport.finalizeMfaEnrollment(request))
-        }
-    }
-
     /// The Network pane's record of this call and its outcome.
     func exchangeRecord(id: Int, apiKey: String?, result: Result<AuthReply, AuthFailure>, startedAt: Date, duration: TimeInterval) -> ExchangeRecord {
-        func record<Request: Encodable>(_ request: Request, locale: String? = nil) -> ExchangeRecord {
-            ExchangeRecord(id: id, operation, request: request, locale: locale, apiKey: apiKey, result: result.map(EncodedReply.init), startedAt: startedAt, duration: duration)
-        }
-        switch self {
-        case .signInWithPassword(let request): return record(request)
-        case .sendOobCode(let request, let locale): return record(request, locale: locale)
-        case .resetPassword(let request): return record(request)
-        case .update(let request): return record(request)
-        case .lookup(let request): return record(request)
-        case .signInWithEmailLink(let request): return record(request)
-        case .startMfaEnrollment(let request): return record(request)
-        case .finalizeMfaEnrollment(let request): return record(request)
-        }
+        ExchangeRecord(id: id, operation, request: WireBody(request), locale: locale, apiKey: apiKey, result: result.map { WireBody($0.response) }, startedAt: startedAt, duration: duration)
     }
 }
 
-/// A reply encoded as its wire response body.
-private struct EncodedReply: Encodable {
-    var reply: AuthReply
-    init(_ reply: AuthReply) { self.reply = reply }
-
-    func encode(to encoder: any Encoder) throws {
-        switch reply {
-        case .signedIn(let response): try response.encode(to: encoder)
-        case .oobCodeSent(let response): try response.encode(to: encoder)
-        case .passwordReset(let response): try response.encode(to: encoder)
-        case .updated(let response): try response.encode(to: encoder)
-        case .lookedUp(let response): try response.encode(to: encoder)
-        case .mfaEnrollmentStarted(let response): try response.encode(to: encoder)
-        case .mfaEnrolled(let response): try response.encode(to: encoder)
-        }
-    }
-}

@@ -7,7 +7,7 @@ import Foundation
 extension Session {
     mutating func appSucceeded(_ reply: CallReply) -> [Effect] {
         switch reply {
-        case .signInWithPassword(_, let response), .signInWithEmailLink(_, let response):
+        case .signUp(_, let response), .signInWithPassword(_, let response), .signInWithEmailLink(_, let response):
             return signedIn(response, via: reply.call)
         case .lookup(let request, let response):
             return reloaded(response, token: request.idToken)
@@ -77,7 +77,7 @@ extension Session {
         if retryable { return [] }
         let code = failure.serverCode
         switch call {
-        case .signInWithPassword:
+        case .signUp, .signInWithPassword:
             app.screen = .signIn
             if app.flow?.step == .signingIn { app.flow = nil }
         case .sendOobCode:

@@ -77,14 +77,8 @@ extension Session {
             log(.webWidget(.answeredAfterLeaving(reply.call.operation)))
             return []
         }
-        let answer: HostedActionHandler.Reply
-        switch reply {
-        case .resetPassword(let request, let response):
-            answer = request.newPassword == nil ? .resetCodeChecked(response) : .passwordSaved(response)
-        case .update(_, let response):
-            answer = .codeApplied(response)
-        case .signInWithPassword, .signInWithEmailLink, .sendOobCode, .lookup, .startMfaEnrollment, .finalizeMfaEnrollment:
-            // The page never makes these; say so rather than guess what they mean for it.
+        guard let answer = HostedActionHandler.Reply(reply) else {
+            // The page never makes this call; say so rather than guess what it means for it.
             log(.webWidget(.done(reply.call.operation)))
             return []
         }
@@ -119,15 +113,5 @@ extension Session {
         }
         log(.webWidget(.failed(call.operation, failure)))
         return []
-    }
-}
-
-extension AuthCall {
-    /// The hosted page's call as the widget makes it.
-    init(_ call: HostedActionHandler.Call) {
-        switch call {
-        case .checkResetCode(let request), .saveNewPassword(let request): self = .resetPassword(request)
-        case .applyCode(let request): self = .update(request)
-        }
     }
 }

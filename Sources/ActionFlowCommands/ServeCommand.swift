@@ -63,10 +63,6 @@ public struct ServeCommand: AsyncParsableCommand, Sendable {
 
     @OptionGroup(title: "With --inspect") var interface: InterfaceOptions
 
-    /// For `actionflow-bench serve` only: the framework's floor to compare the emulator's routes with.
-    @Flag(help: ArgumentHelp("Also answer GET \(ServeDefaults.benchmarkStaticPath) with fixed JSON.", visibility: .hidden))
-    public var benchStaticRoute = false
-
     public func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be from 0 to 65535, not \(port)") }
         guard !host.trimmingWhitespace().isEmpty else { throw ValidationError("--host is empty") }

@@ -292,3 +292,27 @@ public struct QueryParameter: Sendable, Hashable, Codable {
 private extension String {
     var nonEmpty: String? { isEmpty ? nil : self }
 }
+
+extension AuthCall {
+    /// The hosted page's call as the page makes it.
+    public init(_ call: HostedActionHandler.Call) {
+        switch call {
+        case .checkResetCode(let request), .saveNewPassword(let request): self = .resetPassword(request)
+        case .applyCode(let request): self = .update(request)
+        }
+    }
+}
+
+extension HostedActionHandler.Reply {
+    /// The answer to one of the page's calls; nil for a call the page never makes.
+    public init?(_ reply: CallReply) {
+        switch reply {
+        case .resetPassword(let request, let response):
+            self = request.newPassword == nil ? .resetCodeChecked(response) : .passwordSaved(response)
+        case .update(_, let response):
+            self = .codeApplied(response)
+        case .signUp, .signInWithPassword, .signInWithEmailLink, .sendOobCode, .lookup, .startMfaEnrollment, .finalizeMfaEnrollment:
+            return nil
+        }
+    }
+}

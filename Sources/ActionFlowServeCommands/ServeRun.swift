@@ -26,7 +26,7 @@ extension ServeCommand {
             try await runInspecting(api: api, limits: limits, forwarder: forwarder, project: configuration)
             return
         }
-        let server = AuthEmulatorServer(api: api, host: host, port: port, limits: limits, logger: logger, servesBenchmarkRoute: benchStaticRoute, upstream: forwarder)
+        let server = AuthEmulatorServer(api: api, host: host, port: port, limits: limits, logger: logger, upstream: forwarder)
         let host = self.host
         let behaviour = self.behaviour
         if !listensOnLoopbackOnly {

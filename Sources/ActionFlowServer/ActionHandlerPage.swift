@@ -35,12 +35,11 @@ struct ActionHandlerPage {
     }
 
     private func perform(_ call: HostedActionHandler.Call) async -> HostedActionHandler.Reply {
+        let call = AuthCall(call)
         do throws(AuthFailure) {
-            switch call {
-            case .checkResetCode(let request): return .resetCodeChecked(try await transport.resetPassword(request))
-            case .saveNewPassword(let request): return .passwordSaved(try await transport.resetPassword(request))
-            case .applyCode(let request): return .codeApplied(try await transport.update(request))
-            }
+            let reply = try await transport.perform(call)
+            return CallReply(call, reply).flatMap(HostedActionHandler.Reply.init)
+                ?? .failed(.network(.malformedResponse("\(call.operation.rawValue) answered with another operation's reply")))
         } catch {
             return .failed(error)
         }

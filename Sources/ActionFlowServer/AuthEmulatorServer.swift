@@ -18,24 +18,19 @@ public struct AuthEmulatorServer: Sendable {
     public let port: Int
     public let limits: ServerLimits
     public let logger: Logger
-    /// Also answers `GET benchmarkStaticPath` with a fixed JSON body: `bench serve`'s floor.
-    public let servesBenchmarkRoute: Bool
     /// Forwards every request to another Auth Emulator instead of answering it.
     public let upstream: UpstreamForwarder?
     /// Told of every exchange once it is answered (`serve --inspect`).
     public let observer: ExchangeObserver?
 
-    /// The benchmark's static route: what the framework costs without the emulator's work.
-    public static let benchmarkStaticPath = ServeDefaults.benchmarkStaticPath
     public static let defaultHost = ServeDefaults.host
     public static let defaultPort = ServeDefaults.port
 
-    public init(api: EmulatorAPI, host: String = AuthEmulatorServer.defaultHost, port: Int = AuthEmulatorServer.defaultPort, limits: ServerLimits = ServerLimits(), logger: Logger, servesBenchmarkRoute: Bool = false, upstream: UpstreamForwarder? = nil,
+    public init(api: EmulatorAPI, host: String = AuthEmulatorServer.defaultHost, port: Int = AuthEmulatorServer.defaultPort, limits: ServerLimits = ServerLimits(), logger: Logger, upstream: UpstreamForwarder? = nil,
                 observer: ExchangeObserver? = nil) {
         self.api = api
         self.observer = observer
         self.upstream = upstream
-        self.servesBenchmarkRoute = servesBenchmarkRoute
         self.host = host
         self.port = port
         self.limits = limits
@@ -76,7 +71,7 @@ public struct AuthEmulatorServer: Sendable {
         )
         channel.httpDecoder = .init(maxHeaderFieldSize: headerBytes, maxHeaderListSize: headerBytes)
         return Application(
-            responder: EmulatorResponder(api: api, limits: limits, logger: logger, servesBenchmarkRoute: servesBenchmarkRoute, upstream: upstream, observer: observer),
+            responder: EmulatorResponder(api: api, limits: limits, logger: logger, upstream: upstream, observer: observer),
             server: .http1(configuration: channel),
             configuration: ApplicationConfiguration(
                 address: .hostname(host, port: port),
@@ -122,15 +117,10 @@ struct EmulatorResponder: HTTPResponder {
     let api: EmulatorAPI
     let limits: ServerLimits
     let logger: Logger
-    let servesBenchmarkRoute: Bool
     let upstream: UpstreamForwarder?
     let observer: ExchangeObserver?
-    static let benchmarkBody = ByteBuffer(string: #"{"kind":"actionflow#benchmark","static":true}"#)
 
     func respond(to request: Request, context: BasicRequestContext) async throws -> Response {
-        if servesBenchmarkRoute, request.uri.path == AuthEmulatorServer.benchmarkStaticPath {
-            return Response(status: .ok, headers: [.contentType: "application/json"], body: ResponseBody(byteBuffer: Self.benchmarkBody))
-        }
         let started = ContinuousClock.now
         let startedAt = Date()
         var request = request

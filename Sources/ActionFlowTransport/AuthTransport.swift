@@ -17,25 +17,16 @@ public struct TransportCapabilities: Sendable, Hashable {
     }
 }
 
-/// The pluggable auth transport, shaped after the Identity Toolkit v1 operations. Requests and
-/// responses mirror the JSON; failures carry the server's codes.
+/// The pluggable auth transport: every Identity Toolkit operation is one `perform`, its request
+/// and response mirroring the JSON, its failures carrying the server's codes. The rest is the
+/// emulator's own API (mailbox, SMS codes, clock, reset, configuration), where the server has it.
 public protocol AuthTransport: Sendable {
     /// One line for the status bar, e.g. `embedded demo-actionflow` or `rest http://127.0.0.1:9099`.
     var summary: String { get }
     var capabilities: TransportCapabilities { get }
 
-    func signUp(_ request: SignUpRequest) async throws(AuthFailure) -> SignInResponse
-    func signInWithPassword(_ request: SignInWithPasswordRequest) async throws(AuthFailure) -> SignInResponse
-    /// `locale` travels as the `X-Firebase-Locale` header.
-    func sendOobCode(_ request: SendOobCodeRequest, locale: String?) async throws(AuthFailure) -> SendOobCodeResponse
-    func resetPassword(_ request: ResetPasswordRequest) async throws(AuthFailure) -> ResetPasswordResponse
-    func update(_ request: UpdateAccountRequest) async throws(AuthFailure) -> UpdateAccountResponse
-    func lookup(_ request: LookupRequest) async throws(AuthFailure) -> LookupResponse
-    func signInWithEmailLink(_ request: SignInWithEmailLinkRequest) async throws(AuthFailure) -> SignInResponse
-    /// v2 `accounts/mfaEnrollment:start`: a code sent by SMS to enroll a second factor.
-    func startMfaEnrollment(_ request: StartMfaEnrollmentRequest) async throws(AuthFailure) -> StartMfaEnrollmentResponse
-    /// v2 `accounts/mfaEnrollment:finalize`: the factor enrolled with its code; new tokens.
-    func finalizeMfaEnrollment(_ request: FinalizeMfaEnrollmentRequest) async throws(AuthFailure) -> MfaTokensResponse
+    /// One Identity Toolkit call.
+    func perform(_ call: AuthCall) async throws(AuthFailure) -> AuthReply
 
     /// The SMS codes sent and not used yet, oldest first, as the emulator lists them at
     /// `verificationCodes` (needs `capabilities.listsMailbox`).

@@ -65,40 +65,8 @@ public final class EmbeddedTransport: AuthTransport, @unchecked Sendable {
         return read(project)
     }
 
-    public func signUp(_ request: SignUpRequest) async throws(AuthFailure) -> SignInResponse {
-        try withProject { (project) throws(AuthFailure) in try project.signUp(request) }
-    }
-
-    public func signInWithPassword(_ request: SignInWithPasswordRequest) async throws(AuthFailure) -> SignInResponse {
-        try withProject { (project) throws(AuthFailure) in try project.signInWithPassword(request) }
-    }
-
-    public func sendOobCode(_ request: SendOobCodeRequest, locale: String?) async throws(AuthFailure) -> SendOobCodeResponse {
-        try withProject { (project) throws(AuthFailure) in try project.sendOobCode(request, locale: locale) }
-    }
-
-    public func resetPassword(_ request: ResetPasswordRequest) async throws(AuthFailure) -> ResetPasswordResponse {
-        try withProject { (project) throws(AuthFailure) in try project.resetPassword(request) }
-    }
-
-    public func update(_ request: UpdateAccountRequest) async throws(AuthFailure) -> UpdateAccountResponse {
-        try withProject { (project) throws(AuthFailure) in try project.update(request) }
-    }
-
-    public func lookup(_ request: LookupRequest) async throws(AuthFailure) -> LookupResponse {
-        try withProject { (project) throws(AuthFailure) in try project.lookup(request) }
-    }
-
-    public func signInWithEmailLink(_ request: SignInWithEmailLinkRequest) async throws(AuthFailure) -> SignInResponse {
-        try withProject { (project) throws(AuthFailure) in try project.signInWithEmailLink(request) }
-    }
-
-    public func startMfaEnrollment(_ request: StartMfaEnrollmentRequest) async throws(AuthFailure) -> StartMfaEnrollmentResponse {
-        try withProject { (project) throws(AuthFailure) in try project.startMfaEnrollment(request) }
-    }
-
-    public func finalizeMfaEnrollment(_ request: FinalizeMfaEnrollmentRequest) async throws(AuthFailure) -> MfaTokensResponse {
-        try withProject { (project) throws(AuthFailure) in try project.finalizeMfaEnrollment(request) }
+    public func perform(_ call: AuthCall) async throws(AuthFailure) -> AuthReply {
+        try withProject { (project) throws(AuthFailure) in try project.perform(call) }
     }
 
     public func mailbox() async throws(AuthFailure) -> [MailMessage] {

@@ -66,40 +66,23 @@ public final class RESTTransport: AuthTransport {
 
     // MARK: Identity Toolkit v1
 
-    public func signUp(_ request: SignUpRequest) async throws(AuthFailure) -> SignInResponse {
-        try await call(.signUp, request)
-    }
-
-    public func signInWithPassword(_ request: SignInWithPasswordRequest) async throws(AuthFailure) -> SignInResponse {
-        try await call(.signInWithPassword, request)
-    }
-
-    public func sendOobCode(_ request: SendOobCodeRequest, locale: String?) async throws(AuthFailure) -> SendOobCodeResponse {
-        try await call(.sendOobCode, request, locale: locale)
-    }
-
-    public func resetPassword(_ request: ResetPasswordRequest) async throws(AuthFailure) -> ResetPasswordResponse {
-        try await call(.resetPassword, request)
-    }
-
-    public func update(_ request: UpdateAccountRequest) async throws(AuthFailure) -> UpdateAccountResponse {
-        try await call(.update, request)
-    }
-
-    public func lookup(_ request: LookupRequest) async throws(AuthFailure) -> LookupResponse {
-        try await call(.lookup, request)
-    }
-
-    public func signInWithEmailLink(_ request: SignInWithEmailLinkRequest) async throws(AuthFailure) -> SignInResponse {
-        try await call(.signInWithEmailLink, request)
-    }
-
-    public func startMfaEnrollment(_ request: StartMfaEnrollmentRequest) async throws(AuthFailure) -> StartMfaEnrollmentResponse {
-        try await call(.startMfaEnrollment, request)
-    }
-
-    public func finalizeMfaEnrollment(_ request: FinalizeMfaEnrollmentRequest) async throws(AuthFailure) -> MfaTokensResponse {
-        try await call(.finalizeMfaEnrollment, request)
+    public func perform(_ call: AuthCall) async throws(AuthFailure) -> AuthReply {
+        let operation = call.operation
+        var headers = configuration.sdkHeaders
+        if let locale = call.locale { headers["X-Firebase-Locale"] = locale }
+        let body = try encode(call.request)
+        func answer<Response: Decodable>(_ reply: (Response) -> AuthReply) async throws(AuthFailure) -> AuthReply {
+            reply(try await send(method: "POST", url: configuration.url(of: operation), body: body, headers: headers, label: operation.rawValue))
+        }
+        switch call {
+        case .signUp, .signInWithPassword, .signInWithEmailLink: return try await answer(AuthReply.signedIn)
+        case .sendOobCode: return try await answer(AuthReply.oobCodeSent)
+        case .resetPassword: return try await answer(AuthReply.passwordReset)
+        case .update: return try await answer(AuthReply.updated)
+        case .lookup: return try await answer(AuthReply.lookedUp)
+        case .startMfaEnrollment: return try await answer(AuthReply.mfaEnrollmentStarted)
+        case .finalizeMfaEnrollment: return try await answer(AuthReply.mfaEnrolled)
+        }
     }
 
     // MARK: The emulator's own API
@@ -212,13 +195,6 @@ public final class RESTTransport: AuthTransport {
     }
 
     // MARK: HTTP
-
-    private func call<Request: Encodable, Response: Decodable>(_ operation: IdentityToolkitOperation, _ request: Request, locale: String? = nil) async throws(AuthFailure) -> Response {
-        let url = configuration.url(of: operation)
-        var headers = configuration.sdkHeaders
-        if let locale { headers["X-Firebase-Locale"] = locale }
-        return try await send(method: "POST", url: url, body: try encode(request), headers: headers, label: operation.rawValue)
-    }
 
     private func encode(_ value: some Encodable) throws(AuthFailure) -> Data {
         do {

@@ -225,15 +225,7 @@ struct RefusedTransport: AuthTransport {
     var summary: String { "rest http://127.0.0.1:9099" }
     var capabilities: TransportCapabilities { TransportCapabilities(listsMailbox: true, controlsClock: true, resetsWorld: true) }
     var refused: AuthFailure { .network(.connectionRefused(host: "127.0.0.1:9099")) }
-    func signUp(_ request: SignUpRequest) async throws(AuthFailure) -> SignInResponse { throw refused }
-    func signInWithPassword(_ request: SignInWithPasswordRequest) async throws(AuthFailure) -> SignInResponse { throw refused }
-    func sendOobCode(_ request: SendOobCodeRequest, locale: String?) async throws(AuthFailure) -> SendOobCodeResponse { throw refused }
-    func resetPassword(_ request: ResetPasswordRequest) async throws(AuthFailure) -> ResetPasswordResponse { throw refused }
-    func update(_ request: UpdateAccountRequest) async throws(AuthFailure) -> UpdateAccountResponse { throw refused }
-    func lookup(_ request: LookupRequest) async throws(AuthFailure) -> LookupResponse { throw refused }
-    func signInWithEmailLink(_ request: SignInWithEmailLinkRequest) async throws(AuthFailure) -> SignInResponse { throw refused }
-    func startMfaEnrollment(_ request: StartMfaEnrollmentRequest) async throws(AuthFailure) -> StartMfaEnrollmentResponse { throw refused }
-    func finalizeMfaEnrollment(_ request: FinalizeMfaEnrollmentRequest) async throws(AuthFailure) -> MfaTokensResponse { throw refused }
+    func perform(_ call: AuthCall) async throws(AuthFailure) -> AuthReply { throw refused }
     func mailbox() async throws(AuthFailure) -> [MailMessage] { throw refused }
     func textMessages() async throws(AuthFailure) -> [PhoneVerificationCode] { throw refused }
     func now() async throws(AuthFailure) -> Date { throw refused }

@@ -24,15 +24,7 @@ struct RestrictedTransport: AuthTransport {
         if likeProduction { throw .network(.unsupported("no \(what)")) }
         return try await call()
     }
-    func signUp(_ request: SignUpRequest) async throws(AuthFailure) -> SignInResponse { try await base.signUp(request) }
-    func signInWithPassword(_ request: SignInWithPasswordRequest) async throws(AuthFailure) -> SignInResponse { try await base.signInWithPassword(request) }
-    func sendOobCode(_ request: SendOobCodeRequest, locale: String?) async throws(AuthFailure) -> SendOobCodeResponse { try await base.sendOobCode(request, locale: locale) }
-    func resetPassword(_ request: ResetPasswordRequest) async throws(AuthFailure) -> ResetPasswordResponse { try await base.resetPassword(request) }
-    func update(_ request: UpdateAccountRequest) async throws(AuthFailure) -> UpdateAccountResponse { try await base.update(request) }
-    func lookup(_ request: LookupRequest) async throws(AuthFailure) -> LookupResponse { try await base.lookup(request) }
-    func signInWithEmailLink(_ request: SignInWithEmailLinkRequest) async throws(AuthFailure) -> SignInResponse { try await base.signInWithEmailLink(request) }
-    func startMfaEnrollment(_ request: StartMfaEnrollmentRequest) async throws(AuthFailure) -> StartMfaEnrollmentResponse { try await base.startMfaEnrollment(request) }
-    func finalizeMfaEnrollment(_ request: FinalizeMfaEnrollmentRequest) async throws(AuthFailure) -> MfaTokensResponse { try await base.finalizeMfaEnrollment(request) }
+    func perform(_ call: AuthCall) async throws(AuthFailure) -> AuthReply { try await base.perform(call) }
     func mailbox() async throws(AuthFailure) -> [MailMessage] { try await unless("mailbox") { () async throws(AuthFailure) in try await base.mailbox() } }
     func textMessages() async throws(AuthFailure) -> [PhoneVerificationCode] { try await unless("text messages") { () async throws(AuthFailure) in try await base.textMessages() } }
     func now() async throws(AuthFailure) -> Date { likeProduction ? Date(timeIntervalSince1970: 0) : try await base.now() }

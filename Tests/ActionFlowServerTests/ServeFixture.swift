@@ -19,13 +19,12 @@ struct ServeFixture {
     let configuration: ProjectConfiguration
 
     /// `behaviour`: `serve --as production` (the default) or `--as emulator`.
-    /// `benchmarkRoute`: `serve --bench-static-route`.
     /// Seconds a call to a server in this process may take. Generous: the whole suite on two
     /// cores has delayed a loopback answer by ten seconds, and a probe lost to a timeout makes
     /// serve look like a plain emulator. Timeouts have tests of their own (FaultTests).
     static let loopbackTimeout: TimeInterval = 60
 
-    static func start(as behaviour: ServeBehaviour = .production, limits: ServerLimits = ServerLimits(), benchmarkRoute: Bool = false, configure: (inout ProjectConfiguration) -> Void = { _ in }) async throws -> ServeFixture {
+    static func start(as behaviour: ServeBehaviour = .production, limits: ServerLimits = ServerLimits(), configure: (inout ProjectConfiguration) -> Void = { _ in }) async throws -> ServeFixture {
         var configuration = try ProjectConfigLoader.loadDefault()
         configure(&configuration)
         var logger = Logger(label: "serve-test")
@@ -37,7 +36,7 @@ struct ServeFixture {
             api = EmulatorAPI(configuration: configuration, behaviour: behaviour)
         }
         let embedded = api.transport
-        let server = try await AuthEmulatorServer(api: api, host: "127.0.0.1", port: 0, limits: limits, logger: logger, servesBenchmarkRoute: benchmarkRoute).start()
+        let server = try await AuthEmulatorServer(api: api, host: "127.0.0.1", port: 0, limits: limits, logger: logger).start()
         let rest = await RESTTransport.connect(configuration: RESTTransportConfiguration(
             target: .emulator(host: "127.0.0.1", port: server.port), apiKey: configuration.apiKey, projectId: configuration.projectId, timeout: loopbackTimeout
         ))

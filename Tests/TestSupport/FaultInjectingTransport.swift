@@ -123,40 +123,12 @@ public final class FaultInjectingTransport: AuthTransport, @unchecked Sendable {
 
     // MARK: Operations
 
-    public func signUp(_ request: SignUpRequest) async throws(AuthFailure) -> SignInResponse {
-        try await inject(.signUp) { () async throws(AuthFailure) in try await base.signUp(request) }
-    }
-
-    public func signInWithPassword(_ request: SignInWithPasswordRequest) async throws(AuthFailure) -> SignInResponse {
-        try await inject(.signInWithPassword) { () async throws(AuthFailure) in try await base.signInWithPassword(request) }
-    }
-
-    public func sendOobCode(_ request: SendOobCodeRequest, locale: String?) async throws(AuthFailure) -> SendOobCodeResponse {
-        try await inject(.sendOobCode) { () async throws(AuthFailure) in try await base.sendOobCode(request, locale: locale) }
-    }
-
-    public func resetPassword(_ request: ResetPasswordRequest) async throws(AuthFailure) -> ResetPasswordResponse {
-        try await inject(.resetPassword) { () async throws(AuthFailure) in try await base.resetPassword(request) }
-    }
-
-    public func update(_ request: UpdateAccountRequest) async throws(AuthFailure) -> UpdateAccountResponse {
-        try await inject(.update) { () async throws(AuthFailure) in try await base.update(request) }
-    }
-
-    public func lookup(_ request: LookupRequest) async throws(AuthFailure) -> LookupResponse {
-        try await inject(.lookup) { () async throws(AuthFailure) in try await base.lookup(request) }
-    }
-
-    public func signInWithEmailLink(_ request: SignInWithEmailLinkRequest) async throws(AuthFailure) -> SignInResponse {
-        try await inject(.signInWithEmailLink) { () async throws(AuthFailure) in try await base.signInWithEmailLink(request) }
-    }
-
-    public func startMfaEnrollment(_ request: StartMfaEnrollmentRequest) async throws(AuthFailure) -> StartMfaEnrollmentResponse {
-        try await inject(.startMfaEnrollment) { () async throws(AuthFailure) in try await base.startMfaEnrollment(request) }
-    }
-
-    public func finalizeMfaEnrollment(_ request: FinalizeMfaEnrollmentRequest) async throws(AuthFailure) -> MfaTokensResponse {
-        try await inject(.finalizeMfaEnrollment) { () async throws(AuthFailure) in try await base.finalizeMfaEnrollment(request) }
+    public func perform(_ call: AuthCall) async throws(AuthFailure) -> AuthReply {
+        let (latency, fault) = takePlanned(call.operation)
+        if latency > .zero { await sleeper(latency) }
+        guard let fault else { return try await base.perform(call) }
+        if fault.timing == .afterResponse { _ = try? await base.perform(call) }
+        throw fault.failure
     }
 
     public func mailbox() async throws(AuthFailure) -> [MailMessage] { try await base.mailbox() }
@@ -165,14 +137,6 @@ public final class FaultInjectingTransport: AuthTransport, @unchecked Sendable {
     public func advanceClock(by seconds: TimeInterval) async throws(AuthFailure) -> Date { try await base.advanceClock(by: seconds) }
     public func resetWorld() async throws(AuthFailure) { try await base.resetWorld() }
     public func applyProject(_ project: ProjectConfiguration) async throws(AuthFailure) -> Date { try await base.applyProject(project) }
-
-    private func inject<Response>(_ operation: IdentityToolkitOperation, _ call: () async throws(AuthFailure) -> Response) async throws(AuthFailure) -> Response {
-        let (latency, fault) = takePlanned(operation)
-        if latency > .zero { await sleeper(latency) }
-        guard let fault else { return try await call() }
-        if fault.timing == .afterResponse { _ = try? await call() }
-        throw fault.failure
-    }
 
     private func takePlanned(_ operation: IdentityToolkitOperation) -> (Duration, ScheduledFault?) {
         lock.lock()

@@ -61,42 +61,18 @@ public final class RecordingTransport: AuthTransport, @unchecked Sendable {
         lock.unlock()
     }
 
-    // MARK: Recorded operations
+    // MARK: Recorded calls
 
-    public func signUp(_ request: SignUpRequest) async throws(AuthFailure) -> SignInResponse {
-        try await exchange(.signUp, request) { () async throws(AuthFailure) in try await base.signUp(request) }
-    }
-
-    public func signInWithPassword(_ request: SignInWithPasswordRequest) async throws(AuthFailure) -> SignInResponse {
-        try await exchange(.signInWithPassword, request) { () async throws(AuthFailure) in try await base.signInWithPassword(request) }
-    }
-
-    public func sendOobCode(_ request: SendOobCodeRequest, locale: String?) async throws(AuthFailure) -> SendOobCodeResponse {
-        try await exchange(.sendOobCode, request, locale: locale) { () async throws(AuthFailure) in try await base.sendOobCode(request, locale: locale) }
-    }
-
-    public func resetPassword(_ request: ResetPasswordRequest) async throws(AuthFailure) -> ResetPasswordResponse {
-        try await exchange(.resetPassword, request) { () async throws(AuthFailure) in try await base.resetPassword(request) }
-    }
-
-    public func update(_ request: UpdateAccountRequest) async throws(AuthFailure) -> UpdateAccountResponse {
-        try await exchange(.update, request) { () async throws(AuthFailure) in try await base.update(request) }
-    }
-
-    public func lookup(_ request: LookupRequest) async throws(AuthFailure) -> LookupResponse {
-        try await exchange(.lookup, request) { () async throws(AuthFailure) in try await base.lookup(request) }
-    }
-
-    public func signInWithEmailLink(_ request: SignInWithEmailLinkRequest) async throws(AuthFailure) -> SignInResponse {
-        try await exchange(.signInWithEmailLink, request) { () async throws(AuthFailure) in try await base.signInWithEmailLink(request) }
-    }
-
-    public func startMfaEnrollment(_ request: StartMfaEnrollmentRequest) async throws(AuthFailure) -> StartMfaEnrollmentResponse {
-        try await exchange(.startMfaEnrollment, request) { () async throws(AuthFailure) in try await base.startMfaEnrollment(request) }
-    }
-
-    public func finalizeMfaEnrollment(_ request: FinalizeMfaEnrollmentRequest) async throws(AuthFailure) -> MfaTokensResponse {
-        try await exchange(.finalizeMfaEnrollment, request) { () async throws(AuthFailure) in try await base.finalizeMfaEnrollment(request) }
+    public func perform(_ call: AuthCall) async throws(AuthFailure) -> AuthReply {
+        let startedAt = await base.exchangeStartTime()
+        let (result, duration) = await ExchangeRecord.timed { () async throws(AuthFailure) in try await base.perform(call) }
+        append { id in
+            ExchangeRecord(
+                id: id, call.operation, request: WireBody(call.request), locale: call.locale, apiKey: apiKey,
+                result: result.map { WireBody($0.response) }, startedAt: startedAt, duration: duration
+            )
+        }
+        return try result.get()
     }
 
     // MARK: Pass-through
@@ -115,18 +91,6 @@ public final class RecordingTransport: AuthTransport, @unchecked Sendable {
     }
 
     // MARK: Recording
-
-    private func exchange<Request: Encodable, Response: Encodable>(
-        _ operation: IdentityToolkitOperation, _ request: Request, locale: String? = nil,
-        _ call: () async throws(AuthFailure) -> Response
-    ) async throws(AuthFailure) -> Response {
-        let startedAt = await base.exchangeStartTime()
-        let (result, duration) = await ExchangeRecord.timed(call)
-        append { id in
-            ExchangeRecord(id: id, operation, request: request, locale: locale, apiKey: apiKey, result: result, startedAt: startedAt, duration: duration)
-        }
-        return try result.get()
-    }
 
     private func append(_ make: (Int) -> ExchangeRecord) {
         lock.lock()
