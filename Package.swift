@@ -40,7 +40,7 @@ let package = Package(
     ],
     targets: [
         // Protocol model: ActionCodeSettings, links, wire types, routing. Pure, no I/O.
-        .target(name: "ActionFlowModel", dependencies: ["CByteScan"]),
+        .target(name: "ActionFlowModel"),
         // The simulated Firebase project (server side of the embedded transport).
         .target(
             name: "ActionFlowBackend",
@@ -68,9 +68,6 @@ let package = Package(
         .systemLibrary(name: "CNcurses", providers: [.apt(["libncurses-dev"])]),
         // Async-signal-safe terminal restore and signal flags, in C.
         .target(name: "CTerminalSupport"),
-        // Byte scans sixteen at a time (SSE2, with a plain loop elsewhere) for the link inspector,
-        // the terminal-safety check and `inspect --jsonl`.
-        .target(name: "CByteScan"),
         // The full-screen front end: cell frames, terminal drivers, screens over the client state.
         .target(
             name: "ActionFlowTUI",
@@ -97,7 +94,7 @@ let package = Package(
         .target(
             name: "ActionFlowCommands",
             dependencies: [
-                "CByteScan", "ActionFlowModel", "ActionFlowBackend", "ActionFlowTransport", "ActionFlowClient", "ActionFlowTUI",
+                "ActionFlowModel", "ActionFlowBackend", "ActionFlowTransport", "ActionFlowClient", "ActionFlowTUI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]

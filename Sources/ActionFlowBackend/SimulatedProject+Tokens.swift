@@ -176,7 +176,7 @@ extension SimulatedProject {
         var token = token
         let plain = token.withUTF8 { bytes -> Bool? in
             // In ASCII a byte is a character, so the parts split on bytes as `decodeJWTPayload` splits them.
-            guard ByteScan.isASCII(bytes) else { return nil }
+            guard bytes.allSatisfy({ $0 < 0x80 }) else { return nil }
             let dots = bytes.indices.filter { bytes[$0] == UInt8(ascii: ".") }
             guard dots.count == 2 else { return true }
             return !mayNameTenant(decodeBase64Leniently(UnsafeBufferPointer(rebasing: bytes[(dots[0] + 1)..<dots[1]])))

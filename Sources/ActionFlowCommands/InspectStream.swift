@@ -97,7 +97,7 @@ struct InspectStream {
             return json.lineError(LinkParseError.tooLong(bytes: bytes, limit: LinkInspector.maximumLinkBytes).description, line: number)
         case .bytes(let bytes):
             // Plain ASCII, the usual line, needs no validation.
-            let ascii = bytes.withUnsafeBufferPointer(ByteScan.isASCII)
+            let ascii = bytes.allSatisfy { $0 < 0x80 }
             guard let decoded = ascii ? String(decoding: bytes, as: UTF8.self) : String(validating: bytes, as: UTF8.self) else {
                 return json.lineError("line \(number) is not valid UTF-8", line: number)
             }

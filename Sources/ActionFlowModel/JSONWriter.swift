@@ -1,4 +1,3 @@
-import CByteScan
 import Foundation
 
 /// The project's one JSON writer: serve's replies, session files, `--json`, `--jsonl`, the
@@ -203,7 +202,7 @@ public struct JSONWriter: ~Copyable {
     /// The one string escaper. Foundation's escapes: quote, backslash, C0 controls (short forms
     /// where JSON has them, else `\u00xx` in lower case), `/` when `escapesSlashes`; and when
     /// `terminalSafe`, every scalar `UntrustedText` would replace. Runs of plain ASCII are copied
-    /// whole, sixteen bytes at a time (`CByteScan`).
+    /// whole.
     public mutating func string(_ text: String) {
         append(UInt8(ascii: "\""))
         var text = text
@@ -213,10 +212,14 @@ public struct JSONWriter: ~Copyable {
             var index = 0
             while true {
                 reserve(end - index)
-                var plain = byte_scan_copy_json_plain(start + index, end - index, base + count)
-                if format.escapesSlashes, let slash = UnsafeBufferPointer(start: start + index, count: plain).firstIndex(of: UInt8(ascii: "/")) {
-                    plain = slash
+                var plain = 0
+                while index + plain < end {
+                    let byte = start[index + plain]
+                    guard byte >= 0x20, byte < 0x7F, byte != UInt8(ascii: "\""), byte != UInt8(ascii: "\\"),
+                          byte != UInt8(ascii: "/") || !format.escapesSlashes else { break }
+                    plain += 1
                 }
+                (base + count).update(from: start + index, count: plain)
                 count += plain
                 index += plain
                 guard index < end else { break }

@@ -95,10 +95,7 @@ public enum LinkInspector {
     }
 
     private static func hasLineBreakOrTab(_ text: String) -> Bool {
-        let found = text.utf8.withContiguousStorageIfAvailable { bytes in
-            ByteScan.first(of: 0x09, 0x0A, 0x0D, in: bytes, 0..<bytes.count) < bytes.count
-        }
-        return found ?? text.utf8.contains { $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }
+        text.utf8.contains { $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }
     }
 
     private static func appendOnce(_ note: String, to notes: inout [String]) {

@@ -72,8 +72,8 @@ public enum PercentEncoding {
     /// escape finds whether there is anything to decode (when there is not, an ASCII text needs
     /// no validation); one more pass decodes.
     public static func decode(utf8 bytes: UnsafeBufferPointer<UInt8>, plusAsSpace: Bool = false) -> String? {
-        let firstEscape = ByteScan.first(of: UInt8(ascii: "%"), plusAsSpace ? UInt8(ascii: "+") : nil, in: bytes, 0..<bytes.count)
-        guard firstEscape < bytes.count else { return string(bytes, isASCII: ByteScan.isASCII(bytes)) }
+        let firstEscape = bytes.firstIndex { $0 == UInt8(ascii: "%") || (plusAsSpace && $0 == UInt8(ascii: "+")) } ?? bytes.count
+        guard firstEscape < bytes.count else { return string(bytes, isASCII: bytes.allSatisfy { $0 < 0x80 }) }
         return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: bytes.count) { out -> String? in
             var written = 0
             var index = 0

@@ -93,13 +93,13 @@ enum URLSplitter {
             cursor = end
         }
 
-        let pathEnd = ByteScan.first(of: .question, .hash, in: bytes, cursor..<count)
+        let pathEnd = bytes[cursor..<count].firstIndex { $0 == .question || $0 == .hash } ?? count
         let path = string(bytes, cursor..<pathEnd)
         cursor = pathEnd
 
         let url = SplitURL(scheme: scheme, userinfo: userinfo, host: host, port: port, path: path)
         if cursor < count, bytes[cursor] == .question {
-            let queryEnd = ByteScan.first(of: .hash, in: bytes, (cursor + 1)..<count)
+            let queryEnd = bytes[(cursor + 1)..<count].firstIndex(of: .hash) ?? count
             splitQuery(bytes, (cursor + 1)..<queryEnd, into: url)
             cursor = queryEnd
         }
@@ -115,14 +115,14 @@ enum URLSplitter {
         parameters.reserveCapacity(8)
         var start = range.lowerBound
         while start <= range.upperBound {
-            let end = ByteScan.first(of: .ampersand, in: bytes, start..<range.upperBound)
+            let end = bytes[start..<range.upperBound].firstIndex(of: .ampersand) ?? range.upperBound
             if end > start {
-                let equals = ByteScan.first(of: .equals, in: bytes, start..<end)
+                let equals = bytes[start..<end].firstIndex(of: .equals) ?? end
                 let valueRange = equals < end ? (equals + 1)..<end : end..<end
                 let name = decodeFormComponent(bytes, start..<equals)
                 let value = decodeFormComponent(bytes, valueRange)
                 if name == nil || value == nil { url.malformedParameters.append(parameters.count) }
-                if ByteScan.first(of: .equals, in: bytes, valueRange) < valueRange.upperBound {
+                if bytes[valueRange].contains(.equals) {
                     url.rawValuesWithEquals.append(SplitURL.RawValue(parameterIndex: parameters.count, raw: string(bytes, valueRange)))
                 }
                 parameters.append(LinkParameter(name: name ?? string(bytes, start..<equals), value: value ?? string(bytes, valueRange)))
