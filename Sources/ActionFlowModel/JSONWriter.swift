@@ -206,22 +206,24 @@ public struct JSONWriter: ~Copyable {
     public mutating func string(_ text: String) {
         append(UInt8(ascii: "\""))
         var text = text
+        let escapesSlashes = format.escapesSlashes
         text.withUTF8 { utf8 in
             guard let start = utf8.baseAddress else { return }
             let end = utf8.count
             var index = 0
             while true {
                 reserve(end - index)
-                var plain = 0
-                while index + plain < end {
-                    let byte = start[index + plain]
-                    guard byte >= 0x20, byte < 0x7F, byte != UInt8(ascii: "\""), byte != UInt8(ascii: "\\"),
-                          byte != UInt8(ascii: "/") || !format.escapesSlashes else { break }
-                    plain += 1
+                var plainEnd = index
+                while plainEnd < end {
+                    let byte = start[plainEnd]
+                    if byte < 0x20 || byte >= 0x7F || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\")
+                        || (escapesSlashes && byte == UInt8(ascii: "/")) { break }
+                    plainEnd += 1
                 }
+                let plain = plainEnd - index
                 (base + count).update(from: start + index, count: plain)
                 count += plain
-                index += plain
+                index = plainEnd
                 guard index < end else { break }
                 let byte = start[index]
                 if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte == UInt8(ascii: "/") {

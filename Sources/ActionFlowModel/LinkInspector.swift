@@ -95,7 +95,8 @@ public enum LinkInspector {
     }
 
     private static func hasLineBreakOrTab(_ text: String) -> Bool {
-        text.utf8.contains { $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }
+        var text = text
+        return text.withUTF8 { $0.contains { $0 == 0x09 || $0 == 0x0A || $0 == 0x0D } }
     }
 
     private static func appendOnce(_ note: String, to notes: inout [String]) {

@@ -26,7 +26,8 @@ public enum UntrustedText {
     /// True when `sanitize` would change the text.
     public static func needsSanitizing(_ text: String) -> Bool {
         // Printable ASCII, the usual text, is checked byte by byte first.
-        !text.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7F } && text.unicodeScalars.contains(where: needsSanitizing)
+        var bytes = text
+        return !bytes.withUTF8 { $0.allSatisfy { $0 >= 0x20 && $0 < 0x7F } } && text.unicodeScalars.contains(where: needsSanitizing)
     }
 
     /// True when `sanitize` would replace the scalar.
