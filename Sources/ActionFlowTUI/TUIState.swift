@@ -31,6 +31,13 @@ public enum InspectorTab: Int, Sendable, CaseIterable {
     }
 }
 
+/// A pane the interface remembers a selection, a scroll position and a field's focus for: a page
+/// of a device's phone, or a pane of the inspector.
+public enum PaneID: Hashable, Sendable {
+    case phone(device: Int, page: String)
+    case inspector(InspectorTab)
+}
+
 /// A text field being edited: which control, and its contents.
 public struct Editing: Sendable, Hashable {
     public var id: String
@@ -57,14 +64,14 @@ public struct UIState: Sendable {
     public var focus: Focus = .phone
     public var tab: InspectorTab = .flow
     public var overlay: Overlay?
-    /// Selected control per pane (keyed by `paneKey`).
-    public var selection: [String: Int] = [:]
+    /// Selected control per pane.
+    public var selection: [PaneID: Int] = [:]
     /// First row shown per pane; nil follows the newest content (Flow, Network).
-    public var scroll: [String: Int] = [:]
+    public var scroll: [PaneID: Int] = [:]
     public var editing: Editing?
-    /// Per pane (keyed by `paneKey`): whether its selected text field takes printable keys
+    /// Per pane: whether its selected text field takes printable keys
     /// (false once Esc left it, true once chosen again); unset, `Controller.fieldTakesKeys` decides.
-    public var fieldFocus: [String: Bool] = [:]
+    public var fieldFocus: [PaneID: Bool] = [:]
     /// A reopened session: no field takes keys until one is chosen (↑ ↓, Enter, a click) or
     /// the user does something, so that a shortcut never types into a field nobody picked.
     public var fieldsWaitForChoice = false
@@ -97,5 +104,5 @@ public struct UIState: Sendable {
         self.theme = theme
     }
 
-    public func selected(_ pane: String) -> Int { selection[pane] ?? 0 }
+    public func selected(_ pane: PaneID) -> Int { selection[pane] ?? 0 }
 }

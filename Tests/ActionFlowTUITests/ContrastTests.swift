@@ -128,13 +128,13 @@ struct ContrastTests {
         /// The same screen with each of its controls selected in turn.
         func addEachFocused(_ name: String, _ session: Session, _ ui: UIState) {
             let layout = ScreenLayout(width: small.0, height: small.1, session: session)
-            let key: String
+            let key: PaneID
             let count: Int
             if ui.focus == .phone {
                 let phone = PaneCache().phone(session, ui, area: layout.phoneContent, editing: nil)
                 (key, count) = (phone.page.key, phone.layout.controls.count)
             } else {
-                (key, count) = (Controller.paneKey(ui.tab), PaneCache().inspector(session, ui, layout).scrolling.controls.count)
+                (key, count) = (PaneID.inspector(ui.tab), PaneCache().inspector(session, ui, layout).scrolling.controls.count)
             }
             for index in 0..<max(1, count) {
                 var focused = ui

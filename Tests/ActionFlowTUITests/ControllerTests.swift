@@ -201,7 +201,7 @@ struct ControllerTests {
         expected.url = "https://www.example.com/x"
         #expect(commands == [.send(.settingsEdited(expected))])
         ui.editing = nil
-        ui.selection["tab.1"] = 1
+        ui.selection[.inspector(.settings)] = 1
         var toggled = session.app.settings
         toggled.handleCodeInApp.toggle()
         #expect(handle([.enter], session, &ui) == [.send(.settingsEdited(toggled))])
@@ -213,7 +213,7 @@ struct ControllerTests {
         session.app.settings.androidInstallIfNotAvailable = true
         var ui = mainUI(focus: .inspector, tab: .settings)
         #expect(render(session, ui, (100, 30)).text.contains("auth/missing-android-pkg-name"))
-        ui.selection["tab.1"] = 3
+        ui.selection[.inspector(.settings)] = 3
         _ = handle([.enter] + "com.example.android".map { .character($0) }, session, &ui)
         #expect(ui.editing?.id == "settings.androidPackageName")
         #expect(!render(session, ui, (100, 30)).text.contains("auth/missing-android-pkg-name"))

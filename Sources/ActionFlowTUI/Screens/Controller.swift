@@ -4,10 +4,8 @@ import ActionFlowModel
 /// Maps keys to interface changes and client events. Makes no flow decisions: a control's
 /// commands come from the state, and the client reduces the events.
 public enum Controller {
-    static func paneKey(_ tab: InspectorTab) -> String { "tab.\(tab.rawValue)" }
-
     /// A pane's key, its content as drawn (the same layout `MainView` draws) and where it is drawn.
-    private typealias ShownPane = (key: String, content: BlockLayout, area: Rect)
+    private typealias ShownPane = (key: PaneID, content: BlockLayout, area: Rect)
 
     private static func shownPane(_ focus: UIState.Focus, _ session: Session, _ ui: UIState, _ panes: PaneCache, _ layout: ScreenLayout) -> ShownPane {
         switch focus {
@@ -16,7 +14,7 @@ public enum Controller {
             return (phone.page.key, phone.layout, layout.phoneContent)
         case .inspector:
             let inspector = panes.inspector(session, ui, layout)
-            return (paneKey(ui.tab), inspector.scrolling, inspector.area)
+            return (.inspector(ui.tab), inspector.scrolling, inspector.area)
         }
     }
 
@@ -193,12 +191,12 @@ public enum Controller {
     /// pane's, once chosen with the arrows, Enter or the mouse (so that the digits and letters
     /// that switch and scroll panes keep working when one opens). While a scenario is presented
     /// the keys are the presenter's until a field is chosen.
-    static func fieldTakesKeys(_ pane: String, session: Session, ui: UIState) -> Bool {
+    static func fieldTakesKeys(_ pane: PaneID, session: Session, ui: UIState) -> Bool {
         !ui.readOnly && (ui.fieldFocus[pane] ?? (session.presenter == nil && !isInspectorPane(pane) && !ui.fieldsWaitForChoice))
     }
 
-    private static func isInspectorPane(_ pane: String) -> Bool {
-        InspectorTab.allCases.contains { paneKey($0) == pane }
+    private static func isInspectorPane(_ pane: PaneID) -> Bool {
+        if case .inspector = pane { true } else { false }
     }
 
     /// The text field that takes printable keys now, if one does: the one selected in the
@@ -321,7 +319,7 @@ public enum Controller {
             return []
         }
         let controls = shownPane(.inspector, session, ui, panes, layout).content.controls
-        let selected = min(ui.selected(paneKey(.network)), max(0, controls.count - 1))
+        let selected = min(ui.selected(.inspector(.network)), max(0, controls.count - 1))
         guard controls.indices.contains(selected), let id = InspectorContent.exchangeID(ofControl: controls[selected].id) else {
             ui.message = "no exchange to copy yet"
             return []
@@ -373,7 +371,7 @@ public enum Controller {
         }
     }
 
-    private static func currentOffset(_ content: BlockLayout, key: String, focus: UIState.Focus, ui: UIState, height: Int) -> Int {
+    private static func currentOffset(_ content: BlockLayout, key: PaneID, focus: UIState.Focus, ui: UIState, height: Int) -> Int {
         let requested = ui.scroll[key] ?? (focus == .inspector && MainView.followsNewest(ui.tab) ? Int.max : 0)
         return content.scrollOffset(selected: content.controls.isEmpty ? nil : ui.selected(key), height: height, requested: requested)
     }

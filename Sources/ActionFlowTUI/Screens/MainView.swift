@@ -160,7 +160,7 @@ public enum MainView {
             fixed.layout.draw(into: &frame, rect: fixed.area, selected: nil, focused: false, editing: nil, offset: 0)
         }
         let area = pane.area
-        let key = Controller.paneKey(ui.tab)
+        let key = PaneID.inspector(ui.tab)
         let editing = ui.editing.map { (id: $0.id, editor: $0.editor) }
         let blocks = pane.scrolling
         let hasControls = !blocks.controls.isEmpty
@@ -175,7 +175,7 @@ public enum MainView {
 
     /// Whether the selection is on a text field that Esc left (or that a presenter has not
     /// chosen): it is drawn unselected, since typing does not go there.
-    private static func leftField(_ blocks: BlockLayout, selected: Int?, pane: String, session: Session, ui: UIState) -> Bool {
+    private static func leftField(_ blocks: BlockLayout, selected: Int?, pane: PaneID, session: Session, ui: UIState) -> Bool {
         guard ui.editing == nil, let selected, blocks.controls.indices.contains(selected), blocks.controls[selected].isTextField else { return false }
         return !Controller.fieldTakesKeys(pane, session: session, ui: ui) && !ui.readOnly
     }

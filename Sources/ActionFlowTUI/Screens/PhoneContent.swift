@@ -5,8 +5,13 @@ import Foundation
 /// What the simulated phone shows: the newsletter session's screen, or wherever routing took the
 /// user (mailbox, web widget, store, browser). Only reads state; buttons send client events.
 public struct PhonePage {
-    /// Identifies the page so selections are remembered per page.
-    public var key: String
+    /// Names the page (`app.signIn`, `mail`, `widget.passwordReset.resetForm`...), so that
+    /// selections are remembered per page.
+    public var name: String
+    /// The device it shows on (its index in the session).
+    public var device = 0
+    /// The pane the interface keeps this page's selection, scroll and field focus under.
+    public var key: PaneID { .phone(device: device, page: name) }
     /// The address or session bar under the phone's status bar.
     public var bar: String
     public var blocks: [Block]
@@ -89,7 +94,7 @@ enum PhoneContent {
         case .browser(let url): browserPage(url)
         }
         // Each device remembers its own selection on a page.
-        if session.focus > 0 { page.key = "device\(session.focus).\(page.key)" }
+        page.device = session.focus
         return page
     }
 
@@ -106,7 +111,7 @@ enum PhoneContent {
             }
         }
         let links = (session.earlier?.links ?? 0) + distinct.count
-        return PhonePage(key: "capture", bar: UntrustedText.sanitize(capture), blocks: [
+        return PhonePage(name: "capture", bar: UntrustedText.sanitize(capture), blocks: [
             .heading(watching ? "Live traffic" : "Captured traffic"),
             .paragraph(watching ? "The server's clients are shown by their calls, not their screens." : "A capture holds the client's calls, not its screens.", .muted),
             .paragraph("So far: \(calls) call\(calls == 1 ? "" : "s"), \(links) action link\(links == 1 ? "" : "s").", .text),
@@ -242,7 +247,7 @@ enum PhoneContent {
             blocks.append(.control(field(.confirmEmail, session, placeholder: "you@example.com")))
             blocks.append(.control(.button("confirm.submit", "Sign in", [.send(.signInEmailConfirmed(draft(session, .confirmEmail)))])))
         }
-        return PhonePage(key: "app.\(screen.name)", bar: bar, blocks: blocks)
+        return PhonePage(name: "app.\(screen.name)", bar: bar, blocks: blocks)
     }
 
     private static func mailboxPage(_ session: Session, _ openID: String?) -> PhonePage {
@@ -255,7 +260,7 @@ enum PhoneContent {
             blocks.append(.control(.button("mail.inbox", "Back to inbox", [.send(.mailboxOpened)])))
             blocks.append(.rule)
             blocks += mailBody(message, indent: 0)
-            return PhonePage(key: "mail.\(openID)", bar: "Mail · \(message.to)", blocks: blocks)
+            return PhonePage(name: "mail.\(openID)", bar: "Mail · \(message.to)", blocks: blocks)
         }
         blocks.append(.heading("Inbox"))
         if session.inbox.isEmpty {
@@ -269,7 +274,7 @@ enum PhoneContent {
         let device = session.app.device
         let back = device.platform != .desktop && !device.appInstalled ? "Back to the home screen" : "Back to the \(Vocabulary.app(on: device))"
         blocks.append(.control(.button("mail.app", back, [.send(.appOpened)])))
-        return PhonePage(key: "mail", bar: "Mail", blocks: blocks)
+        return PhonePage(name: "mail", bar: "Mail", blocks: blocks)
     }
 
     private static func webWidgetPage(_ page: WebWidgetPage, _ session: Session, _ ui: UIState) -> PhonePage {
@@ -312,7 +317,7 @@ enum PhoneContent {
         let host = URLComponents(string: page.actionURL)?.host ?? page.actionURL
         // Each step of the page is a page of its own for the selection: after saving, the focus
         // starts on what continues the story (Continue), not on whatever sat at the same place.
-        return PhonePage(key: "widget.\(page.operation.rawValue).\(page.step.name)", bar: "⚿ \(host)", blocks: blocks)
+        return PhonePage(name: "widget.\(page.operation.rawValue).\(page.step.name)", bar: "⚿ \(host)", blocks: blocks)
     }
 
     private static func storePage(_ page: StorePage) -> PhonePage {
@@ -326,7 +331,7 @@ enum PhoneContent {
         blocks.append(.verbatim(page.thenOpens, .link, indent: 2))
         blocks.append(.blank)
         blocks.append(.control(.button("store.mail", "Back to mail", [.send(.mailboxOpened)])))
-        return PhonePage(key: "store", bar: name, blocks: blocks)
+        return PhonePage(name: "store", bar: name, blocks: blocks)
     }
 
     private static func browserPage(_ url: String) -> PhonePage {
@@ -336,7 +341,7 @@ enum PhoneContent {
         blocks.append(.control(.button("browser.app", "Open the app", [.send(.appOpened)])))
         blocks.append(.control(.button("browser.mail", "Back to mail", [.send(.mailboxOpened)])))
         let host = URLComponents(string: url)?.host ?? url
-        return PhonePage(key: "browser", bar: "⌕ \(host)", blocks: blocks)
+        return PhonePage(name: "browser", bar: "⌕ \(host)", blocks: blocks)
     }
 }
 
