@@ -320,18 +320,18 @@ public struct CurlScript: Sendable {
             var lines = ["[ -z \"$\(emulatorOriginVariable)\" ] || curl -sS -o /dev/null -w \(quoted("HTTP %{http_code}\\n")) -X \(request.method) \(word([.variable(emulatorOriginVariable), .text(path)]))"]
             if !request.body.isEmpty {
                 lines.append("  -H \(quoted("Content-Type: application/json"))")
-                lines.append("  --data-raw \(word(bodyPieces(request.body, sent: JSONBody.parse(request.body), revealing: revealing, secrets: &secrets)))")
+                lines.append("  --data-raw \(word(bodyPieces(request.body, sent: nil, revealing: revealing, secrets: &secrets)))")
             }
             return (comment, continued(lines))
         }
 
-        /// Options one a line, each but the last continued with ` \\`.
+        /// Options one to a line, each but the last continued with ` \\`.
         static func continued(_ lines: [String]) -> [String] {
             lines.dropLast().map { $0 + " \\" } + lines.suffix(1)
         }
 
         /// A request body as pieces: JSON with its secrets as variables (`sent`, the same body as
-        /// sent, tells them apart); a body that is not JSON was not written by actionflow (an
+        /// sent, tells them apart; nil when `body` is itself as sent); a body that is not JSON was not written by actionflow (an
         /// edited file) and is shown safely, masked unless revealed.
         static func bodyPieces(_ body: String, sent: JSONBody?, revealing: Bool, secrets: inout Secrets) -> [Piece] {
             JSONBody.parse(body).map { $0.pieces(key: nil, identities: sent, revealing: revealing, secrets: &secrets) }

@@ -436,8 +436,10 @@ struct FlowEvidence {
                     pending[index] = nil
                 }
             case .mailSent(let id, _, _):
-                if let code = session.sentMail.first(where: { $0.id == id })?.oobCode { requesters[code] = lastSendDevice }
-                if let link = session.sentMail.first(where: { $0.id == id })?.link { mailPositions[link] = mailPositions[link] ?? position }
+                if let mail = session.sentMail.first(where: { $0.id == id }) {
+                    if let code = mail.oobCode { requesters[code] = lastSendDevice }
+                    mailPositions[mail.link] = mailPositions[mail.link] ?? position
+                }
             case .captured(.actionLink(let link)):
                 links.append(link.link)
                 mailPositions[link.link] = mailPositions[link.link] ?? position

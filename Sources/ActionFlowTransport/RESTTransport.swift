@@ -64,7 +64,7 @@ public final class RESTTransport: AuthTransport {
         }
     }
 
-    // MARK: Identity Toolkit v1
+    // MARK: Identity Toolkit (v1, and v2 for a second factor)
 
     public func perform(_ call: AuthCall) async throws(AuthFailure) -> AuthReply {
         let operation = call.operation
