@@ -72,10 +72,27 @@ public enum AppEvent: Sendable, Equatable, Codable {
     case projectApplied(ProjectConfiguration, now: Date?)
     /// A mailbox, clock or reset effect failed below the protocol.
     case serviceFailed(Effect, AuthFailure)
-    /// A call to a remote world went out and came back (or failed); its `id` is given by the session.
+    /// A call went out and came back (or failed); its `id` is given by the session.
     case exchangeRecorded(ExchangeRecord, IdentityToolkitOperation, by: Caller)
+    /// The emails a call made the simulated project send (a server's are known only when its
+    /// mailbox is listed).
+    case mailSent([MailMessage])
     /// A call or an action link of an imported capture (`CapturedFlow.recording`).
     case captured(CaptureStep)
+}
+
+extension AppEvent {
+    /// Whether the event is the world's answer to an effect: a replay plays it with the step
+    /// that asked for it.
+    public var isReply: Bool {
+        switch self {
+        case .onDevice(_, let event): event.isReply
+        case .callSucceeded, .callFailed, .mailboxRefreshed, .textMessagesRead, .clockAdvanced, .worldReset, .projectApplied,
+             .serviceFailed, .exchangeRecorded, .mailSent:
+            true
+        default: false
+        }
+    }
 }
 
 /// Work the runtime does for the reducer. Values, so tests compare them.

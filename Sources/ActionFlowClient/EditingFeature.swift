@@ -59,10 +59,7 @@ extension Session {
 
         case .clockAdvanced(let now):
             app.busy.remove(.clock)
-            if case .remote(var remote) = world {
-                remote.now = now
-                world = .remote(remote)
-            }
+            world.now = now
             log(.clockAdvanced(now))
             return []
 
@@ -72,10 +69,7 @@ extension Session {
             return []
 
         case .projectApplied(let project, let now):
-            if case .remote(var remote) = world {
-                remote.project = project
-                world = .remote(remote)
-            }
+            world.project = project
             // A new world: its exchanges are numbered from 1 again.
             exchanges = []
             exchangeCount = 0
@@ -95,20 +89,17 @@ extension Session {
     }
 
     /// The app on every device as a fresh install on the same device with the same settings; a
-    /// remote world's mailbox is empty again and its clock as given.
+    /// world's mailbox is empty again and its clock as given.
     private mutating func restartApp(now: Date?) {
         for index in devices.indices {
             let app = devices[index].app
             devices[index].app = AppState(device: app.device, settings: app.settings, continueURLBase: app.continueURLBase, locale: app.locale)
             devices[index].drafts = [:]
         }
-        if case .remote(var remote) = world {
-            if !remote.inbox.isEmpty {
-                remote.earlierInboxes = (remote.earlierInboxes ?? []) + [RemoteWorld.EarlierInbox(messages: remote.inbox, untilJournalEntry: journal.count)]
-            }
-            remote.inbox = []
-            remote.now = now
-            world = .remote(remote)
+        if !world.inbox.isEmpty {
+            world.earlierInboxes = (world.earlierInboxes ?? []) + [World.EarlierInbox(messages: world.inbox, untilJournalEntry: journal.count)]
         }
+        world.inbox = []
+        world.now = now
     }
 }

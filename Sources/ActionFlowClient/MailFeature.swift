@@ -55,10 +55,7 @@ extension Session {
             app.busy.remove(.mailbox)
             let added = messages.count - app.listedMessages
             app.listedMessages = messages.count
-            if case .remote(var remote) = world {
-                remote.inbox = messages
-                world = .remote(remote)
-            }
+            world.inbox = messages
             if case .mailbox = app.location { app.seenMessages = messages.count }
             log(.mailboxListed(new: max(0, added), total: messages.count))
             return scanNewMessages()

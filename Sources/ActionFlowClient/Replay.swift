@@ -1,18 +1,59 @@
 import Foundation
 
-/// A recording played back one event at a time, forwards and backwards. Stepping back rebuilds
-/// the session from the start up to the previous event, so any position gives exactly the
-/// session the recording had there.
+extension Array {
+    /// The index of the first element for which `belongs` is false, in an array where every element for which it holds comes first.
+    func partitionPoint(_ belongs: (Element) -> Bool) -> Int {
+        var low = 0, high = count
+        while low < high {
+            let middle = (low + high) / 2
+            if belongs(self[middle]) { low = middle + 1 } else { high = middle }
+        }
+        return low
+    }
+}
+
+/// A recording played back one event or one step at a time, forwards and backwards. Stepping
+/// back rebuilds the session from the start up to the previous event, so any position gives
+/// exactly the session the recording had there. A step is an event and the world's replies to
+/// it, which follow it in the recording (`AppEvent.isReply`), in both worlds.
 public struct Replay: Sendable, Equatable {
     public let recording: SessionRecording
     /// How many events have been played.
     public private(set) var position: Int
     public private(set) var session: Session
+    /// Where each step begins: the index of its first event.
+    public let stepStarts: [Int]
 
     public init(_ recording: SessionRecording) {
         self.recording = recording
         position = 0
         session = recording.start
+        stepStarts = recording.events.indices.filter { $0 == 0 || !recording.events[$0].isReply }
+    }
+
+    /// How many steps the recording has.
+    public var stepCount: Int { stepStarts.count }
+
+    /// How many steps have begun.
+    public var stepsPlayed: Int { stepStarts.partitionPoint { $0 < position } }
+
+    /// The event that began the last step played.
+    public var lastStep: AppEvent? { stepsPlayed == 0 ? nil : recording.events[stepStarts[stepsPlayed - 1]] }
+
+    /// Plays the next step: its event and the replies to it. False at the end.
+    @discardableResult
+    public mutating func forwardStep() -> Bool {
+        guard forward() else { return false }
+        while let next = nextEvent, next.isReply { forward() }
+        return true
+    }
+
+    /// Back to where the last step played began; false at the start.
+    @discardableResult
+    public mutating func backStep() -> Bool {
+        guard stepsPlayed > 0 else { return false }
+        seek(to: stepStarts[stepsPlayed - 1])
+        return true
     }
 
     public var count: Int { recording.events.count }

@@ -56,8 +56,8 @@ extension Scenario {
     public var initialApp: AppState { initialDevices[0].app }
 
     /// A fresh embedded session for this scenario, its project laid over `baseProject`.
-    public func embeddedSession(baseProject: ProjectConfiguration) -> Session {
-        Session.embedded(project: project.applied(to: baseProject), devices: initialDevices)
+    public func embeddedSession(baseProject: ProjectConfiguration) -> SessionDriver {
+        SessionDriver.embedded(project: project.applied(to: baseProject), devices: initialDevices)
     }
 }
 

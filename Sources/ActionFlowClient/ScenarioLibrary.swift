@@ -45,7 +45,7 @@ public enum ScenarioLibrary {
 
     /// Plays the scenario on a fresh embedded project.
     public static func runEmbedded(_ scenario: Scenario, baseProject: ProjectConfiguration) async -> ScenarioTranscript {
-        await ScenarioRunner.run(scenario, from: scenario.embeddedSession(baseProject: baseProject), remote: nil)
+        await ScenarioRunner.run(scenario, on: scenario.embeddedSession(baseProject: baseProject))
     }
 
     /// Plays the scenario over a transport someone else runs (`actionflow serve`, the Auth
@@ -62,7 +62,7 @@ public enum ScenarioLibrary {
             return transcript
         }
         let session = Session.remote(project: project, devices: scenario.initialDevices, now: now)
-        return await ScenarioRunner.run(scenario, from: session, remote: RemoteEffects(transport: transport, apiKey: project.apiKey))
+        return await ScenarioRunner.run(scenario, on: SessionDriver(session: session, runner: .remote(RemoteEffects(transport: transport, apiKey: project.apiKey))))
     }
 
     /// Makes a remote world start fresh with `project`: `serve` is reconfigured; a server that

@@ -83,11 +83,10 @@ public struct PresentedStep: Sendable, Equatable {
 
 /// Plays scenarios headless, on the embedded world or a remote one.
 public enum ScenarioRunner {
-    /// Plays the scenario from `session` (see `Scenario.session`); `remote` runs the effects
-    /// when the world is remote.
-    public static func run(_ scenario: Scenario, from session: Session, remote: RemoteEffects?) async -> ScenarioTranscript {
+    /// Plays the scenario on `start` (see `Scenario.embeddedSession`), whose runner runs the effects.
+    public static func run(_ scenario: Scenario, on start: SessionDriver) async -> ScenarioTranscript {
         var transcript = ScenarioTranscript(scenario: scenario.name, description: scenario.description, lines: [], failure: nil, recording: nil)
-        var driver = SessionDriver(session: session, remote: remote)
+        var driver = start
         var journalMark = driver.session.journal.count
         var recentMark = journalMark
         // Narration lines are numbered through the transcript.
@@ -327,7 +326,7 @@ extension AppEvent {
         switch self {
         case .onDevice(_, let event): event.isUserStep
         case .callSucceeded, .callFailed, .mailboxRefreshed, .textMessagesRead, .clockAdvanced, .worldReset, .projectApplied, .serviceFailed,
-             .exchangeRecorded, .presenterStarted, .presenterStepPlayed, .draftEdited:
+             .exchangeRecorded, .mailSent, .presenterStarted, .presenterStepPlayed, .draftEdited:
             false
         default: true
         }
@@ -376,6 +375,7 @@ extension AppEvent {
         case .projectApplied: "The new project is in place"
         case .serviceFailed: "The server cannot be reached"
         case .exchangeRecorded: "A call is recorded"
+        case .mailSent(let messages): messages.count == 1 ? "An email is sent" : "\(messages.count) emails are sent"
         case .presenterStarted(let title, _): "Presents \(UntrustedText.sanitize(title))"
         case .presenterStepPlayed(let passed, _, _): passed ? "The step is checked" : "The step's check fails"
         case .captured: summary
@@ -452,6 +452,7 @@ extension AppEvent {
         case .onDevice(let index, let event): "device \(index + 1): \(event.summary)"
         case .projectApplied(let project, _): "project \(project.projectId) applied"
         case .exchangeRecorded(_, let operation, let caller): "\(caller.rawValue): \(operation.rawValue) recorded"
+        case .mailSent(let messages): "mail sent (\(messages.count))"
         case .captured(let step):
             switch step.fact {
             case .call(let call): "captured \(call.operation)"

@@ -349,8 +349,7 @@ struct SequenceDiagramBuilder {
     private mutating func addMailSeenByListing(new: Int, total: Int) {
         guard let since = remoteInboxSince, new > 0 else { return }
         // Listed before a restart: the mailbox as it was then.
-        var earlier: RemoteWorld.EarlierInbox?
-        if case .remote(let remote) = session.world { earlier = remote.earlierInboxes?.first { $0.untilJournalEntry > position } }
+        let earlier = session.world.earlierInboxes?.first { $0.untilJournalEntry > position }
         let inbox = earlier?.messages ?? session.sentMail
         let first = max(total - new, mailDrawn)
         mailDrawn = max(mailDrawn, total)

@@ -56,61 +56,36 @@ public struct Session: Sendable, Equatable {
         presenter = nil
     }
 
-    /// A session on a fresh simulated project in this process.
-    public static func embedded(project: ProjectConfiguration, app: AppState) -> Session {
-        Session(world: .embedded(SimulatedProject(configuration: project)), app: app)
-    }
-
-    public static func embedded(project: ProjectConfiguration, devices: [SessionDevice]) -> Session {
-        Session(world: .embedded(SimulatedProject(configuration: project)), devices: devices)
+    /// A session whose world is behind a transport: the app knows nothing of it yet but its
+    /// project and clock. `simulated` when the world is the simulated project in this process.
+    public static func fresh(project: ProjectConfiguration, devices: [SessionDevice], now: Date?, simulated: Bool) -> Session {
+        Session(world: World(project: project, inbox: [], now: now, isSimulated: simulated), devices: devices)
     }
 
     /// A session whose world runs elsewhere: only the app side is kept.
     public static func remote(project: ProjectConfiguration, app: AppState, now: Date?) -> Session {
-        Session(world: .remote(RemoteWorld(project: project, inbox: [], now: now)), app: app)
+        fresh(project: project, devices: [SessionDevice(name: .inferred(from: app.device), app: app)], now: now, simulated: false)
     }
 
     public static func remote(project: ProjectConfiguration, devices: [SessionDevice], now: Date?) -> Session {
-        Session(world: .remote(RemoteWorld(project: project, inbox: [], now: now)), devices: devices)
+        fresh(project: project, devices: devices, now: now, simulated: false)
     }
 
-    /// The project the app routes links with: the embedded world's, or the one the remote
-    /// world was last told to use.
-    public var project: ProjectConfiguration {
-        switch world {
-        case .embedded(let simulated): simulated.configuration
-        case .remote(let remote): remote.project
-        }
-    }
+    /// The project the app routes links with: the one the world was last told to use.
+    public var project: ProjectConfiguration { world.project }
 
     /// The inbox as the mail app last listed it, oldest first.
-    public var inbox: [MailMessage] {
-        switch world {
-        case .embedded(let simulated): Array(simulated.mailbox.prefix(app.listedMessages))
-        case .remote(let remote): Array(remote.inbox.prefix(app.listedMessages))
-        }
-    }
+    public var inbox: [MailMessage] { Array(world.inbox.prefix(app.listedMessages)) }
 
-    /// Every email the world sent, as far as the app can know: all of the simulated project's,
-    /// or the remote inbox as last listed.
-    public var sentMail: [MailMessage] {
-        switch world {
-        case .embedded(let simulated): simulated.mailbox
-        case .remote(let remote): remote.inbox
-        }
-    }
+    /// Every email the world sent, as far as the app can know: each one the simulated project
+    /// reported sending, or the remote inbox as last listed.
+    public var sentMail: [MailMessage] { world.inbox }
 
-    /// The project's clock: simulated in process, as last read from a remote world.
-    public var now: Date? {
-        switch world {
-        case .embedded(let simulated): simulated.now
-        case .remote(let remote): remote.now
-        }
-    }
+    /// The project's clock as last read.
+    public var now: Date? { world.now }
 
-    public var isEmbedded: Bool {
-        if case .embedded = world { true } else { false }
-    }
+    /// Whether the world is the simulated project in this process.
+    public var isEmbedded: Bool { world.isSimulated }
 
     /// The narration: every journal entry rendered, one line per fact.
     public var narration: [String] {
@@ -129,36 +104,68 @@ public struct Session: Sendable, Equatable {
     }
 }
 
-/// Where the backend lives.
-public enum World: Sendable, Equatable, Codable {
-    /// The simulated project in this process: calls are plain function calls.
-    case embedded(SimulatedProject)
-    /// A server reached over a transport: only what the app has seen of it.
-    case remote(RemoteWorld)
-}
-
-/// What the app knows of a world it reaches over the network.
-public struct RemoteWorld: Sendable, Equatable, Codable {
-    /// The project the server was configured with (routing needs its domains and apps).
+/// What the app knows of the world it talks to through its transport: the project, the
+/// mail, the clock. The world itself (users, codes, the simulated project) is the transport's.
+public struct World: Sendable, Equatable, Codable {
+    /// The project the world was configured with (routing needs its domains and apps).
     public var project: ProjectConfiguration
-    /// The mailbox as last listed.
+    /// Every email known: as the mailbox was last listed, and each one the simulated project
+    /// reported sending since.
     public var inbox: [MailMessage]
-    /// The server's clock as last read.
+    /// The world's clock as last read.
     public var now: Date?
-    /// Each mailbox emptied by a restart of the server's world, as last listed, with the
-    /// journal's length when it was emptied: diagrams still name the emails listed before.
-    /// Nil in sessions written before it was kept.
+    /// Each mailbox emptied by a restart of the world, as last known, with the journal's length
+    /// when it was emptied: diagrams still name the emails listed before. Nil until a restart.
     public var earlierInboxes: [EarlierInbox]?
+    /// The simulated project in this process, which reports each email as it sends it; a
+    /// server's mail is known only as its mailbox lists it.
+    public var isSimulated: Bool
 
     public struct EarlierInbox: Sendable, Equatable, Codable {
         public var messages: [MailMessage]
         public var untilJournalEntry: Int
     }
 
-    public init(project: ProjectConfiguration, inbox: [MailMessage], now: Date?) {
+    public init(project: ProjectConfiguration, inbox: [MailMessage], now: Date?, isSimulated: Bool) {
         self.project = project
         self.inbox = inbox
         self.now = now
+        self.isSimulated = isSimulated
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case project, inbox, now, earlierInboxes, simulated
+        // Format versions 1 and 2 wrote the world as one of two cases.
+        case embedded, remote
+    }
+
+    private enum LegacyCase: String, CodingKey { case _0 }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        if container.contains(.embedded) {
+            // The whole simulated project: what the app knew of it was all of it.
+            let simulated = try container.nestedContainer(keyedBy: LegacyCase.self, forKey: .embedded).decode(SimulatedProject.self, forKey: ._0)
+            self.init(project: simulated.configuration, inbox: simulated.mailbox, now: simulated.now, isSimulated: true)
+        } else if container.contains(.remote) {
+            let remote = try container.nestedContainer(keyedBy: LegacyCase.self, forKey: .remote)
+            self = try remote.decode(World.self, forKey: ._0)
+        } else {
+            self.init(project: try container.decode(ProjectConfiguration.self, forKey: .project),
+                      inbox: try container.decode([MailMessage].self, forKey: .inbox),
+                      now: try container.decodeIfPresent(Date.self, forKey: .now),
+                      isSimulated: try container.decodeIfPresent(Bool.self, forKey: .simulated) ?? false)
+            earlierInboxes = try container.decodeIfPresent([EarlierInbox].self, forKey: .earlierInboxes)
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(project, forKey: .project)
+        try container.encode(inbox, forKey: .inbox)
+        try container.encodeIfPresent(now, forKey: .now)
+        try container.encodeIfPresent(earlierInboxes, forKey: .earlierInboxes)
+        try container.encode(isSimulated, forKey: .simulated)
     }
 }
 
@@ -235,12 +242,8 @@ extension Session: Codable {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         world = try container.decode(World.self, forKey: .world)
-        let project = switch world {
-        case .embedded(let simulated): simulated.configuration
-        case .remote(let remote): remote.project
-        }
         // A file's project is checked as a project file is: the session computes with it.
-        if let problem = project.validate().first {
+        if let problem = world.project.validate().first {
             throw DecodingError.dataCorruptedError(forKey: .world, in: container, debugDescription: "its project breaks a rule: \(problem)")
         }
         if let devices = try container.decodeIfPresent([SessionDevice].self, forKey: .devices) {

@@ -1,3 +1,4 @@
+import ActionFlowBackend
 import ActionFlowModel
 import Foundation
 
@@ -10,20 +11,36 @@ public struct SessionRecording: Sendable, Equatable, Codable {
     /// not known for every event.
     public var times: [Date]?
     public var current: Session
+    /// The simulated project at `start` and now, for a session of the embedded world: the
+    /// world behind its transport, which a reopened session goes on with.
+    public var worlds: SimulatedWorlds?
 
-    public init(start: Session, events: [AppEvent], times: [Date]? = nil, current: Session) {
+    public init(start: Session, events: [AppEvent], times: [Date]? = nil, current: Session, worlds: SimulatedWorlds? = nil) {
         self.start = start
         self.events = events
         self.times = times
         self.current = current
+        self.worlds = worlds
     }
 
     public init(_ driver: SessionDriver) {
-        self.init(start: driver.start, events: driver.events, times: driver.times, current: driver.session)
+        let worlds = driver.startWorld.flatMap { start in driver.runner?.simulated.map { SimulatedWorlds(start: start, current: $0) } }
+        self.init(start: driver.start, events: driver.events, times: driver.times, current: driver.session, worlds: worlds)
     }
 
     /// `embedded` or `rest`: which world the session talks to.
     public var transport: String { current.isEmbedded ? "embedded" : "rest" }
+}
+
+/// The embedded world beside a session: the simulated project when the session started and now.
+public struct SimulatedWorlds: Sendable, Equatable, Codable {
+    public var start: SimulatedProject
+    public var current: SimulatedProject
+
+    public init(start: SimulatedProject, current: SimulatedProject) {
+        self.start = start
+        self.current = current
+    }
 }
 
 /// Why a session file cannot be used. Each names the file; a file that failed to load is never
@@ -46,15 +63,10 @@ public struct SessionFileError: Error, Sendable, Equatable, CustomStringConverti
 /// Dates are seconds since 1970 (UTC).
 public enum SessionFile {
     public static let format = "actionflow-session"
-    /// The newest format version this actionflow reads and writes. Version 2 adds sessions of
-    /// two devices; a session of one device is still written as version 1, which older
-    /// actionflow reads too.
-    public static let version = 2
-
-    /// The version a recording is written as: the oldest that holds it.
-    public static func version(of recording: SessionRecording) -> Int {
-        recording.start.needsDeviceList || recording.current.needsDeviceList ? 2 : 1
-    }
+    /// The format version this actionflow writes, and the newest it reads. Version 2 added
+    /// sessions of two devices; version 3 keeps the simulated project beside the sessions
+    /// (`worlds`) and the world's replies among the events, in both worlds.
+    public static let version = 3
 
     struct Envelope: Codable {
         var format: String
@@ -64,6 +76,17 @@ public enum SessionFile {
         var events: [AppEvent]
         var times: [Date]?
         var current: Session
+        var worlds: SimulatedWorlds?
+    }
+
+    /// What versions 1 and 2 wrote of an embedded session: the simulated project inside each
+    /// session's `world`.
+    private struct LegacyEmbeddedWorlds: Decodable {
+        struct Embedded: Decodable { var _0: SimulatedProject }
+        struct WorldCase: Decodable { var embedded: Embedded? }
+        struct SessionWorld: Decodable { var world: WorldCase }
+        var start: SessionWorld
+        var current: SessionWorld
     }
 
     private struct Header: Decodable {
@@ -76,7 +99,7 @@ public enum SessionFile {
     static let fileFormat = JSONWriter.Format(sortedKeys: true, escapesSlashes: true, dates: .secondsSince1970)
 
     static func envelope(_ recording: SessionRecording) -> Envelope {
-        Envelope(format: format, version: version(of: recording), transport: recording.transport, start: recording.start, events: recording.events, times: recording.times, current: recording.current)
+        Envelope(format: format, version: version, transport: recording.transport, start: recording.start, events: recording.events, times: recording.times, current: recording.current, worlds: recording.worlds)
     }
 
     public static func encode(_ recording: SessionRecording) throws -> Data {
@@ -136,7 +159,37 @@ public enum SessionFile {
         guard envelope.times == nil || envelope.times?.count == envelope.events.count else {
             throw SessionFileError(path: path, "has \(envelope.times?.count ?? 0) event times for \(envelope.events.count) events")
         }
-        return SessionRecording(start: envelope.start, events: envelope.events, times: envelope.times, current: envelope.current)
+        guard envelope.start.isEmbedded == envelope.current.isEmbedded, envelope.transport == (envelope.current.isEmbedded ? "embedded" : "rest") else {
+            throw SessionFileError(path: path, "says it is a session of the \(envelope.transport) transport, but its sessions' worlds disagree")
+        }
+        if envelope.worlds != nil, !envelope.start.isEmbedded {
+            throw SessionFileError(path: path, "is a session of the rest transport, yet holds a simulated project (\"worlds\")")
+        }
+        if envelope.start.isEmbedded, envelope.worlds == nil {
+            guard fileVersion < 3, let legacy = try? decoder.decode(LegacyEmbeddedWorlds.self, from: data),
+                  let start = legacy.start.world.embedded?._0, let current = legacy.current.world.embedded?._0 else {
+                throw SessionFileError(path: path, "is a session of the embedded world without its simulated project (\"worlds\")")
+            }
+            return migrated(envelope, start: start, current: current)
+        }
+        return SessionRecording(start: envelope.start, events: envelope.events, times: envelope.times, current: envelope.current, worlds: envelope.worlds)
+    }
+
+    /// A session of the embedded world as versions 1 and 2 kept it: its events are the user's
+    /// alone, the world's replies having been reduced in place. They are played again on the
+    /// starting world to put the replies among them; the session and world stay the file's.
+    private static func migrated(_ envelope: Envelope, start: SimulatedProject, current: SimulatedProject) -> SessionRecording {
+        var driver = SessionDriver(session: envelope.start, runner: .embedded(start))
+        var times: [Date]? = envelope.times == nil ? nil : []
+        for (index, event) in envelope.events.enumerated() {
+            let before = driver.events.count
+            _ = driver.sendNow(event)
+            if let time = envelope.times?[index] {
+                times?.append(contentsOf: repeatElement(time, count: driver.events.count - before))
+            }
+        }
+        return SessionRecording(start: envelope.start, events: driver.events, times: times, current: envelope.current,
+                                worlds: SimulatedWorlds(start: start, current: current))
     }
 
     /// Checks that a new file can be created next to `path`, before anything is shown.

@@ -4,22 +4,12 @@ import ActionFlowTransport
 import Foundation
 
 extension Session {
-    /// The one reducer: applies `event` and returns the effects left to run elsewhere.
+    /// The one reducer: applies `event` and returns the effects a runner is to run
+    /// (`EffectRunner`), whose replies come back as events, in both worlds.
     ///
-    /// Synchronous, no I/O, no wall clock. Over the embedded world a backend call is a plain
-    /// function call made here, its reply reduced at once, so nothing is returned; over a remote
-    /// world the effects come back for a runner, whose replies return as events.
+    /// Synchronous, no I/O, no wall clock.
     public mutating func reduce(_ event: AppEvent) -> [Effect] {
-        var effects = reduceOnDevice(event)
-        guard isEmbedded else { return effects }
-        // Effects run one after another in the order they were asked for, as a runner would.
-        while !effects.isEmpty {
-            let effect = effects.removeFirst()
-            for reply in performEmbedded(effect) {
-                effects += reduceOnDevice(reply)
-            }
-        }
-        return []
+        reduceOnDevice(event)
     }
 
     /// Reduces an event on the device it is for: the one it names (`onDevice`), else the one in
@@ -85,6 +75,10 @@ extension Session {
         case .captured(let step):
             reduceCaptured(step)
             return []
+        case .mailSent(let messages):
+            world.inbox += messages
+            for message in messages { log(.mailSent(id: message.id, to: message.to, message.requestType)) }
+            return []
         case .callSucceeded(let call, let caller, let reply):
             app.busy.remove(caller == .mailScanner ? .scanner : call.busyTask)
             // From here on each reply is typed by its call: a handler that forgets one does not compile.
@@ -128,7 +122,7 @@ extension Session {
     }
 
     /// Numbers the exchange (from 1 in each world), keeps it in the window and journals it.
-    private mutating func appendExchange(_ unnumbered: ExchangeRecord, _ operation: IdentityToolkitOperation, by caller: Caller) {
+    mutating func appendExchange(_ unnumbered: ExchangeRecord, _ operation: IdentityToolkitOperation, by caller: Caller) {
         let record = keepExchange(unnumbered)
         let error: String? = switch record.failure {
         case .server(let code, _): code.rawValue
@@ -151,74 +145,17 @@ extension Session {
     /// A capture's step: the world's clock moves to when it happened, the fact is journaled, its
     /// exchange kept for the Network pane, its email put in the mailbox, its link in the Link pane.
     private mutating func reduceCaptured(_ step: CaptureStep) {
-        if case .remote(var remote) = world {
-            if let at = step.at { remote.now = at }
-            if let mail = step.mail { remote.inbox.append(mail) }
-            world = .remote(remote)
+        if let at = step.at { world.now = at }
+        if let mail = step.mail {
+            world.inbox.append(mail)
             // The capture's mail is in the Mail pane as soon as it is seen: no app lists it.
-            if step.mail != nil { app.listedMessages = remote.inbox.count }
+            app.listedMessages = world.inbox.count
         }
         log(.captured(step.fact))
         if let exchange = step.exchange { _ = keepExchange(exchange) }
         if case .actionLink(let link) = step.fact {
             app.lastLink = LinkVisit(link: link.link, outcome: link.source.narration,
                                      anatomy: try? LinkInspector.inspect(link.link, authorizedDomains: project.authorizedDomains))
-        }
-    }
-
-    // MARK: The embedded world
-
-    /// Runs an effect on the simulated project in this session; returns the replies.
-    private mutating func performEmbedded(_ effect: Effect) -> [AppEvent] {
-        if case .onDevice(let index, let inner) = effect {
-            guard devices.indices.contains(index) else { return [] }
-            let focused = focus
-            focus = index
-            defer { focus = focused }
-            return performEmbedded(inner).map { .onDevice(index, $0) }
-        }
-        guard case .embedded(var simulated) = world else { return [] }
-        defer { world = .embedded(simulated) }
-        switch effect {
-        case .call(let call, let caller):
-            let startedAt = simulated.now
-            let mailBefore = simulated.mailbox.count
-            let result: Result<AuthReply, AuthFailure>
-            do throws(AuthFailure) {
-                result = .success(try simulated.perform(call))
-            } catch {
-                result = .failure(error)
-            }
-            // An in-process call takes no time worth showing; a zero keeps replays identical.
-            let record = call.exchangeRecord(id: 0, apiKey: simulated.configuration.apiKey, result: result, startedAt: startedAt, duration: 0)
-            // The journal entries below read the clock from the world as the call left it.
-            world = .embedded(simulated)
-            appendExchange(record, call.operation, by: caller)
-            for message in simulated.mailbox.dropFirst(mailBefore) {
-                log(.mailSent(id: message.id, to: message.to, message.requestType))
-            }
-            switch result {
-            case .success(let reply): return [.callSucceeded(call, by: caller, reply)]
-            case .failure(let failure): return [.callFailed(call, by: caller, failure)]
-            }
-        case .refreshMailbox:
-            return [.mailboxRefreshed(simulated.mailbox)]
-        case .readTextMessages:
-            return [.textMessagesRead(simulated.verificationCodes)]
-        case .advanceClock(let seconds):
-            do throws(AuthFailure) {
-                return [.clockAdvanced(try simulated.advanceClock(by: seconds))]
-            } catch {
-                return [.serviceFailed(effect, error)]
-            }
-        case .resetWorld:
-            simulated.reset()
-            return [.worldReset(now: simulated.now)]
-        case .applyProject(let project):
-            simulated = SimulatedProject(configuration: project)
-            return [.projectApplied(project, now: simulated.now)]
-        case .onDevice:
-            return []
         }
     }
 }

@@ -157,10 +157,10 @@ struct InterfaceLaunch {
                 } catch {
                     throw LaunchRefusal(message: "cannot start the scenario on \(transport.summary): \(error)")
                 }
-                driver = SessionDriver(session: .remote(project: project, devices: devices, now: now), remote: remote)
+                driver = SessionDriver(session: .remote(project: project, devices: devices, now: now), runner: .remote(remote))
             }
         } else {
-            driver = saved.map { SessionDriver($0, remote: nil) } ?? SessionDriver(session: .embedded(project: project, devices: devices), remote: nil)
+            driver = saved.map { SessionDriver($0, remote: nil) } ?? .embedded(project: project, devices: devices)
             summary = "embedded"
         }
         StartupTrace.mark("session ready")

@@ -17,7 +17,7 @@ public enum EmbeddedWorld {
     }
 
     /// A fresh session on the embedded project. `app` nil starts from `defaultApp`.
-    public static func session(project: ProjectConfiguration, app: AppState? = nil) -> Session {
-        Session.embedded(project: project, app: app ?? defaultApp(project: project))
+    public static func driver(project: ProjectConfiguration, app: AppState? = nil) -> SessionDriver {
+        SessionDriver.embedded(project: project, app: app ?? defaultApp(project: project))
     }
 }

@@ -82,8 +82,8 @@ public struct Interface: Sendable {
     /// `g` plays this many times faster than recorded (or than one step a second).
     let speed: Double
     var story: StoryProgress?
-    /// How many events the session had before each presented step, to step back to.
-    var presenterMarks: [Int] = []
+    /// The session, its events and its simulated project before each presented step, to step back to.
+    var presenterMarks: [SessionDriver] = []
     /// The presented step's `expect` steps still to check, once its replies are in.
     var pendingChecks = 0
     /// What the checks of the presented step found, for its caption.
@@ -125,7 +125,7 @@ public struct Interface: Sendable {
 
     /// A recording played back: read-only, stepped with n, b and g.
     public init(replaying recording: SessionRecording, title: String, colorMode: ColorMode, theme: Theme = .dark, width: Int, height: Int, speed: Double = 1) {
-        driver = SessionDriver(session: recording.start, remote: nil)
+        driver = SessionDriver(session: recording.start, runner: nil)
         replay = Replay(recording)
         replayTitle = title
         scenario = nil
@@ -141,7 +141,7 @@ public struct Interface: Sendable {
 
     /// Traffic watched as it happens (`serve --inspect`): read-only, fed by `.observed`.
     public init(watching start: Session, colorMode: ColorMode, theme: Theme = .dark, width: Int, height: Int, notice: String? = nil) {
-        driver = SessionDriver(session: start, remote: nil)
+        driver = SessionDriver(session: start, runner: nil)
         replayTitle = ""
         scenario = nil
         presentedSteps = []
@@ -281,9 +281,9 @@ public struct Interface: Sendable {
             nextPlayedStep = .distantPast
             return []
         case .playStory(let scenario):
-            // A story starts on a fresh world and app: the session as the interface opened it
-            // (a server's world is reset as `R` resets it).
-            driver = SessionDriver(session: driver.start, remote: driver.remote)
+            // A story starts on a fresh world and app: the session as the interface opened it,
+            // on the simulated project as it was then (a server's world is reset as `R` resets it).
+            driver = driver.restarted
             replay = nil
             typing = nil
             pendingChecks = 0
@@ -292,7 +292,7 @@ public struct Interface: Sendable {
             nextPlayedStep = nil
             ui.caption = nil
             story = StoryProgress(scenario: scenario, next: 0)
-            let reset = driver.remote == nil ? [] : send(.worldResetRequested)
+            let reset = driver.runner?.remote == nil ? [] : send(.worldResetRequested)
             return reset + playStory()
         case .exportSession: return [exportCommand()]
         case .copyExchange(let id):
@@ -305,7 +305,7 @@ public struct Interface: Sendable {
 
     /// Reduces an event now; a remote world's effects go to the runtime.
     private mutating func send(_ event: AppEvent) -> [InterfaceCommand] {
-        let effects = driver.reduce(event)
+        let effects = driver.sendNow(event)
         awaiting += effects.count
         return effects.map { .run($0) }
     }
@@ -368,7 +368,7 @@ public struct Interface: Sendable {
     /// whether a step was played.
     private mutating func playNextStep() -> (played: Bool, commands: [InterfaceCommand]) {
         if replay != nil {
-            guard replay?.forward() == true else { return (false, []) }
+            guard replay?.forwardStep() == true else { return (false, []) }
             ui.message = session.presenter?.lastResult
             return (true, [])
         }
@@ -379,7 +379,7 @@ public struct Interface: Sendable {
         }
         guard let group = presentedSteps.first(where: { ($0.first ?? 0) >= presenter.played }) else { return (false, []) }
         ui.openingCard = false
-        presenterMarks.append(driver.events.count)
+        presenterMarks.append(driver)
         checkResults = []
         let first = group[0]
         let step = ScenarioRunner.present(scenario, stepAt: first, in: driver.session)
@@ -449,27 +449,24 @@ public struct Interface: Sendable {
         return stepCaption(index)
     }
 
-    /// Back one step: the session is rebuilt from its start up to the step before.
+    /// Back one step: the session and its simulated project as they were before it.
     private mutating func stepBack() -> [InterfaceCommand] {
         nextPlayedStep = nil
         if replay != nil {
-            ui.message = replay?.back() == true ? (session.presenter?.lastResult ?? "at the start") : "at the start"
+            ui.message = replay?.backStep() == true ? (session.presenter?.lastResult ?? "at the start") : "at the start"
             return []
         }
-        guard driver.remote == nil else {
+        guard driver.isEmbedded else {
             ui.message = "stepping back needs the embedded world: a server does not undo its calls"
             return []
         }
         typing = nil
         pendingChecks = 0
-        guard let target = presenterMarks.popLast() else {
+        guard let before = presenterMarks.popLast() else {
             ui.message = "at the start"
             return []
         }
-        var rebuilt = Replay(SessionRecording(driver))
-        rebuilt.seek(to: target)
-        driver = SessionDriver(SessionRecording(start: driver.start, events: Array(driver.events.prefix(target)),
-                                                times: driver.times.map { Array($0.prefix(target)) }, current: rebuilt.session), remote: nil)
+        driver = before
         checkResults = []
         // The header names the step now on screen, or the scenario before the first.
         ui.caption = presenterStep > 0 ? stepCaption(presenterStep - 1) : nil

@@ -19,9 +19,9 @@ extension Replay {
         for (device, fields) in sent where shown.devices.indices.contains(device) {
             shown.devices[device].drafts.merge(fields) { _, submitted in submitted }
         }
-        var progress = PresenterProgress(title: title, steps: recording.events.map { Self.caption(of: $0, in: shown) })
-        progress.played = position
-        progress.lastResult = lastEvent.map { "event \(position): \(Self.caption(of: $0, in: shown))" }
+        var progress = PresenterProgress(title: title, steps: stepStarts.map { Self.caption(of: recording.events[$0], in: shown) })
+        progress.played = stepsPlayed
+        progress.lastResult = lastStep.map { "step \(stepsPlayed): \(Self.caption(of: $0, in: shown))" }
         shown.presenter = progress
         return shown
     }
@@ -55,17 +55,18 @@ public struct SessionCast: Sendable {
         self.height = height
     }
 
-    /// The frames the interface shows, from the recording's start, with the second each appears.
-    public var frames: [(time: TimeInterval, frame: Frame)] {
+    /// The frames the interface shows, from the recording's start, one per step, with the
+    /// second each appears and the event that began its step.
+    public var frames: [(time: TimeInterval, frame: Frame, step: AppEvent?)] {
         var replay = Replay(recording)
         var ui = UIState(colorMode: .full256)
         ui.mode = .main
         var time: TimeInterval = 0
-        var result = [(time: time, frame: render(replay, ui: ui))]
+        var result = [(time: time, frame: render(replay, ui: ui), step: AppEvent?.none)]
         while !replay.isAtEnd {
             time += replay.pauseBeforeNext
-            replay.forward()
-            result.append((time: time, frame: render(replay, ui: ui)))
+            replay.forwardStep()
+            result.append((time: time, frame: render(replay, ui: ui), step: replay.lastStep))
         }
         return result
     }
@@ -80,12 +81,12 @@ public struct SessionCast: Sendable {
         if let start = recording.times?.first { header["timestamp"] = start.wholeSecondsSince1970 }
         var lines = [Self.json(header)]
         var step = 0
-        for (index, (time, frame)) in frames.enumerated() {
+        for (index, (time, frame, event)) in frames.enumerated() {
             let stamp = String(format: "%.6f", time)
             // A marker where each step the user took begins, so a player can jump between steps.
-            if index > 0, recording.events[index - 1].isUserStep {
+            if let event, event.isUserStep {
                 step += 1
-                lines.append("[\(stamp), \"m\", \(Self.json("step \(step): \(recording.events[index - 1].caption)"))]")
+                lines.append("[\(stamp), \"m\", \(Self.json("step \(step): \(event.caption)"))]")
             }
             let setup = index == 0 ? "\u{1B}[?25l" : ""
             lines.append("[\(stamp), \"o\", \(Self.json(setup + Self.drawing(frame)))]")

@@ -221,7 +221,7 @@ public final class TUIApplication {
         var model = opening(on: terminal)
         // A remote world's effects run one at a time, in order, off the loop.
         var worker: Task<Void, Never>?
-        if let remote = model.driver.remote {
+        if let remote = model.driver.runner?.remote {
             let (effects, sink) = AsyncStream.makeStream(of: Effect.self)
             effectSink = sink
             let replies = self.replies

@@ -54,18 +54,9 @@ enum Fixture {
 }
 
 extension Session {
-    /// The remote world's side of the session; the reducer tests run over a remote world.
-    var remote: RemoteWorld {
-        get {
-            guard case .remote(let remote) = world else { preconditionFailure("the session's world is embedded") }
-            return remote
-        }
-        set { world = .remote(newValue) }
-    }
-
     /// The mail app listed `messages` from the remote world.
     mutating func listMessages(_ messages: [MailMessage]) {
-        remote.inbox = messages
+        world.inbox = messages
         app.listedMessages = messages.count
     }
 }

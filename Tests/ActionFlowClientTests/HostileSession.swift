@@ -28,7 +28,7 @@ enum HostileSession {
         device.osName = text
         let message = MailMessage(id: "m1", to: email, subject: text, body: text, link: link, requestType: .passwordReset, locale: "en", sentAt: Fixture.start, oobCode: oobCode)
         var session = Session.remote(project: project, app: Fixture.app(device: device), now: Fixture.start)
-        session.world = .remote(RemoteWorld(project: project, inbox: [message], now: Fixture.start))
+        session.world = World(project: project, inbox: [message], now: Fixture.start, isSimulated: false)
         let request = SendOobCodeRequest(requestType: .passwordReset, email: email, continueUrl: continueURL, iOSBundleId: text, androidPackageName: text, canHandleCodeInApp: true)
         let route = TapRoute(destination: .webWidget(actionURL: link), steps: [text, link], assumptions: ["assumed: \(text)", "assumed: \(link)"])
         let facts: [JournalFact] = [

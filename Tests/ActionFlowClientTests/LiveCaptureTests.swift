@@ -63,8 +63,8 @@ struct LiveCaptureTests {
     @Test("a long run keeps the last events and facts, and says what came before")
     func boundedWindow() throws {
         let (events, _, capture) = try Self.live("serve-emulator.har")
-        var driver = SessionDriver(session: capture.start, remote: nil)
-        for _ in 0..<200 { for event in events { _ = driver.reduce(event) } }
+        var driver = SessionDriver(session: capture.start, runner: nil)
+        for _ in 0..<200 { for event in events { _ = driver.sendNow(event) } }
         let all = driver.session.journal.count
         driver.forgetEarlierEvents(keepingLast: 100, facts: 60, mail: 5)
         #expect(driver.events.count == 100)

@@ -2,6 +2,7 @@ import ActionFlowBackend
 @testable import ActionFlowClient
 import ActionFlowModel
 import Foundation
+import TestSupport
 import Testing
 
 @Suite("Mail language: the app's locale picks the email, a locale without templates is narrated")
@@ -11,10 +12,10 @@ struct MailLanguageNarrationTests {
         var project = try ProjectConfigLoader.loadDefault()
         project.defaultLocale = defaultLocale
         let app = AppState(device: .iPhone, settings: Fixture.inAppSettings, locale: locale)
-        var session = Session.embedded(project: project, app: app)
+        var session = EmbeddedSession(project: project, app: app)
         _ = session.reduce(.passwordResetRequested(email: "alice@example.com"))
         _ = session.reduce(.mailboxOpened)
-        return session
+        return session.session
     }
 
     var fallbackFacts: (Session) -> [ReplyFact] {

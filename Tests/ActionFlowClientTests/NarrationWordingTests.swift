@@ -1,6 +1,7 @@
 @testable import ActionFlowClient
 import ActionFlowBackend
 import ActionFlowModel
+import TestSupport
 import Testing
 
 /// Server errors as the narration and the phone say them: each part once.
@@ -31,7 +32,7 @@ struct EmptyEmailNarrationTests {
     @Test("a reset asked for with the email field left empty is narrated as (no email), never as an empty slot")
     func noEmptySlot() throws {
         let app = AppState(device: .iPhone, settings: Fixture.inAppSettings)
-        var session = Session.embedded(project: try ProjectConfigLoader.loadDefault(), app: app)
+        var session = EmbeddedSession(project: try ProjectConfigLoader.loadDefault(), app: app)
         _ = session.reduce(.passwordResetRequested(email: ""))
         let line = try #require(session.narration.first { $0.contains("sendOobCode PASSWORD_RESET") }, "\(session.narration)")
         #expect(line.contains("sendOobCode PASSWORD_RESET for (no email) with continueUrl"), "\(line)")
@@ -48,7 +49,7 @@ struct SDKRefusalWordingTests {
         let (device, sdk) = Self.devices[index]
         var settings = Fixture.webWidgetSettings
         settings.url = "https://www.example.com/"
-        var session = Session.embedded(project: try ProjectConfigLoader.loadDefault(), app: AppState(device: device, settings: settings))
+        var session = EmbeddedSession(project: try ProjectConfigLoader.loadDefault(), app: AppState(device: device, settings: settings))
         _ = session.reduce(.signInLinkRequested(email: "bob@example.com"))
         let line = try #require(session.narration.first { $0.contains("refused by") }, "\(session.narration)")
         #expect(line.hasPrefix("sendOobCode EMAIL_SIGNIN refused by the \(sdk) SDK before sending: auth/argument-error (handleCodeInApp)"), "\(line)")

@@ -274,7 +274,7 @@ struct OtherFlowsReducerTests {
         let later = Fixture.start.addingTimeInterval(7200)
         store.receive(.clockAdvanced(later)) {
             $0.app.busy = []
-            $0.remote.now = later
+            $0.world.now = later
             $0.log(.clockAdvanced(later))
         }
         store.send(.mailboxOpened, effects: [.refreshMailbox]) {
@@ -298,7 +298,7 @@ struct OtherFlowsReducerTests {
         }
         store.receive(.projectApplied(legacy, now: Fixture.start)) {
             $0.app = AppState(device: webmail, settings: edited, locale: "fr")
-            $0.world = .remote(RemoteWorld(project: legacy, inbox: [], now: Fixture.start))
+            $0.world = World(project: legacy, inbox: [], now: Fixture.start, isSimulated: false)
             $0.log(.worldReset(now: Fixture.start))
         }
         store.finish()

@@ -2,6 +2,7 @@
 import ActionFlowBackend
 import ActionFlowModel
 import Foundation
+import TestSupport
 import Testing
 
 @Suite("Reducer: password reset (scenario 1)")
@@ -253,7 +254,7 @@ struct PasswordResetReducerTests {
     func embeddedMatchesRemote() throws {
         var project = Fixture.project
         project.users = [PresetUser(email: bob, password: "old password", emailVerified: true)]
-        var embedded = Session.embedded(project: project, app: Fixture.app())
+        var embedded = EmbeddedSession(project: project, app: Fixture.app())
         // The remote world is a simulated project of the same configuration, its clock read at the start.
         var remote = Session.remote(project: project, app: Fixture.app(), now: project.clockStart)
         var server = SimulatedProject(configuration: project)
@@ -267,7 +268,7 @@ struct PasswordResetReducerTests {
             { _ in .newPasswordSubmitted("correct horse") },
         ]
         for intent in intents {
-            #expect(embedded.reduce(intent(embedded)) == [], "the embedded world performs every effect inline")
+            #expect(embedded.reduce(intent(embedded.session)) == [], "the embedded world performs every effect at once")
             Self.play(intent(remote), on: &remote, answeredBy: &server)
         }
 

@@ -4,6 +4,7 @@ import ActionFlowModel
 import ActionFlowTransport
 import Foundation
 import PropertyBased
+import TestSupport
 import Testing
 
 /// Random sessions of user intents (hostile text included) against the embedded project: the app
@@ -51,17 +52,17 @@ struct RandomSessionTests {
     func randomSessions() async throws {
         let project = try ProjectConfigLoader.loadDefault()
         await propertyCheck(count: 60, input: Gen.int(in: 0...27).array(of: 1...30)) { script in
-            var session = Session.embedded(project: project, app: AppState(device: .iPhone, settings: ActionCodeSettings(handleCodeInApp: true, iOSBundleID: "com.example.ios")))
+            var session = EmbeddedSession(project: project, app: AppState(device: .iPhone, settings: ActionCodeSettings(handleCodeInApp: true, iOSBundleID: "com.example.ios")))
             for index in script {
-                #expect(session.reduce(Self.intent(index, in: session)).isEmpty, "the embedded world leaves nothing to run")
+                #expect(session.reduce(Self.intent(index, in: session.session)).isEmpty, "the embedded world leaves nothing to run")
             }
             let state = session.app
             #expect(state.busy.isEmpty, "busy after settling: \(state.busy)")
             #expect(!session.narration.contains { UntrustedText.needsSanitizing($0) }, "unsanitized narration")
             #expect(!UntrustedText.needsSanitizing(state.banner?.message ?? ""), "unsanitized banner")
             #expect(!session.narration.contains { $0.contains("bob-password-1") || $0.contains("correct-horse-battery") }, "a password reached the narration")
-            let decoded = try? SessionFile.decode(SessionFile.encode(SessionRecording(start: session, events: [], current: session)), path: "random", transport: "embedded")
-            #expect(decoded?.current == session, "the session survives its file")
+            let decoded = try? SessionFile.decode(SessionFile.encode(SessionRecording(session.driver)), path: "random", transport: "embedded")
+            #expect(decoded == SessionRecording(session.driver), "the session survives its file")
         }
     }
 
@@ -70,17 +71,17 @@ struct RandomSessionTests {
         let project = try ProjectConfigLoader.loadDefault()
         let settings = ActionCodeSettings(handleCodeInApp: true, iOSBundleID: "com.example.ios")
         await propertyCheck(count: 40, input: Gen.int(in: 0...30).array(of: 1...30)) { script in
-            var session = Session.embedded(project: project, devices: [SessionDevice(name: .iphone, settings: settings), SessionDevice(name: .laptop, settings: settings)])
+            var session = EmbeddedSession(project: project, devices: [SessionDevice(name: .iphone, settings: settings), SessionDevice(name: .laptop, settings: settings)])
             for index in script {
                 // 28 and above move the focus to the other device.
-                let event = index >= 28 ? .deviceFocused(1 - session.focus) : Self.intent(index, in: session)
+                let event = index >= 28 ? .deviceFocused(1 - session.focus) : Self.intent(index, in: session.session)
                 #expect(session.reduce(event).isEmpty, "the embedded world leaves nothing to run")
             }
             #expect(session.devices.allSatisfy { $0.app.busy.isEmpty }, "busy after settling")
             #expect(session.journal.allSatisfy { $0.device != nil || $0.fact.isAboutTheWorld }, "a fact of one device without its name")
             #expect(!session.narration.contains { UntrustedText.needsSanitizing($0) }, "unsanitized narration")
-            let decoded = try? SessionFile.decode(SessionFile.encode(SessionRecording(start: session, events: [], current: session)), path: "random", transport: "embedded")
-            #expect(decoded?.current == session, "the session survives its file")
+            let decoded = try? SessionFile.decode(SessionFile.encode(SessionRecording(session.driver)), path: "random", transport: "embedded")
+            #expect(decoded == SessionRecording(session.driver), "the session survives its file")
         }
     }
 }

@@ -77,7 +77,7 @@ struct ReplayTests {
     func recordedPace() async throws {
         let base = try await recordedReset()
         let start = Date(timeIntervalSince1970: 1_000)
-        let recording = SessionRecording(start: base.start, events: base.events, times: base.events.indices.map { start.addingTimeInterval(Double($0) * 2) }, current: base.current)
+        let recording = SessionRecording(start: base.start, events: base.events, times: base.events.indices.map { start.addingTimeInterval(Double($0) * 2) }, current: base.current, worlds: base.worlds)
         var replay = Replay(recording)
         #expect(replay.recordedPause == nil, "nothing played yet")
         replay.forward()

@@ -2,15 +2,16 @@ import ActionFlowBackend
 @testable import ActionFlowClient
 import ActionFlowModel
 import Foundation
+import TestSupport
 import Testing
 
 @Suite("The app on the device reads links as its SDK profile does")
 struct SDKAppTests {
     /// An iPhone app on `profile`, in the middle of a password reset for bob, with the reset email in the mailbox.
-    func resetRequested(on profile: String, url: String = "https://www.example.com/articles/42?cartId=1234") throws -> Session {
+    func resetRequested(on profile: String, url: String = "https://www.example.com/articles/42?cartId=1234") throws -> EmbeddedSession {
         var device = Device.iPhone
         device.sdk = try SDKProfile.named(profile)
-        var session = Session.embedded(project: try ProjectConfigLoader.loadDefault(),
+        var session = EmbeddedSession(project: try ProjectConfigLoader.loadDefault(),
                                        app: AppState(device: device, settings: ActionCodeSettings(url: url, handleCodeInApp: true, iOSBundleID: "com.example.ios")))
         _ = session.reduce(.openRoute("/articles/42"))
         _ = session.reduce(.passwordResetRequested(email: "bob@example.com"))
@@ -52,13 +53,13 @@ struct SDKAppTests {
     func wholeLinkOrActionURL() throws {
         var session = try resetRequested(on: "ios@12.18.0")
         let message = try #require(session.inbox.last)
-        session.app.device.passesWholeLink = true
+        session.edit { $0.app.device.passesWholeLink = true }
         var whole = session
         _ = whole.reduce(.linkTapped(messageID: message.id))
         #expect(whole.app.flow?.step == .emailSent, "the reset never starts")
         #expect(whole.app.banner?.message == "The app did not handle this link: ios@12.18.0 found no action in it")
         #expect(whole.narration.contains("the app hands its SDK the whole Hosting link the system opened it with"))
-        session.app.device.passesWholeLink = false
+        session.edit { $0.app.device.passesWholeLink = false }
         _ = session.reduce(.linkTapped(messageID: message.id))
         #expect(session.app.flow?.step == .enteringNewPassword)
         #expect(session.narration.contains("the app takes the action URL out of the Hosting link's link= before handing it to its SDK"))
@@ -69,7 +70,7 @@ struct SDKAppTests {
         var session = try resetRequested(on: "ios@11.11.0")
         let message = try #require(session.inbox.last)
         _ = session.reduce(.linkTapped(messageID: message.id))
-        let diagram = SequenceDiagram(session).mermaid
+        let diagram = SequenceDiagram(session.session).mermaid
         #expect(diagram.contains("the app (ios@11.11.0) reads the link with its SDK: it finds no action to handle"))
         #expect(!diagram.contains("ActionCodeInfo actionCodeOperation"))
     }
@@ -79,12 +80,12 @@ struct SDKAppTests {
         func tapped(_ profile: String?) throws -> Session {
             var device = Device.iPhone
             device.sdk = try profile.map(SDKProfile.named)
-            var session = Session.embedded(project: try ProjectConfigLoader.loadDefault(),
+            var session = EmbeddedSession(project: try ProjectConfigLoader.loadDefault(),
                                            app: AppState(device: device, settings: ActionCodeSettings(url: "https://www.example.com/articles/42", handleCodeInApp: true)))
             _ = session.reduce(.passwordResetRequested(email: "bob@example.com"))
             _ = session.reduce(.mailboxOpened)
             _ = session.reduce(.linkTapped(messageID: try #require(session.inbox.last).id))
-            return session
+            return session.session
         }
         let onSDK = try tapped("ios@12.18.0")
         #expect(onSDK.app.sentSettings?.iOSBundleID == "com.example.ios")

@@ -108,7 +108,7 @@ struct ScenarioFileTests {
         #expect(scenario.steps.map(\.action) == [.focus(.laptop), .expectOn(.android, [.signedIn(nil)])])
         #expect(scenario.steps.map(\.action.summary) == ["focus laptop", "expect on android: signedIn false"])
         let session = scenario.embeddedSession(baseProject: try ProjectConfigLoader.loadDefault())
-        #expect(session.devices.map(\.name) == [.android, .laptop] && session.focus == 0)
+        #expect(session.session.devices.map(\.name) == [.android, .laptop] && session.session.focus == 0)
     }
 
     @Test("an expectation about another device checks that device, and says so when it fails")

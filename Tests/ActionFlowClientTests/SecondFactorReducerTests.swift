@@ -2,6 +2,7 @@ import ActionFlowBackend
 @testable import ActionFlowClient
 import ActionFlowModel
 import Foundation
+import TestSupport
 import Testing
 
 @Suite("Reducer: a phone second factor added, then removed by the revert link")
@@ -174,7 +175,7 @@ struct SecondFactorReducerTests {
     func scannerRemovesFactor() throws {
         var app = AppState(device: .iPhone, settings: ActionCodeSettings())
         app.device.mailScanner = true
-        var session = Session.embedded(project: try ProjectConfigLoader.loadDefault(), app: app)
+        var session = EmbeddedSession(project: try ProjectConfigLoader.loadDefault(), app: app)
         for event: AppEvent in [.openRoute("/account"), .signInSubmitted(email: alice, password: "alice-password-1"), .secondFactorRequested(phoneNumber: phone)] {
             _ = session.reduce(event)
         }

@@ -12,7 +12,7 @@ struct SessionDriverTests {
     let inApp = AppState(device: .iPhone, settings: ActionCodeSettings(handleCodeInApp: true, iOSBundleID: "com.example.ios"))
 
     func remote(_ transport: any AuthTransport, project: ProjectConfiguration) -> SessionDriver {
-        SessionDriver(session: .remote(project: project, app: inApp, now: nil), remote: RemoteEffects(transport: transport, apiKey: project.apiKey))
+        SessionDriver(session: .remote(project: project, app: inApp, now: nil), runner: .remote(RemoteEffects(transport: transport, apiKey: project.apiKey)))
     }
 
     @Test("a send that fails on the network is offered for retry, never retried by itself")
@@ -66,7 +66,7 @@ struct SessionDriverTests {
     @Test("over the embedded world a call is a function call: reduce leaves nothing to run or wait for")
     func embeddedIsSynchronous() throws {
         let project = try ProjectConfigLoader.loadDefault()
-        var session = Session.embedded(project: project, app: inApp)
+        var session = EmbeddedSession(project: project, app: inApp)
         #expect(session.reduce(.passwordResetRequested(email: bob)).isEmpty)
         #expect(session.app.busy.isEmpty)
         #expect(session.inbox.count == 1, "sent, and listed by the mail app after the send")
@@ -79,7 +79,7 @@ struct SessionDriverTests {
     @Test("exchanges are recorded in the session with secrets masked, and the journal points at them")
     func exchanges() throws {
         let project = try ProjectConfigLoader.loadDefault()
-        var session = Session.embedded(project: project, app: inApp)
+        var session = EmbeddedSession(project: project, app: inApp)
         _ = session.reduce(.signInSubmitted(email: bob, password: "bob-password-1"))
         #expect(session.exchangeCount == 2, "signInWithPassword, then lookup")
         #expect(session.exchanges.map(\.id) == [1, 2])
@@ -92,7 +92,7 @@ struct SessionDriverTests {
     @Test("the exchange total counts every call since the last project change, beyond the window kept")
     func exchangeTotal() throws {
         let project = try ProjectConfigLoader.loadDefault()
-        var session = Session.embedded(project: project, app: inApp)
+        var session = EmbeddedSession(project: project, app: inApp)
         for _ in 0..<60 { _ = session.reduce(.signInSubmitted(email: bob, password: "wrong-password")) }
         #expect(session.exchangeCount == 60)
         _ = session.reduce(.signInSubmitted(email: bob, password: "bob-password-1"))
@@ -110,7 +110,7 @@ struct SessionDriverTests {
     @Test("a project change restarts the embedded world with the new link style")
     func projectChange() throws {
         let project = try ProjectConfigLoader.loadDefault()
-        var session = Session.embedded(project: project, app: AppState(device: .pixel, settings: ActionCodeSettings(handleCodeInApp: true, androidPackageName: "com.example.android")))
+        var session = EmbeddedSession(project: project, app: AppState(device: .pixel, settings: ActionCodeSettings(handleCodeInApp: true, androidPackageName: "com.example.android")))
         var legacy = project
         legacy.mobileLinkStyle = .firebaseDynamicLinkDomain
         _ = session.reduce(.projectEdited(legacy))
@@ -148,7 +148,7 @@ struct SessionDriverTests {
     @Test("the driver keeps every event: replaying them from the start gives the same session")
     func replay() async throws {
         let project = try ProjectConfigLoader.loadDefault()
-        var driver = SessionDriver(session: .embedded(project: project, app: inApp), remote: nil)
+        var driver = SessionDriver.embedded(project: project, app: inApp)
         for event: AppEvent in [.openRoute("/articles/42"), .forgotPasswordTapped, .passwordResetRequested(email: bob), .mailboxOpened] {
             await driver.send(event)
         }
@@ -165,7 +165,7 @@ struct SessionDriverTests {
     @Test("the Flow pane's tail of the narration is the full narration's tail, however long the journal")
     func narrationTail() throws {
         let project = try ProjectConfigLoader.loadDefault()
-        var session = Session.embedded(project: project, app: inApp)
+        var session = EmbeddedSession(project: project, app: inApp)
         for _ in 0..<40 {
             _ = session.reduce(.openRoute("/articles/42"))
             _ = session.reduce(.passwordResetRequested(email: bob))
@@ -174,7 +174,7 @@ struct SessionDriverTests {
         let full = session.narration
         #expect(session.journal.allSatisfy { JournalText.lineCount($0.fact) == $0.lines.count })
         for limit in [0, 1, 7, 200, full.count + 5] {
-            let (total, lines) = session.narrationTail(limit)
+            let (total, lines) = session.session.narrationTail(limit)
             #expect(total == full.count)
             #expect(lines == Array(full.suffix(limit)))
         }
@@ -183,7 +183,7 @@ struct SessionDriverTests {
     @Test("an app killed before the tap cold-starts from the link: memory is gone, the cached user and the continue URL remain")
     func appKilledBeforeTheTap() throws {
         let project = try ProjectConfigLoader.loadDefault()
-        var session = Session.embedded(project: project, app: inApp)
+        var session = EmbeddedSession(project: project, app: inApp)
         _ = session.reduce(.openRoute("/articles/42"))
         _ = session.reduce(.forgotPasswordTapped)
         _ = session.reduce(.passwordResetRequested(email: bob))
@@ -204,7 +204,7 @@ struct SessionDriverTests {
         #expect(session.app.screen == .newPassword(email: bob))
         #expect(session.app.pendingDestination == .article(id: "42"), "restored from the continue URL alone")
 
-        var pasted = Session.embedded(project: project, app: inApp)
+        var pasted = EmbeddedSession(project: project, app: inApp)
         _ = pasted.reduce(.passwordResetRequested(email: bob))
         killed = pasted.app.device
         killed.appKilledBeforeTap = true

@@ -18,13 +18,13 @@ final class SessionFileTests {
         return url
     }
 
-    func fresh() throws -> Session {
-        Session.embedded(project: try ProjectConfigLoader.loadDefault(), app: AppState(device: .iPhone, settings: ActionCodeSettings(handleCodeInApp: true, iOSBundleID: "com.example.ios")))
+    func fresh() throws -> SessionDriver {
+        SessionDriver.embedded(project: try ProjectConfigLoader.loadDefault(), app: AppState(device: .iPhone, settings: ActionCodeSettings(handleCodeInApp: true, iOSBundleID: "com.example.ios")))
     }
 
     /// The password-reset flow played up to the email in the inbox, the clock moved on.
     func midFlowRecording() async throws -> SessionRecording {
-        var driver = SessionDriver(session: try fresh(), remote: nil)
+        var driver = try fresh()
         await driver.send(.openRoute("/articles/42"))
         await driver.send(.forgotPasswordTapped)
         await driver.send(.draftEdited(field: "forgot.email", text: "bob@example.com"))
@@ -124,7 +124,7 @@ final class SessionFileTests {
 
     /// A smaller flow than `midFlowRecording`, so that every byte of its file can be cut.
     func shortRecording(email: String) async throws -> SessionRecording {
-        var driver = SessionDriver(session: try fresh(), remote: nil)
+        var driver = try fresh()
         await driver.send(.openRoute("/articles/42"))
         await driver.send(.draftEdited(field: "signIn.email", text: email))
         return SessionRecording(driver)
@@ -183,7 +183,7 @@ final class SessionFileTests {
     @Test("a file in a folder that cannot be written is refused before the session starts")
     func unwritable() throws {
         let error = #expect(throws: SessionFileError.self) {
-            try SessionFile.save(SessionRecording(start: try fresh(), events: [], current: try fresh()), to: "/proc/actionflow-session.json")
+            try SessionFile.save(SessionRecording(try fresh()), to: "/proc/actionflow-session.json")
         }
         #expect(error?.reason.contains("cannot be written") == true)
     }

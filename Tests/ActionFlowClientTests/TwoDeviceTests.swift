@@ -3,6 +3,7 @@ import ActionFlowBackend
 import ActionFlowModel
 import ActionFlowTransport
 import Foundation
+import TestSupport
 import Testing
 
 @Suite("Two devices: one world, an app on each, taps on the device in focus")
@@ -13,8 +14,8 @@ struct TwoDeviceTests {
         names.map { SessionDevice(name: $0, settings: settings) }
     }
 
-    func twoDevices() throws -> Session {
-        Session.embedded(project: try ProjectConfigLoader.loadDefault(), devices: devices())
+    func twoDevices() throws -> EmbeddedSession {
+        EmbeddedSession(project: try ProjectConfigLoader.loadDefault(), devices: devices())
     }
 
     @Test("each device keeps its own screen, cached user and drafts; the mailbox is shared, listed by each mail app")
@@ -56,7 +57,7 @@ struct TwoDeviceTests {
         #expect(session.narration[1].hasPrefix("On the laptop: open /subscribe"))
         #expect(session.narration[2] == "advance the project clock by 1h")
 
-        var single = Session.embedded(project: try ProjectConfigLoader.loadDefault(), app: AppState(device: .iPhone, settings: settings))
+        var single = EmbeddedSession(project: try ProjectConfigLoader.loadDefault(), app: AppState(device: .iPhone, settings: settings))
         _ = single.reduce(.openRoute("/account"))
         #expect(single.narration == ["open /account: members only: sign in first (pending destination /account)"])
         #expect(single.journal.allSatisfy { $0.device == nil })
@@ -92,18 +93,18 @@ struct TwoDeviceTests {
               - openMailbox
               - expect: {screen: mailbox}
             """, source: "t.yaml")
-        var session = scenario.embeddedSession(baseProject: try ProjectConfigLoader.loadDefault())
-        let focusStep = ScenarioRunner.present(scenario, stepAt: 0, in: session)
+        var session = EmbeddedSession(scenario.embeddedSession(baseProject: try ProjectConfigLoader.loadDefault()))
+        let focusStep = ScenarioRunner.present(scenario, stepAt: 0, in: session.session)
         #expect(focusStep.event == .deviceFocused(1))
         _ = session.reduce(try #require(focusStep.event))
         // The presenter looks at the iPhone for a moment.
         _ = session.reduce(.deviceFocused(0))
-        let mailboxStep = ScenarioRunner.present(scenario, stepAt: 1, in: session)
+        let mailboxStep = ScenarioRunner.present(scenario, stepAt: 1, in: session.session)
         #expect(mailboxStep.event == .onDevice(1, .mailboxOpened))
         _ = session.reduce(try #require(mailboxStep.event))
         #expect(session.focus == 0 && session.app.location == .app)
         #expect(session.devices[1].app.location == .mailbox(openMessageID: nil))
-        #expect(ScenarioRunner.present(scenario, stepAt: 2, in: session).passed, "the expectation is about the laptop too")
+        #expect(ScenarioRunner.present(scenario, stepAt: 2, in: session.session).passed, "the expectation is about the laptop too")
     }
 
     @Test("resetting the world restarts the app on every device")
@@ -126,10 +127,10 @@ struct TwoDeviceTests {
         #expect(session.app.location == .app && session.app.screen == .signIn && session.app.pendingDestination == .article(id: "42"))
         // A link the laptop taps: the continue URL of another site.
         var route = TapRoute(destination: .browser(url: "https://elsewhere.example.org/x"), steps: ["a web page"], assumptions: [])
-        _ = session.follow(route, link: "https://elsewhere.example.org/x")
+        _ = session.edit { $0.follow(route, link: "https://elsewhere.example.org/x") }
         #expect(session.app.location == .browser(url: "https://elsewhere.example.org/x"))
         route.destination = .browser(url: "https://www.example.com/subscribe")
-        _ = session.follow(route, link: "https://www.example.com/subscribe")
+        _ = session.edit { $0.follow(route, link: "https://www.example.com/subscribe") }
         #expect(session.app.location == .app && session.app.screen == .signIn && session.app.pendingDestination == .subscribe)
         #expect(session.narration.contains { $0.contains("the web app shows the continue URL's path (/subscribe)") })
     }
@@ -139,13 +140,13 @@ struct TwoDeviceTests {
 struct TwoDeviceSessionFileTests {
     func recording(_ names: [DeviceName]) throws -> SessionRecording {
         let settings = ActionCodeSettings(handleCodeInApp: false, iOSBundleID: "com.example.ios")
-        var driver = SessionDriver(session: Session.embedded(project: try ProjectConfigLoader.loadDefault(), devices: names.map { SessionDevice(name: $0, settings: settings) }), remote: nil)
-        _ = driver.reduce(.openRoute("/account"))
-        _ = driver.reduce(.draftEdited(field: DraftField.forgotEmail.rawValue, text: "bob@example.com"))
-        _ = driver.reduce(.passwordResetRequested(email: "bob@example.com"))
+        var driver = SessionDriver.embedded(project: try ProjectConfigLoader.loadDefault(), devices: names.map { SessionDevice(name: $0, settings: settings) })
+        _ = driver.sendNow(.openRoute("/account"))
+        _ = driver.sendNow(.draftEdited(field: DraftField.forgotEmail.rawValue, text: "bob@example.com"))
+        _ = driver.sendNow(.passwordResetRequested(email: "bob@example.com"))
         if names.count > 1 {
-            _ = driver.reduce(.deviceFocused(1))
-            _ = driver.reduce(.mailboxOpened)
+            _ = driver.sendNow(.deviceFocused(1))
+            _ = driver.sendNow(.mailboxOpened)
         }
         return SessionRecording(driver)
     }
@@ -154,12 +155,12 @@ struct TwoDeviceSessionFileTests {
         try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
     }
 
-    @Test("two devices are written as version 2 and load back equal, focus and drafts included")
+    @Test("two devices are written as version 3 and load back equal, focus and drafts included")
     func twoDevicesRoundTrip() throws {
         let recording = try recording([.iphone, .laptop])
         let data = try SessionFile.encode(recording)
         let object = try header(data)
-        #expect(object["version"] as? Int == 2)
+        #expect(object["version"] as? Int == 3)
         let current = try #require(object["current"] as? [String: Any])
         #expect(current["devices"] != nil && current["app"] == nil)
         let loaded = try SessionFile.decode(data, path: "two.json", transport: "embedded")
@@ -167,13 +168,13 @@ struct TwoDeviceSessionFileTests {
         #expect(loaded.current.focus == 1 && loaded.current.devices[0].drafts[DraftField.forgotEmail.rawValue] == "bob@example.com")
     }
 
-    @Test("one device is still written as version 1, as before (a laptop alone keeps its name)")
+    @Test("one device is still written as version 1 wrote it, `app` at the top (a laptop alone keeps its name)")
     func oneDeviceStaysVersionOne() throws {
         for names in [[DeviceName.iphone], [.laptop]] {
             let recording = try recording(names)
             let data = try SessionFile.encode(recording)
             let object = try header(data)
-            #expect(object["version"] as? Int == 1)
+            #expect(object["version"] as? Int == 3)
             let current = try #require(object["current"] as? [String: Any])
             #expect(current["app"] != nil && current["drafts"] != nil && current["devices"] == nil && current["focus"] == nil)
             #expect((current["deviceName"] as? String) == (names == [.laptop] ? "laptop" : nil))

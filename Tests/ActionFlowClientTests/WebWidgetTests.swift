@@ -2,6 +2,7 @@ import ActionFlowBackend
 @testable import ActionFlowClient
 import ActionFlowModel
 import Foundation
+import TestSupport
 import Testing
 
 @Suite("The hosted web widget: one behaviour with serve's page")
@@ -9,10 +10,10 @@ struct WebWidgetTests {
     let alice = "alice@example.com"
 
     /// An email sign-in link sent from a desktop browser, so that a tap opens the hosted page.
-    func signInLinkOnDesktop(scanner: Bool = false) throws -> Session {
+    func signInLinkOnDesktop(scanner: Bool = false) throws -> EmbeddedSession {
         var device = Device.desktop
         device.mailScanner = scanner
-        var session = Session.embedded(project: try ProjectConfigLoader.loadDefault(), app: AppState(device: device, settings: ActionCodeSettings(url: "https://www.example.com/account", handleCodeInApp: true)))
+        var session = EmbeddedSession(project: try ProjectConfigLoader.loadDefault(), app: AppState(device: device, settings: ActionCodeSettings(url: "https://www.example.com/account", handleCodeInApp: true)))
         _ = session.reduce(.signInLinkRequested(email: alice))
         _ = session.reduce(.mailboxOpened)
         return session
@@ -52,7 +53,7 @@ struct WebWidgetTests {
     @Test("asked for in the iPhone app, opened on the laptop: forwarded to the web app, which says it asks for the email; the diagram draws the forward")
     func forwardedToAnotherDevicesWebApp() throws {
         let settings = ActionCodeSettings(handleCodeInApp: true, iOSBundleID: "com.example.ios")
-        var session = Session.embedded(project: try ProjectConfigLoader.loadDefault(), devices: [DeviceName.iphone, .laptop].map { SessionDevice(name: $0, settings: settings) })
+        var session = EmbeddedSession(project: try ProjectConfigLoader.loadDefault(), devices: [DeviceName.iphone, .laptop].map { SessionDevice(name: $0, settings: settings) })
         _ = session.reduce(.openRoute("/articles/7"))
         _ = session.reduce(.signInLinkRequested(email: alice))
         _ = session.reduce(.deviceFocused(1))
@@ -65,7 +66,7 @@ struct WebWidgetTests {
                 "the forward is narrated, its code masked")
         #expect(narration.contains { $0.hasPrefix("On the laptop: the web app at the continue URL finishes the sign-in") && $0.contains("it asks for it") })
 
-        let messages = SequenceDiagram(session).messages
+        let messages = SequenceDiagram(session.session).messages
         let forward = try #require(messages.firstIndex { $0.from == .webWidget && $0.to == .browser && $0.text.contains("303 to the continue URL") })
         let webApp = try #require(messages.firstIndex { $0.from == .browser && $0.to == .app2 && $0.text == "open the web app at /articles/7" })
         let ask = try #require(messages.firstIndex { $0.from == .app2 && $0.to == .user })

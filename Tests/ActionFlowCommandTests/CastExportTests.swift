@@ -88,9 +88,11 @@ struct CastExportTests {
         #expect(header["width"] as? Int == columns)
         #expect(header["height"] as? Int == rows)
         #expect(header["title"] as? String == "password-reset-in-app")
-        // The start, then one frame per recorded event, and a marker where each step begins.
-        let steps = result.recording.events.filter(\.isUserStep)
-        #expect(lines.count == 2 + result.recording.events.count + steps.count)
+        // The start, then one frame per step (an event and the world's replies to it), and a
+        // marker where each step the user took begins.
+        let played = Replay(result.recording)
+        let steps = played.stepStarts.filter { result.recording.events[$0].isUserStep }
+        #expect(lines.count == 2 + played.stepCount + steps.count)
         let markers = try lines.dropFirst().compactMap { line -> String? in
             let event = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [Any])
             return event[1] as? String == "m" ? event[2] as? String : nil

@@ -88,12 +88,12 @@ final class SessionFileEndToEndTests {
 /// Replays and presenter stepping, in a real terminal.
 @Suite("Replay in a real terminal (tmux)", .serialized, .onDedicatedThread)
 struct ReplayEndToEndTests {
-    @Test("replay: n plays the next event, b steps back, g plays to the end at /articles/42; the replay changes nothing")
+    @Test("replay: n plays the next step with the world's replies, b steps back, g plays to the end at /articles/42; the replay changes nothing")
     func replayScenario() throws {
         let tmux = try TmuxSession(arguments: ["replay", "password-reset-in-app", "--speed", "50"])
         tmux.waitFor("replay password-reset-in-app", "step 0/")
         try tmux.press("n")
-        tmux.waitFor("step 1/", "event 1: Opens /articles/42 in the app")
+        tmux.waitFor("step 1/", "step 1: Opens /articles/42 in the app")
         try tmux.press("n")
         tmux.waitFor("step 2/")
         try tmux.press("b")

@@ -17,7 +17,7 @@ struct FlowFaultTests {
     static func driver(_ transport: any AuthTransport) throws -> SessionDriver {
         let project = try ProjectConfigLoader.loadDefault()
         let app = AppState(device: .iPhone, settings: ActionCodeSettings(url: "https://www.example.com/checkout?cartId=1234", iOSBundleID: "com.example.ios"))
-        return SessionDriver(session: .remote(project: project, app: app, now: nil), remote: RemoteEffects(transport: transport, apiKey: project.apiKey))
+        return SessionDriver(session: .remote(project: project, app: app, now: nil), runner: .remote(RemoteEffects(transport: transport, apiKey: project.apiKey)))
     }
 
     @Test("a reset request that fails offers retry", arguments: Fault.allCases)

@@ -35,7 +35,8 @@ struct ControllerTests {
 
     @Test("Picking a story plays its steps and leaves the user in the app; free exploration plays nothing")
     func pickStory() async throws {
-        var session = try await World.start().state()
+        let world = try await World.start()
+        var session = await world.state()
         var ui = UIState(colorMode: .full256)
         let commands = handle([.character("3")], session, &ui)
         let story = try #require(ScenarioLibrary.stories.dropFirst(2).first)
@@ -45,7 +46,7 @@ struct ControllerTests {
         for index in story.steps.indices {
             let step = ScenarioRunner.present(story, stepAt: index, in: session)
             #expect(step.passed, "\(step.summary)")
-            if let event = step.event { _ = session.reduce(event) }
+            if let event = step.event { session = await world.send(event) }
         }
         #expect(session.presenter == nil)
         #expect(session.app.screen == .verifyEmail)
@@ -145,12 +146,13 @@ struct ControllerTests {
 
     @Test("World keys: clock, reset, mailbox, paste, quit")
     func worldKeys() async throws {
-        var session = try await World.start().send(.draftEdited(field: "x", text: "typed"))
+        let world = try await World.start()
+        var session = await world.send(.draftEdited(field: "x", text: "typed"))
         var ui = mainUI()
         #expect(handle([.character("+")], session, &ui) == [.send(.clockAdvanceRequested(seconds: 3600))])
         #expect(handle([.character(">")], session, &ui) == [.send(.clockAdvanceRequested(seconds: 86400))])
         #expect(handle([.character("R"), .character("y")], session, &ui) == [.send(.worldResetRequested)])
-        _ = session.reduce(.worldResetRequested)
+        session = await world.send(.worldResetRequested)
         #expect(session.drafts.isEmpty, "a reset world forgets what was typed")
         #expect(handle([.character("m")], session, &ui) == [.send(.mailboxOpened)])
         #expect(handle([.character("p")] + "https://x.y/z".map { .character($0) } + [.enter], session, &ui) == [.send(.linkPasted("https://x.y/z"))])

@@ -3,15 +3,17 @@ import ActionFlowClient
 import ActionFlowModel
 @testable import ActionFlowTUI
 import Foundation
+import TestSupport
 import Testing
 
 /// Drives a real session over the embedded project (deterministic: seeded codes, a fixed
 /// clock) to reach the states the frames show.
 final class World {
-    private(set) var session: Session
+    private var embedded: EmbeddedSession
+    var session: Session { embedded.session }
 
-    init(session: Session) {
-        self.session = session
+    init(session: EmbeddedSession) {
+        embedded = session
     }
 
     static func start(device: Device = .iPhone, inApp: Bool = true, project edit: (inout ProjectConfiguration) -> Void = { _ in }) async throws -> World {
@@ -20,12 +22,12 @@ final class World {
         var app = EmbeddedWorld.defaultApp(project: project)
         app.device = device
         app.settings.handleCodeInApp = inApp
-        return World(session: EmbeddedWorld.session(project: project, app: app))
+        return World(session: EmbeddedSession(project: project, app: app))
     }
 
     @discardableResult
     func send(_ events: AppEvent...) async -> Session {
-        for event in events { _ = session.reduce(event) }
+        for event in events { embedded.reduce(event) }
         return await state()
     }
 

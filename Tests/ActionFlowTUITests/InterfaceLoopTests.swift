@@ -27,14 +27,13 @@ final class LoopHarness {
     /// A live embedded session presenting `scenario` (a shipped name), at `size`.
     static func presenting(_ scenario: String, size: (Int, Int) = (80, 24)) throws -> LoopHarness {
         let parsed = try ScenarioParser.load(contentsOf: ScenarioLibrary.locate(scenario))
-        let driver = SessionDriver(session: parsed.embeddedSession(baseProject: try ProjectConfigLoader.loadDefault()), remote: nil)
+        let driver = parsed.embeddedSession(baseProject: try ProjectConfigLoader.loadDefault())
         return LoopHarness(Interface(driver: driver, scenario: parsed, colorMode: .full256, width: size.0, height: size.1))
     }
 
     /// A free session on the embedded project, opened on the welcome screen.
     static func live(size: (Int, Int) = (80, 24)) throws -> LoopHarness {
-        let session = EmbeddedWorld.session(project: try ProjectConfigLoader.loadDefault())
-        return LoopHarness(Interface(driver: SessionDriver(session: session, remote: nil), colorMode: .full256, width: size.0, height: size.1))
+        return LoopHarness(Interface(driver: EmbeddedWorld.driver(project: try ProjectConfigLoader.loadDefault()), colorMode: .full256, width: size.0, height: size.1))
     }
 
     func send(_ message: InterfaceMessage) {

@@ -31,15 +31,14 @@ struct Rehearsal {
 
     static func presenting(_ scenario: String, size: (Int, Int), theme: Theme) throws -> Rehearsal {
         let parsed = try ScenarioParser.load(contentsOf: ScenarioLibrary.locate(scenario))
-        let driver = SessionDriver(session: parsed.embeddedSession(baseProject: try ProjectConfigLoader.loadDefault()), remote: nil)
+        let driver = parsed.embeddedSession(baseProject: try ProjectConfigLoader.loadDefault())
         let model = Interface(driver: driver, scenario: parsed, colorMode: .full256, theme: theme, width: size.0, height: size.1)
         return Rehearsal(model, name: "\(scenario) at \(size.0)x\(size.1), \(theme)")
     }
 
     static func welcome(size: (Int, Int), theme: Theme, devices: [DeviceName] = [.iphone]) throws -> Rehearsal {
         let project = try ProjectConfigLoader.loadDefault()
-        let session = Session.embedded(project: project, devices: EmbeddedWorld.defaultDevices(devices, project: project))
-        let model = Interface(driver: SessionDriver(session: session, remote: nil), colorMode: .full256, theme: theme, width: size.0, height: size.1)
+        let model = Interface(driver: .embedded(project: project, devices: EmbeddedWorld.defaultDevices(devices, project: project)), colorMode: .full256, theme: theme, width: size.0, height: size.1)
         return Rehearsal(model, name: "welcome at \(size.0)x\(size.1), \(theme)")
     }
 
@@ -272,7 +271,8 @@ struct RehearsalTests {
         for size in Self.sizes.reversed() {
             var rehearsal = Rehearsal(Interface(replaying: recording, title: scenario.title, colorMode: .full256, width: size.0, height: size.1),
                                       name: "replay of \(name) at \(size.0)x\(size.1)")
-            for index in 0..<recording.events.count { rehearsal.key(.character("n"), "n #\(index + 1)") }
+            // One n per step: an event and the world's replies to it.
+            for index in 0..<Replay(recording).stepCount { rehearsal.key(.character("n"), "n #\(index + 1)") }
             for index in 0..<3 { rehearsal.key(.character("b"), "b #\(index + 1)") }
             if size == (200, 50) { wide = rehearsal.shots }
             problems += FrameInvariants.violations(rehearsal.shots, wide: wide)
@@ -303,7 +303,8 @@ struct RehearsalTests {
                                           name: "replay of \(name) at \(size.0)x\(size.1), \(theme)")
                 // Through every pane at the start and at the end, so that each is drawn with the whole capture.
                 for tab in 1...8 { rehearsal.key(.character(Character(String(tab))), "pane \(tab)") }
-                for index in 0..<recording.events.count { rehearsal.key(.character("n"), "n #\(index + 1)") }
+                // One n per step: an event and the world's replies to it.
+                for index in 0..<Replay(recording).stepCount { rehearsal.key(.character("n"), "n #\(index + 1)") }
                 for tab in 1...8 { rehearsal.key(.character(Character(String(tab))), "pane \(tab)") }
                 for index in 0..<3 { rehearsal.key(.character("b"), "b #\(index + 1)") }
                 if size == (200, 50), theme == .dark { wide = rehearsal.shots }

@@ -8,8 +8,7 @@ import Testing
 struct ReplayWordingTests {
     @Test("an event where the user typed reads 'Types into Email' in the status line, not the field's identifier", arguments: [small, (120, 36)])
     func typedField(_ size: (Int, Int)) async throws {
-        let session = Session.embedded(project: try ProjectConfigLoader.loadDefault(), app: AppState(device: .iPhone, settings: ActionCodeSettings(handleCodeInApp: true, iOSBundleID: "com.example.ios")))
-        var driver = SessionDriver(session: session, remote: nil)
+        var driver = SessionDriver.embedded(project: try ProjectConfigLoader.loadDefault(), app: AppState(device: .iPhone, settings: ActionCodeSettings(handleCodeInApp: true, iOSBundleID: "com.example.ios")))
         await driver.send(.openRoute("/articles/42"))
         await driver.send(.draftEdited(field: DraftField.signInEmail.rawValue, text: "bob@example.com"))
         await driver.send(.forgotPasswordTapped)
@@ -23,7 +22,7 @@ struct ReplayWordingTests {
         #expect(text.contains("next (n): Types into Email"), "\(text)")
         #expect(!text.contains("signIn.email") && !text.contains("draft "), "\(text)")
         replay.seek(to: 2)
-        #expect(replay.shownSession(title: "typed").presenter?.lastResult == "event 2: Types into Email")
+        #expect(replay.shownSession(title: "typed").presenter?.lastResult == "step 2: Types into Email")
     }
 
     @Test("a replay of a headless run shows what each form sent, as presenter mode shows it typed: never the placeholders")

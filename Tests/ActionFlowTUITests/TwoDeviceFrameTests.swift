@@ -3,6 +3,7 @@ import ActionFlowClient
 import ActionFlowModel
 @testable import ActionFlowTUI
 import Foundation
+import TestSupport
 import Testing
 
 /// The iPhone asked for a reset on the way to /account; the laptop opened the email: the web
@@ -11,17 +12,18 @@ func crossDeviceResetOnTheLaptop() throws -> Session {
     let project = try ProjectConfigLoader.loadDefault()
     var settings = EmbeddedWorld.defaultApp(project: project).settings
     settings.handleCodeInApp = false
-    var session = Session.embedded(project: project, devices: [.iphone, .laptop].map { SessionDevice(name: $0, settings: settings) })
+    var session = EmbeddedSession(project: project, devices: [.iphone, .laptop].map { SessionDevice(name: $0, settings: settings) })
     for event: AppEvent in [.openRoute("/account"), .forgotPasswordTapped, .passwordResetRequested(email: "bob@example.com"), .deviceFocused(1), .mailboxOpened] {
         _ = session.reduce(event)
     }
     _ = session.reduce(.linkTapped(messageID: session.inbox.last?.id ?? ""))
-    session.exchanges = session.exchanges.map { record in
+    var state = session.session
+    state.exchanges = state.exchanges.map { record in
         var record = record
         record.duration = 0.0012
         return record
     }
-    return session
+    return state
 }
 
 @Suite("Frames of two devices: side by side when wide, the one in focus when narrow")

@@ -229,7 +229,7 @@ extension CapturedFlow {
 
     /// The session a capture starts from: its client, over a remote world of `project`.
     static func startSession(project: ProjectConfiguration, source: String, now: Date?) -> Session {
-        var start = Session(world: .remote(RemoteWorld(project: project, inbox: [], now: now)),
+        var start = Session(world: World(project: project, inbox: [], now: now, isSimulated: false),
                             app: AppState(device: Self.capturedClient, settings: ActionCodeSettings()))
         start.capture = source
         return start

@@ -117,10 +117,9 @@ extension Session {
             self.earlier = earlier
             if let mark = presenter?.journalMark { presenter?.journalMark = max(0, mark - dropped) }
         }
-        if case .remote(var remote) = world, remote.inbox.count > mail {
-            let dropped = remote.inbox.count - mail
-            remote.inbox.removeFirst(dropped)
-            world = .remote(remote)
+        if world.inbox.count > mail {
+            let dropped = world.inbox.count - mail
+            world.inbox.removeFirst(dropped)
             for index in devices.indices { devices[index].app.listedMessages = max(0, devices[index].app.listedMessages - dropped) }
         }
     }
