@@ -250,6 +250,85 @@ struct PasswordResetReducerTests {
         store.finish()
     }
 
+    @Test("the exhaustive store over the embedded world: each call's exchange, the email the project sent and the reply come back as events, in order")
+    func embeddedStore() throws {
+        var project = Fixture.project
+        project.users = [PresetUser(email: bob, password: "old password", emailVerified: true)]
+        var store = TestStore(embedded: SessionDriver.embedded(project: project, app: Fixture.app()))
+        /// The exchange the runner reports, numbered as the session numbers it.
+        func exchange(_ event: AppEvent) -> ExchangeRecord? {
+            if case .exchangeRecorded(let record, _, by: .app) = event { record } else { nil }
+        }
+        store.send(.openRoute("/articles/42")) {
+            $0.app.screen = .signIn
+            $0.app.pendingDestination = .article(id: "42")
+            $0.log(.gated(.open(.article(id: "42")), target: .article(id: "42"), gate: .signIn))
+        }
+        let wrong = AuthCall.signInWithPassword(SignInWithPasswordRequest(email: bob, password: "wrong"))
+        store.send(.signInSubmitted(email: bob, password: "wrong"), effects: [.call(wrong, by: .app)]) {
+            $0.app.busy = [.signIn]
+            $0.log(.request(wrong, by: .app, purpose: .signInForm))
+        }
+        store.receive(exchange) { session, record in
+            #expect(record.status == 400 && record.operation == .signInWithPassword)
+            var numbered = record
+            numbered.id = 1
+            session.exchanges = [numbered]
+            session.exchangeCount = 1
+            session.log(.exchange(id: 1, .signInWithPassword, by: .app, status: 400, error: "INVALID_PASSWORD"))
+        }
+        let invalidPassword = AuthFailure.server(.invalidPassword, detail: "The password is invalid or the user does not have a password.")
+        store.receive(.callFailed(wrong, by: .app, invalidPassword)) {
+            $0.app.busy = []
+            $0.app.banner = ErrorBanner(message: "INVALID_PASSWORD: The password is invalid or the user does not have a password. (wrong password)", code: .invalidPassword, retry: nil)
+            $0.log(.callFailed(.signInWithPassword, invalidPassword, retryable: false))
+        }
+        store.send(.forgotPasswordTapped) {
+            $0.app.screen = .forgotPassword
+            $0.app.banner = nil
+            $0.log(.forgotPassword(resumePath: "/articles/42"))
+        }
+        var sent = Fixture.inAppSettings
+        sent.url = "https://www.example.com/articles/42"
+        let send = AuthCall.sendOobCode(SendOobCodeRequest(requestType: .passwordReset, email: bob, settings: sent, clientType: .iOS), locale: nil)
+        store.send(.passwordResetRequested(email: bob), effects: [.call(send, by: .app)]) {
+            $0.app.busy = [.sendOobCode]
+            $0.app.flow = FlowProgress(kind: .passwordReset, step: .requesting, email: self.bob, continueURL: "https://www.example.com/articles/42")
+            $0.app.sentSettings = sent
+            $0.log(.request(send, by: .app, purpose: .sendEmail(recipient: self.bob)))
+        }
+        store.receive(exchange) { session, record in
+            #expect(record.status == 200 && record.operation == .sendOobCode)
+            var numbered = record
+            numbered.id = 2
+            session.exchanges.append(numbered)
+            session.exchangeCount = 2
+            session.log(.exchange(id: 2, .sendOobCode, by: .app, status: 200, error: nil))
+        }
+        var mail: [MailMessage] = []
+        store.receive({ if case .mailSent(let messages) = $0 { messages } else { nil } }) { session, messages in
+            mail = messages
+            #expect(messages.map(\.to) == [bob] && messages.map(\.requestType) == [.passwordReset])
+            // The Hosting link holds the action URL, which holds the continue URL: encoded twice.
+            #expect(messages.first?.link.contains("continueUrl%3Dhttps%253A%252F%252Fwww.example.com%252Farticles%252F42") == true, "\(messages)")
+            session.world.inbox = messages
+            for message in messages { session.log(.mailSent(id: message.id, to: message.to, message.requestType)) }
+        }
+        store.receive(.callSucceeded(send, by: .app, .oobCodeSent(SendOobCodeResponse(email: bob))), effects: [.refreshMailbox]) {
+            $0.app.busy = [.mailbox]
+            $0.app.flow?.step = .emailSent
+            $0.app.screen = .signIn
+            $0.log(.reply(.oobCodeSent(.passwordReset, email: self.bob, enumerationProtected: false)))
+            $0.log(.reply(.checkYourEmail))
+        }
+        store.receive(.mailboxRefreshed(mail)) {
+            $0.app.busy = []
+            $0.app.listedMessages = 1
+            $0.log(.mailboxListed(new: 1, total: 1))
+        }
+        store.finish()
+    }
+
     @Test("an embedded session plays the in-app reset synchronously and journals what a remote world journals, plus its exchanges and mails")
     func embeddedMatchesRemote() throws {
         var project = Fixture.project

@@ -2,24 +2,42 @@
 import ActionFlowModel
 import Testing
 
-/// Exhaustive reducer harness over a session with a remote world: each step states the whole
-/// change of the session and the exact effects, and every effect must be answered by a
-/// `receive` before `finish`.
+/// Exhaustive reducer harness: each step states the whole change of the session and the exact
+/// effects. Over a remote world every effect must be answered by a `receive` before `finish`;
+/// over the embedded world the store runs each effect at once on the simulated project, as
+/// `EffectRunner` does for the interface, and every reply it gave must be received, in order.
 struct TestStore {
     private(set) var session: Session
     private var unanswered: [Effect] = []
+    /// The embedded world's runner, and the replies it gave that are not received yet.
+    private var runner: EffectRunner?
+    private var replies: [AppEvent] = []
 
     init(_ session: Session) {
         self.session = session
     }
 
+    /// A store over the embedded world of `driver`: its effects run on its simulated project.
+    init(embedded driver: SessionDriver) {
+        session = driver.session
+        runner = driver.runner
+    }
+
     /// Sends a user intent; `update` turns the old session into the expected new one.
     mutating func send(_ event: AppEvent, effects expected: [Effect] = [], sourceLocation: SourceLocation = #_sourceLocation, _ update: (inout Session) -> Void = { _ in }) {
+        if let next = replies.first {
+            Issue.record("\(event) sent while the world's reply \(next) waits to be received", sourceLocation: sourceLocation)
+        }
         step(event, expected, sourceLocation, update)
     }
 
-    /// Feeds back the reply to an effect sent earlier.
+    /// Feeds back the reply to an effect sent earlier; over the embedded world, takes the next
+    /// reply it gave, which must be `event`.
     mutating func receive(_ event: AppEvent, effects expected: [Effect] = [], sourceLocation: SourceLocation = #_sourceLocation, _ update: (inout Session) -> Void = { _ in }) {
+        if runner != nil {
+            receive({ $0 == event ? () : nil }, effects: expected, sourceLocation: sourceLocation) { session, _ in update(&session) }
+            return
+        }
         guard let index = unanswered.firstIndex(where: { Self.answers(event, $0) }) else {
             Issue.record("\(event) answers no outstanding effect; outstanding: \(unanswered)", sourceLocation: sourceLocation)
             return
@@ -28,8 +46,25 @@ struct TestStore {
         step(event, expected, sourceLocation, update)
     }
 
+    /// Takes the embedded world's next reply, which `match` must recognise; `update` gets what
+    /// it took out of it (a record the simulated project made, an email it sent).
+    mutating func receive<Payload>(_ match: (AppEvent) -> Payload?, effects expected: [Effect] = [], sourceLocation: SourceLocation = #_sourceLocation,
+                                   _ update: (inout Session, Payload) -> Void) {
+        guard let next = replies.first else {
+            Issue.record("no reply of the embedded world waits", sourceLocation: sourceLocation)
+            return
+        }
+        guard let payload = match(next) else {
+            Issue.record("the embedded world's next reply is \(next)", sourceLocation: sourceLocation)
+            return
+        }
+        replies.removeFirst()
+        step(next, expected, sourceLocation) { update(&$0, payload) }
+    }
+
     func finish(sourceLocation: SourceLocation = #_sourceLocation) {
         #expect(unanswered.isEmpty, "effects never answered: \(unanswered)", sourceLocation: sourceLocation)
+        #expect(replies.isEmpty, "replies never received: \(replies)", sourceLocation: sourceLocation)
     }
 
     private mutating func step(_ event: AppEvent, _ expectedEffects: [Effect], _ sourceLocation: SourceLocation, _ update: (inout Session) -> Void) {
@@ -42,7 +77,12 @@ struct TestStore {
             Issue.record("session after \(event) differs:\n\(lines.joined(separator: "\n"))", sourceLocation: sourceLocation)
             session = expected
         }
-        unanswered += effects
+        guard runner != nil else {
+            unanswered += effects
+            return
+        }
+        // In the order a runner runs them: each effect's replies before the next effect's.
+        for effect in effects { replies += runner?.runNow(effect) ?? [] }
     }
 
     private static func answers(_ event: AppEvent, _ effect: Effect) -> Bool {
