@@ -499,10 +499,10 @@ indirect enum JSONBody: Decodable, Equatable {
 
     /// Compact JSON, members sorted, with what `UntrustedText` would replace escaped (JSON
     /// readers decode it back): a script is read on terminals too.
-    static let format = JSONWriter.Format(sortedKeys: true, terminalSafe: true)
+    static let format = JSONOutput.Format(sortedKeys: true, terminalSafe: true)
 
     static func literal(_ value: some Encodable) -> String {
-        (try? JSONWriter.string(value, format: format)) ?? "null"
+        (try? JSONOutput.string(value, format: format)) ?? "null"
     }
 
     /// The JSON as pieces of a shell word: each string under a secret key (`identities` the same

@@ -96,14 +96,14 @@ public enum SessionFile {
     }
 
     /// `JSONEncoder` with `.sortedKeys` (slashes escaped) and `.secondsSince1970` dates.
-    static let fileFormat = JSONWriter.Format(sortedKeys: true, escapesSlashes: true, dates: .secondsSince1970)
+    static let fileFormat = JSONOutput.Format(sortedKeys: true, escapesSlashes: true, dates: .secondsSince1970)
 
     static func envelope(_ recording: SessionRecording) -> Envelope {
         Envelope(format: format, version: version, transport: recording.transport, start: recording.start, events: recording.events, times: recording.times, current: recording.current, worlds: recording.worlds)
     }
 
     public static func encode(_ recording: SessionRecording) throws -> Data {
-        try JSONWriter.data(envelope(recording), format: fileFormat)
+        try JSONOutput.data(envelope(recording), format: fileFormat)
     }
 
     /// Reads a session file made for `transport` (`embedded` or `rest`; nil takes either). Nil

@@ -59,11 +59,11 @@ public final class SessionSpool {
 
     /// Writes events reduced at `time`. A failed write is remembered and reported by `finish`.
     public func append(_ newEvents: [AppEvent], at time: Date) {
-        guard failure == nil, !newEvents.isEmpty, let stamp = try? JSONWriter.data(time, format: SessionFile.fileFormat) else { return }
+        guard failure == nil, !newEvents.isEmpty, let stamp = try? JSONOutput.data(time, format: SessionFile.fileFormat) else { return }
         var eventBytes = Data()
         var timeBytes = Data()
         for event in newEvents {
-            guard let encoded = try? JSONWriter.data(event, format: SessionFile.fileFormat) else { continue }
+            guard let encoded = try? JSONOutput.data(event, format: SessionFile.fileFormat) else { continue }
             if count > 0 {
                 eventBytes.append(UInt8(ascii: ","))
                 timeBytes.append(UInt8(ascii: ","))
@@ -84,8 +84,8 @@ public final class SessionSpool {
         let pieces: [Data]
         do {
             pieces = [
-                try Data(#"{"current":"#.utf8) + JSONWriter.data(current, format: SessionFile.fileFormat) + Data(#","events":["#.utf8),
-                try Data(#"],"format":"\#(SessionFile.format)","start":"#.utf8) + JSONWriter.data(start, format: SessionFile.fileFormat) + Data(#","times":["#.utf8),
+                try Data(#"{"current":"#.utf8) + JSONOutput.data(current, format: SessionFile.fileFormat) + Data(#","events":["#.utf8),
+                try Data(#"],"format":"\#(SessionFile.format)","start":"#.utf8) + JSONOutput.data(start, format: SessionFile.fileFormat) + Data(#","times":["#.utf8),
                 Data(#"],"transport":"\#(transport)","version":\#(SessionFile.version)}"#.utf8),
             ]
         } catch {

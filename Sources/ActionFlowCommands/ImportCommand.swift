@@ -58,7 +58,7 @@ struct ImportCommand: AsyncParsableCommand {
             let flow = try CapturedFlow.read(data, project: configuration, release: file?.release)
             let comparison = compare ? await ServerProgram.comparesCaptures?(flow, configuration) : nil
             if json {
-                output = JSONWriter.commandOutput(CapturedFlow.Report(flow, comparison: comparison))
+                output = JSONOutput.commandOutput(CapturedFlow.Report(flow, comparison: comparison))
             } else {
                 output = flow.narration(source: source) + (comparison.map { "\n\n" + $0.text } ?? "")
             }
@@ -80,7 +80,7 @@ struct ImportCommand: AsyncParsableCommand {
     /// The command's output for a capture's bytes, or why they are no capture.
     static func render(_ data: Data, source: String, json: Bool, project: ProjectConfiguration) throws(CaptureError) -> String {
         let flow = try CapturedFlow.read(data, project: project)
-        return json ? JSONWriter.commandOutput(flow.report) : flow.narration(source: source)
+        return json ? JSONOutput.commandOutput(flow.report) : flow.narration(source: source)
     }
 
     private static func readFailure(_ error: any Error) -> String {

@@ -109,14 +109,14 @@ struct InspectCommand: ParsableCommand {
         } catch {
             guard let sdks, let link = try? LinkInspector.clean(text).link else { return (nil, error) }
             let readings = sdks.map { $0.read(link) }
-            let output = json ? JSONWriter.commandOutput(SDKInspectOutput(anatomy: nil, error: error.description, readings: readings, all: sdks.count > 1))
+            let output = json ? JSONOutput.commandOutput(SDKInspectOutput(anatomy: nil, error: error.description, readings: readings, all: sdks.count > 1))
                 : SDKTable.text(readings)
             return (output, error)
         }
-        guard let sdks else { return (json ? JSONWriter.commandOutput(anatomy) : humanText(anatomy), nil) }
+        guard let sdks else { return (json ? JSONOutput.commandOutput(anatomy) : humanText(anatomy), nil) }
         let readings = sdks.map { $0.read(anatomy.link) }
         if json {
-            return (JSONWriter.commandOutput(SDKInspectOutput(anatomy: anatomy, error: nil, readings: readings, all: sdks.count > 1)), nil)
+            return (JSONOutput.commandOutput(SDKInspectOutput(anatomy: anatomy, error: nil, readings: readings, all: sdks.count > 1)), nil)
         }
         return (humanText(anatomy) + "\n\n" + SDKTable.text(readings), nil)
     }

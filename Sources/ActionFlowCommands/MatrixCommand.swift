@@ -217,7 +217,7 @@ struct MatrixCommand: ParsableCommand {
                 var associationFiles: [AssociationFiles]
                 var assumptions: [String]
             }
-            return .success(JSONWriter.commandOutput(MigrationJSON(requestType: requestType, settings: settings, rows: migration.rows, associationFiles: files, assumptions: migration.assumptions)))
+            return .success(JSONOutput.commandOutput(MigrationJSON(requestType: requestType, settings: settings, rows: migration.rows, associationFiles: files, assumptions: migration.assumptions)))
         }
         let markdown = format == .markdown
         let bullet = markdown ? "- " : "  "
@@ -376,6 +376,6 @@ struct MatrixCommand: ParsableCommand {
     static func json(_ matrix: RoutingMatrix, settings: ActionCodeSettings, requestType: OobRequestType, project: ProjectConfiguration, findings: [Finding], sdks: [SDKMatrix]) -> String {
         let value = MatrixJSON(link: matrix.link, requestType: requestType, mobileLinkStyle: project.mobileLinkStyle, settings: settings,
                                findings: findings, rows: matrix.rows, assumptions: matrix.assumptions, sdks: sdks.isEmpty ? nil : sdks)
-        return JSONWriter.commandOutput(value)
+        return JSONOutput.commandOutput(value)
     }
 }

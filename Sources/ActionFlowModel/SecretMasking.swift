@@ -104,10 +104,6 @@ public enum SecretMasking {
         guard let object = try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]) else {
             return maskLinks(in: String(decoding: data, as: UTF8.self))
         }
-        // Masked as it is written, by the project's writer, where the value holds only what it
-        // writes as Foundation does (strings, Booleans, integers, null): re-serializing through
-        // Foundation cost more than reading a captured exchange otherwise did.
-        if let written = JSONWriter.string(plain: object, format: Self.maskedBodyFormat) { return written }
         let masked = maskJSONValue(object, key: nil)
         guard let out = try? JSONSerialization.data(withJSONObject: masked, options: [.prettyPrinted, .sortedKeys, .fragmentsAllowed, .withoutEscapingSlashes]) else {
             return maskLinks(in: String(decoding: data, as: UTF8.self))
@@ -115,24 +111,9 @@ public enum SecretMasking {
         return String(decoding: out, as: UTF8.self)
     }
 
-    /// `JSONSerialization`'s `.prettyPrinted, .sortedKeys, .withoutEscapingSlashes`, masking.
-    static let maskedBodyFormat = JSONWriter.Format(pretty: true, sortedKeys: true, masksSecrets: true)
-
-    /// The masked JSON of a request or reply body, exactly as `maskJSON` writes what
-    /// `JSONEncoder` makes of it, but written straight from the value: every exchange of a flow
-    /// is recorded, and encoding, parsing and re-serializing through Foundation cost more than
-    /// the rest of the flow.
+    /// The masked JSON of a request or reply body: `maskJSON` of what `JSONEncoder` makes of it.
     public static func maskedJSON(_ value: some Encodable) -> String {
-        do {
-            return try JSONWriter.encoding(value, format: .masked) { writer, wroteNothing in
-                // `JSONEncoder` refused a value that encodes nothing; `maskJSON` then had no JSON.
-                wroteNothing ? "{}" : writer.text
-            }
-        } catch is JSONWriter.Unsupported {
-            return (try? JSONEncoder().encode(value)).map(maskJSON) ?? "{}"
-        } catch {
-            return "{}"
-        }
+        (try? JSONEncoder().encode(value)).map(maskJSON) ?? "{}"
     }
 
     private static func maskJSONValue(_ value: Any, key: String?) -> Any {

@@ -71,14 +71,6 @@ public struct APIResponse: Sendable {
 
     static let jsonType = "application/json; charset=utf-8"
 
-    /// Links stay readable: no `\/` escapes. Shared: `JSONEncoder` is thread-safe, and making
-    /// one per answer shows in `serve`'s profile.
-    static let encoder: JSONEncoder = {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.withoutEscapingSlashes]
-        return encoder
-    }()
-
     static func json(_ value: some Encodable, status: Int = 200) -> APIResponse {
         do {
             return APIResponse(status: status, contentType: jsonType, body: try encodeJSON(value))
@@ -87,27 +79,14 @@ public struct APIResponse: Sendable {
         }
     }
 
-    /// The answer's JSON, written by `JSONWriter` when it can, else by `encoder`. Debug builds,
-    /// and so every test that talks to `serve`, check that both write the same JSON.
+    /// Links stay readable: no `\/` escapes.
     static func encodeJSON(_ value: some Encodable) throws -> Data {
-        guard let written = try? JSONWriter.data(value, format: .wire) else { return try encoder.encode(value) }
-        assert(sameJSON(written, try? encoder.encode(value)), "JSONWriter and JSONEncoder differ on \(type(of: value))")
-        return written
-    }
-
-    /// Whether two texts hold the same JSON value, whatever the order of their objects' members.
-    static func sameJSON(_ first: Data, _ second: Data?) -> Bool {
-        guard let second,
-              let one = try? JSONSerialization.jsonObject(with: first, options: [.fragmentsAllowed]) as? NSObject,
-              let other = try? JSONSerialization.jsonObject(with: second, options: [.fragmentsAllowed]) as? NSObject else { return false }
-        return one.isEqual(other)
+        try JSONOutput.data(value, format: .wire)
     }
 
     /// A JSON object built from plain values (for answers with no wire type of their own).
     static func jsonObject(_ object: [String: Any], status: Int = 200) -> APIResponse {
-        // `JSONSerialization` with `.sortedKeys, .withoutEscapingSlashes` for what the writer refuses.
-        let data = JSONWriter.string(plain: object, format: JSONWriter.Format(sortedKeys: true)).map { Data($0.utf8) }
-            ?? (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data("{}".utf8)
+        let data = JSONOutput.string(plain: object, format: JSONOutput.Format(sortedKeys: true)).map { Data($0.utf8) } ?? Data("{}".utf8)
         return APIResponse(status: status, contentType: jsonType, body: data)
     }
 

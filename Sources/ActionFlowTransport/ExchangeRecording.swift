@@ -42,13 +42,13 @@ extension ExchangeRecord {
 
     /// A request or response body as sent, laid out as `maskedJSON` lays it out.
     static func unmaskedJSON(_ value: some Encodable) -> String {
-        if let text = try? JSONWriter.string(value, format: unmaskedFormat) { return text }
+        if let text = try? JSONOutput.string(value, format: unmaskedFormat) { return text }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         return (try? encoder.encode(value)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
     }
 
-    private static let unmaskedFormat = JSONWriter.Format(pretty: true, sortedKeys: true, dates: .secondsSinceReferenceDate)
+    private static let unmaskedFormat = JSONOutput.Format(pretty: true, sortedKeys: true)
 
     /// `POST /v1/accounts:sendOobCode?key=fake-a…(masked)`.
     public static func requestLine(_ operation: IdentityToolkitOperation, apiKey: String?) -> String {

@@ -51,10 +51,10 @@ import Testing
     }
 }
 
-/// Token payloads, written on every sign-in by `JSONWriter.string(plain:format:)`.
+/// Token payloads, written on every sign-in by `JSONOutput.string(plain:format:)`.
 @Suite struct PlainJSONTests {
     /// `.sortedKeys, .withoutEscapingSlashes`.
-    static let tokens = JSONWriter.Format(sortedKeys: true)
+    static let tokens = JSONOutput.Format(sortedKeys: true)
 
     @Test("Claims and records read byte for byte as JSONSerialization writes them, keys in its order")
     func sameAsSerialization() throws {
@@ -67,9 +67,9 @@ import Testing
         ]
         for object in objects {
             let expected = String(decoding: try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]), as: UTF8.self)
-            #expect(JSONWriter.string(plain: object, format: Self.tokens) == expected)
+            #expect(JSONOutput.string(plain: object, format: Self.tokens) == expected)
         }
-        #expect(JSONWriter.string(plain: ["date": Date()], format: Self.tokens) == nil, "values JSON has no form for are refused")
+        #expect(JSONOutput.string(plain: ["date": Date()], format: Self.tokens) == nil, "values JSON has no form for are refused")
     }
 
     /// JSONSerialization's own writing of a parsed document, as `maskJSON` wrote every body before.
