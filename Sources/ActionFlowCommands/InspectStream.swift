@@ -31,8 +31,8 @@ struct InspectStream {
     func run(input: Int32, output: Int32) throws -> Int {
         var reader = LineReader(descriptor: input, limit: LinkInspector.maximumLinkBytes)
         if workers > 1 && !flushEachLine { return try runInBatches(&reader, output: output) }
-        // Lines gather in a buffer and leave in large writes.
-        var json = Data(capacity: Self.blockSize * 2)
+        // Lines gather in the writer's buffer and leave in large writes.
+        var json = JSONLineWriter(capacity: Self.blockSize * 2)
         var number = 0
         while let line = try reader.next() {
             number += 1
@@ -48,8 +48,8 @@ struct InspectStream {
     /// is written in input order: memory holds one batch, however long the input.
     private func runInBatches(_ reader: inout LineReader, output: Int32) throws -> Int {
         let workers = self.workers
-        let writers = UnsafeMutablePointer<Data>.allocate(capacity: workers)
-        for index in 0..<workers { (writers + index).initialize(to: Data(capacity: Self.blockSize)) }
+        let writers = UnsafeMutablePointer<JSONLineWriter>.allocate(capacity: workers)
+        for index in 0..<workers { (writers + index).initialize(to: JSONLineWriter(capacity: Self.blockSize)) }
         defer {
             writers.deinitialize(count: workers)
             writers.deallocate()
@@ -73,8 +73,8 @@ struct InspectStream {
             batch.withUnsafeBufferPointer { lines in
                 let work = SharedBatch(lines: lines, writers: writers)
                 DispatchQueue.concurrentPerform(iterations: workers) { worker in
-                    // Written through a local copy: the buffers sit side by side in memory, and
-                    // two threads writing one cache line slow each other down.
+                    // Written through a local copy: the writers sit side by side in memory, and
+                    // two threads bumping counts in one cache line slow each other down.
                     var writer = (work.writers + worker).move()
                     for index in min(worker * slice, work.lines.count)..<min((worker + 1) * slice, work.lines.count) {
                         write(work.lines[index], number: firstNumber + index, into: &writer)
@@ -90,44 +90,24 @@ struct InspectStream {
 
     /// One input line as JSON: the link's anatomy as `inspect --json` gives it (compact), or the
     /// error with the line number.
-    func write(_ line: LineReader.Line, number: Int, into json: inout Data) {
+    func write(_ line: LineReader.Line, number: Int, into json: inout JSONLineWriter) {
         let text: String
         switch line {
         case .tooLong(let bytes):
-            return json.append(Self.lineError(LinkParseError.tooLong(bytes: bytes, limit: LinkInspector.maximumLinkBytes).description, line: number))
+            return json.lineError(LinkParseError.tooLong(bytes: bytes, limit: LinkInspector.maximumLinkBytes).description, line: number)
         case .bytes(let bytes):
             // Plain ASCII, the usual line, needs no validation.
             let ascii = bytes.allSatisfy { $0 < 0x80 }
             guard let decoded = ascii ? String(decoding: bytes, as: UTF8.self) : String(validating: bytes, as: UTF8.self) else {
-                return json.append(Self.lineError("line \(number) is not valid UTF-8", line: number))
+                return json.lineError("line \(number) is not valid UTF-8", line: number)
             }
             text = decoded
         }
         do {
-            let anatomy = try LinkInspector.inspect(text, authorizedDomains: authorizedDomains)
-            json.append((try? JSONOutput.data(anatomy, format: .commandLine)) ?? Self.lineError("the link's anatomy cannot be written as JSON", line: number))
+            json.anatomy(try LinkInspector.inspect(text, authorizedDomains: authorizedDomains))
         } catch {
-            json.append(Self.lineError(error.description, line: number))
+            json.lineError(error.description, line: number)
         }
-    }
-
-    /// The object a line that is no link becomes.
-    static func lineError(_ message: String, line: Int) -> Data {
-        struct LineError: Encodable {
-            var error: String
-            var line: Int
-        }
-        return (try? JSONOutput.data(LineError(error: message, line: line), format: .commandLine)) ?? Data(#"{"line":\#(line)}"#.utf8)
-    }
-}
-
-extension Data {
-    /// Writes everything gathered to `descriptor` and empties the buffer.
-    mutating func flush(to descriptor: Int32) throws(StreamError) {
-        if let code = withUnsafeBytes({ DescriptorWrite.all(descriptor, $0) }) {
-            throw StreamError(action: "write the results", code: code)
-        }
-        removeAll(keepingCapacity: true)
     }
 }
 
@@ -135,7 +115,7 @@ extension Data {
 /// only its own writer, and the batch stays unchanged until every worker is done.
 private struct SharedBatch: @unchecked Sendable {
     let lines: UnsafeBufferPointer<LineReader.Line>
-    let writers: UnsafeMutablePointer<Data>
+    let writers: UnsafeMutablePointer<JSONLineWriter>
 }
 
 /// Lines of a file descriptor, read in fixed chunks: `\n` ends a line (a `\r` before it is

@@ -160,6 +160,10 @@ struct JSONLineWriterTests {
                 let written = try JSONOutput.string(anatomy, format: .commandLine)
                 #expect(written == (try reference(anatomy)), "\(link)")
                 #expect(!UntrustedText.needsSanitizing(written))
+                // `--jsonl`'s hand-written line is the same bytes.
+                var writer = JSONLineWriter()
+                writer.anatomy(anatomy)
+                #expect(String(decoding: writer.bytes, as: UTF8.self) == written, "\(link)")
                 #expect(try JSONOutput.string(anatomy, format: .command) == Self.reference(anatomy, [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]), "\(link)")
             }
         }
@@ -179,6 +183,9 @@ struct JSONLineWriterTests {
                     }
                     let expected = Self.escapingUnsafeCharacters(String(decoding: try encoder.encode(text), as: UTF8.self))
                     #expect(try JSONOutput.string(text, format: .commandLine) == expected, "length \(length), position \(position)")
+                    var writer = JSONLineWriter()
+                    writer.lineError(text, line: 0)
+                    #expect(String(decoding: writer.bytes, as: UTF8.self) == #"{"error":"# + expected + #","line":0}"#, "length \(length), position \(position)")
                 }
             }
         }
@@ -186,6 +193,8 @@ struct JSONLineWriterTests {
 
     @Test("An error line is an object with the message and the line number")
     func errorLine() throws {
-        #expect(String(decoding: InspectStream.lineError("\"bad\"\u{202E} line", line: 12), as: UTF8.self) == #"{"error":"\"bad\"\u202e line","line":12}"#)
+        var writer = JSONLineWriter()
+        writer.lineError("\"bad\"\u{202E} line", line: 12)
+        #expect(String(decoding: writer.bytes, as: UTF8.self) == #"{"error":"\"bad\"\u202e line","line":12}"#)
     }
 }
