@@ -44,12 +44,6 @@ public enum JSONOutput {
         /// `--jsonl`: `command` on one line.
         public static let commandLine = Format(sortedKeys: true, terminalSafe: true)
 
-        var serialization: JSONSerialization.WritingOptions {
-            var options: JSONSerialization.WritingOptions = escapesSlashes ? [.fragmentsAllowed] : [.fragmentsAllowed, .withoutEscapingSlashes]
-            if pretty { options.insert(.prettyPrinted) }
-            if sortedKeys { options.insert(.sortedKeys) }
-            return options
-        }
     }
 
     public static func data(_ value: some Encodable, format: Format) throws -> Data {
@@ -68,13 +62,9 @@ public enum JSONOutput {
     }
 
     /// A value built of strings, numbers, Booleans, null, arrays and dictionaries (as built in
-    /// code or as `JSONSerialization.jsonObject` returns it), written by `JSONSerialization`;
-    /// nil for anything else.
+    /// code or as `JSONSerialization.jsonObject` returns it); nil for anything else.
     public static func string(plain value: Any, format: Format) -> String? {
-        guard JSONSerialization.isValidJSONObject([value]),
-              let data = try? JSONSerialization.data(withJSONObject: value, options: format.serialization) else { return nil }
-        let text = String(decoding: data, as: UTF8.self)
-        return format.terminalSafe ? terminalSafe(text) : text
+        JSONValue(plain: value).flatMap { try? string($0, format: format) }
     }
 
     /// JSON text with every scalar a terminal must not obey written as `\u` escapes: such
@@ -96,5 +86,80 @@ public enum JSONOutput {
             }
         }
         return String(safe)
+    }
+}
+
+/// A JSON document as plain values: what a body read from the wire holds, or what code builds
+/// as dictionaries, written by `JSONEncoder` (whose sorted keys cost far less than
+/// `JSONSerialization`'s, which compare them through the locale).
+public indirect enum JSONValue: Sendable, Equatable, Codable {
+    case null
+    case bool(Bool)
+    case integer(Int)
+    case number(Double)
+    case string(String)
+    case array([JSONValue])
+    case object([String: JSONValue])
+
+    /// A value built of strings, numbers, Booleans, `NSNull`, arrays and dictionaries (as built
+    /// in code or as `JSONSerialization.jsonObject` returns it); nil for anything else.
+    public init?(plain value: Any) {
+        switch value {
+        case let text as String: self = .string(text)
+        case let number as NSNumber where !(value is String):
+            if IdentityToolkitMapping.isBoolean(number) { self = .bool(number.boolValue); return }
+            if let whole = value as? Int { self = .integer(whole); return }
+            guard number.doubleValue.isFinite else { return nil }
+            self = .number(number.doubleValue)
+        case is NSNull: self = .null
+        case let dictionary as [String: Any]:
+            var object: [String: JSONValue] = [:]
+            for (key, member) in dictionary {
+                guard let converted = JSONValue(plain: member) else { return nil }
+                object[key] = converted
+            }
+            self = .object(object)
+        case let array as [Any]:
+            var elements: [JSONValue] = []
+            for element in array {
+                guard let converted = JSONValue(plain: element) else { return nil }
+                elements.append(converted)
+            }
+            self = .array(elements)
+        default:
+            return nil
+        }
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if container.decodeNil() {
+            self = .null
+        } else if let value = try? container.decode(Bool.self) {
+            self = .bool(value)
+        } else if let value = try? container.decode(Int.self) {
+            self = .integer(value)
+        } else if let value = try? container.decode(Double.self) {
+            self = .number(value)
+        } else if let value = try? container.decode(String.self) {
+            self = .string(value)
+        } else if let value = try? container.decode([JSONValue].self) {
+            self = .array(value)
+        } else {
+            self = .object(try container.decode([String: JSONValue].self))
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        switch self {
+        case .null: try container.encodeNil()
+        case .bool(let value): try container.encode(value)
+        case .integer(let value): try container.encode(value)
+        case .number(let value): try container.encode(value)
+        case .string(let value): try container.encode(value)
+        case .array(let value): try container.encode(value)
+        case .object(let value): try container.encode(value)
+        }
     }
 }

@@ -101,39 +101,32 @@ public enum SecretMasking {
     /// secret query parameters inside any other string (links such as `oobLink`). Pretty-printed
     /// with sorted keys so records read the same every run. Text that is not JSON is masked as links.
     public static func maskJSON(_ data: Data) -> String {
-        guard let object = try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]) else {
+        guard let document = try? JSONDecoder().decode(JSONValue.self, from: data),
+              let masked = try? JSONOutput.string(maskJSONValue(document, key: nil), format: maskedFormat) else {
             return maskLinks(in: String(decoding: data, as: UTF8.self))
         }
-        let masked = maskJSONValue(object, key: nil)
-        guard let out = try? JSONSerialization.data(withJSONObject: masked, options: [.prettyPrinted, .sortedKeys, .fragmentsAllowed, .withoutEscapingSlashes]) else {
-            return maskLinks(in: String(decoding: data, as: UTF8.self))
-        }
-        return String(decoding: out, as: UTF8.self)
+        return masked
     }
+
+    /// Pretty-printed with sorted keys, so that records read the same every run.
+    private static let maskedFormat = JSONOutput.Format(pretty: true, sortedKeys: true)
 
     /// The masked JSON of a request or reply body: `maskJSON` of what `JSONEncoder` makes of it.
     public static func maskedJSON(_ value: some Encodable) -> String {
         (try? JSONEncoder().encode(value)).map(maskJSON) ?? "{}"
     }
 
-    private static func maskJSONValue(_ value: Any, key: String?) -> Any {
+    /// Each string masked by the key it sits under (an array's by the array's key), or as links.
+    private static func maskJSONValue(_ value: JSONValue, key: String?) -> JSONValue {
         switch value {
-        case let dictionary as [String: Any]:
-            return dictionary.reduce(into: [String: Any]()) { result, entry in
-                result[entry.key] = maskJSONValue(entry.value, key: entry.key)
-            }
-        case let array as [Any]:
-            return array.map { maskJSONValue($0, key: key) }
-        case let string as String:
-            return key.map { mask(string, named: $0) } ?? maskLinks(in: string)
-        case let number as NSNumber:
-            // Told apart here, since a parsed number converts to `Bool` too: a Boolean, an
-            // integer, or (left as it is) a number only Foundation writes.
-            if IdentityToolkitMapping.isBoolean(number) { return number.boolValue }
-            guard "csilqCSIL".contains(String(cString: number.objCType)), let integer = Int(exactly: number.int64Value) else { return number }
-            return integer
+        case .object(let members):
+            .object(members.reduce(into: [:]) { result, member in result[member.key] = maskJSONValue(member.value, key: member.key) })
+        case .array(let elements):
+            .array(elements.map { maskJSONValue($0, key: key) })
+        case .string(let text):
+            .string(key.map { mask(text, named: $0) } ?? maskLinks(in: text))
         default:
-            return value
+            value
         }
     }
 

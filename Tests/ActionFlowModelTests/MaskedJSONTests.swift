@@ -56,8 +56,15 @@ import Testing
     /// `.sortedKeys, .withoutEscapingSlashes`.
     static let tokens = JSONOutput.Format(sortedKeys: true)
 
-    @Test("Claims and records read byte for byte as JSONSerialization writes them, keys in its order")
-    func sameAsSerialization() throws {
+    /// `JSONEncoder`'s writing of a document, with `format`'s options.
+    static func encoded(_ value: JSONValue, _ formatting: JSONEncoder.OutputFormatting) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = formatting
+        return String(decoding: try encoder.encode(value), as: UTF8.self)
+    }
+
+    @Test("Claims and records read as JSONEncoder writes them with sorted keys, every value kept")
+    func sameAsEncoder() throws {
         let objects: [[String: Any]] = [
             ["iss": "https://securetoken.google.com/demo", "aud": "demo", "auth_time": 1_768_467_600, "user_id": "u1", "sub": "u1",
              "iat": 1_768_467_600, "exp": 1_768_471_200, "email_verified": false, "email": "bob@example.com", "sid": "abcdefghij",
@@ -66,19 +73,21 @@ import Testing
             ["Zeta": 1, "a10": 1, "a9": 2, "A1": 3, "a_b": 4, "a1": 5, "name": "a/b\u{1}\u{1F}\"\\é \u{202E}", "list": [Any](), "flags": [true, false]],
         ]
         for object in objects {
-            let expected = String(decoding: try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]), as: UTF8.self)
-            #expect(JSONOutput.string(plain: object, format: Self.tokens) == expected)
+            let written = try #require(JSONOutput.string(plain: object, format: Self.tokens))
+            // The same document read back, in JSONEncoder's key order.
+            #expect(try JSONDecoder().decode(JSONValue.self, from: Data(written.utf8)) == JSONValue(plain: object))
+            #expect(written == (try Self.encoded(try JSONDecoder().decode(JSONValue.self, from: Data(written.utf8)), [.sortedKeys, .withoutEscapingSlashes])))
         }
+        #expect(JSONOutput.string(plain: ["Zeta": 1, "a10": 1, "a9": 2, "A1": 3, "a_b": 4, "a1": 5], format: Self.tokens) == #"{"A1":3,"Zeta":1,"a1":5,"a10":1,"a9":2,"a_b":4}"#)
         #expect(JSONOutput.string(plain: ["date": Date()], format: Self.tokens) == nil, "values JSON has no form for are refused")
     }
 
-    /// JSONSerialization's own writing of a parsed document, as `maskJSON` wrote every body before.
+    /// The parsed document as JSONEncoder writes it, pretty with sorted keys.
     private func foundation(_ json: String) throws -> String {
-        let object = try JSONSerialization.jsonObject(with: Data(json.utf8), options: [.fragmentsAllowed])
-        return String(decoding: try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .fragmentsAllowed, .withoutEscapingSlashes]), as: UTF8.self)
+        try Self.encoded(try JSONDecoder().decode(JSONValue.self, from: Data(json.utf8)), [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
     }
 
-    @Test("A parsed body with nothing to mask reads byte for byte as JSONSerialization writes it: Booleans, 0 and 1, negatives, null, nesting, empty containers, slashes, hostile text, and a fraction")
+    @Test("A parsed body with nothing to mask reads as JSONEncoder writes it: Booleans, 0 and 1, negatives, null, nesting, empty containers, slashes, hostile text, and a fraction")
     func parsedBodiesAsFoundationWritesThem() throws {
         let hostile = String(decoding: try JSONSerialization.data(withJSONObject: [MaskedJSONTests.hostile], options: [.fragmentsAllowed]), as: UTF8.self)
         for json in [
