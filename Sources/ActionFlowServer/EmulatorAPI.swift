@@ -263,10 +263,8 @@ public struct EmulatorAPI: Sendable {
         }
         switch route.handler {
         case .status:
-            return .jsonObject([
-                "authEmulator": ["ready": true, "docs": "https://firebase.google.com/docs/emulator-suite", "apiSpec": "/emulator/openapi.json"],
-                "actionflow": ["behaviour": behaviour.rawValue, "project": project.projectId, "mailbox": Self.mailboxPath],
-            ])
+            return .json(EmulatorStatus(authEmulator: .init(ready: true, docs: "https://firebase.google.com/docs/emulator-suite", apiSpec: "/emulator/openapi.json"),
+                                        actionflow: .init(behaviour: behaviour.rawValue, project: project.projectId, mailbox: Self.mailboxPath)))
         case .openAPI:
             return .jsonObject(OpenAPIDocument.make(origin: linkOrigin(request), actionHandlerPath: actionHandlerPagePath))
         case .emulatorAction:
@@ -865,4 +863,22 @@ private final class CurrentProject: @unchecked Sendable {
     }
 
     var actionHandlerPath: String { lock.withLock { storedHandlerPath } }
+}
+
+/// `GET /`: the emulator's status, as the Auth Emulator answers it, and actionflow's own.
+struct EmulatorStatus: Encodable {
+    struct AuthEmulator: Encodable {
+        var ready: Bool
+        var docs: String
+        var apiSpec: String
+    }
+
+    struct ActionFlow: Encodable {
+        var behaviour: String
+        var project: String
+        var mailbox: String
+    }
+
+    var authEmulator: AuthEmulator
+    var actionflow: ActionFlow
 }
