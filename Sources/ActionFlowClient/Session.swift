@@ -41,7 +41,7 @@ public struct Session: Sendable, Equatable {
     }
 
     public init(world: World, app: AppState) {
-        self.init(world: world, devices: [SessionDevice(name: .inferred(from: app.device), app: app)])
+        self.init(world: world, devices: [SessionDevice(app: app)])
     }
 
     /// A session on these devices (at least one), the first in focus.
@@ -64,7 +64,7 @@ public struct Session: Sendable, Equatable {
 
     /// A session whose world runs elsewhere: only the app side is kept.
     public static func remote(project: ProjectConfiguration, app: AppState, now: Date?) -> Session {
-        fresh(project: project, devices: [SessionDevice(name: .inferred(from: app.device), app: app)], now: now, simulated: false)
+        fresh(project: project, devices: [SessionDevice(app: app)], now: now, simulated: false)
     }
 
     public static func remote(project: ProjectConfiguration, devices: [SessionDevice], now: Date?) -> Session {
@@ -86,6 +86,9 @@ public struct Session: Sendable, Equatable {
 
     /// Whether the world is the simulated project in this process.
     public var isEmbedded: Bool { world.isSimulated }
+
+    /// `embedded` or `rest`: which world the session talks to, as session files name it.
+    public var transport: String { isEmbedded ? "embedded" : "rest" }
 
     /// The narration: every journal entry rendered, one line per fact.
     public var narration: [String] {

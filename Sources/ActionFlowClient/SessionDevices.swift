@@ -103,6 +103,11 @@ public struct SessionDevice: Sendable, Equatable, Codable {
         self.drafts = drafts
     }
 
+    /// The one device of a session, named as its platform names it.
+    public init(app: AppState) {
+        self.init(name: .inferred(from: app.device), app: app)
+    }
+
     /// The device's preset with the app's settings: how a session's devices start.
     public init(name: DeviceName, device: Device? = nil, settings: ActionCodeSettings, continueURLBase: String? = nil, locale: String? = nil) {
         var app = AppState(device: device ?? name.preset, settings: settings, locale: locale)

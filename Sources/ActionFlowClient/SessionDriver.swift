@@ -178,7 +178,7 @@ public struct SessionDriver: Sendable {
     }
 
     public static func embedded(project: ProjectConfiguration, app: AppState) -> SessionDriver {
-        embedded(project: project, devices: [SessionDevice(name: .inferred(from: app.device), app: app)])
+        embedded(project: project, devices: [SessionDevice(app: app)])
     }
 
     public var isEmbedded: Bool { runner?.isEmbedded ?? false }
@@ -190,13 +190,13 @@ public struct SessionDriver: Sendable {
         return driver
     }
 
+    /// Sends `event` and waits for the remote world's replies to every effect it causes.
     public mutating func send(_ event: AppEvent) async {
-        var effects = reduce(event)
-        while !effects.isEmpty {
+        var effects = sendNow(event)
+        while !effects.isEmpty, runner != nil {
             let effect = effects.removeFirst()
-            guard runner != nil else { continue }
             for reply in await runner!.run(effect) {
-                effects += reduce(reply)
+                effects += sendNow(reply)
             }
         }
     }

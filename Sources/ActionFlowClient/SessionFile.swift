@@ -29,7 +29,7 @@ public struct SessionRecording: Sendable, Equatable, Codable {
     }
 
     /// `embedded` or `rest`: which world the session talks to.
-    public var transport: String { current.isEmbedded ? "embedded" : "rest" }
+    public var transport: String { current.transport }
 }
 
 /// The embedded world beside a session: the simulated project when the session started and now.
@@ -159,7 +159,7 @@ public enum SessionFile {
         guard envelope.times == nil || envelope.times?.count == envelope.events.count else {
             throw SessionFileError(path: path, "has \(envelope.times?.count ?? 0) event times for \(envelope.events.count) events")
         }
-        guard envelope.start.isEmbedded == envelope.current.isEmbedded, envelope.transport == (envelope.current.isEmbedded ? "embedded" : "rest") else {
+        guard envelope.start.transport == envelope.current.transport, envelope.transport == envelope.current.transport else {
             throw SessionFileError(path: path, "says it is a session of the \(envelope.transport) transport, but its sessions' worlds disagree")
         }
         if envelope.worlds != nil, !envelope.start.isEmbedded {

@@ -122,7 +122,7 @@ extension Session {
     }
 
     /// Numbers the exchange (from 1 in each world), keeps it in the window and journals it.
-    mutating func appendExchange(_ unnumbered: ExchangeRecord, _ operation: IdentityToolkitOperation, by caller: Caller) {
+    private mutating func appendExchange(_ unnumbered: ExchangeRecord, _ operation: IdentityToolkitOperation, by caller: Caller) {
         let record = keepExchange(unnumbered)
         let error: String? = switch record.failure {
         case .server(let code, _): code.rawValue

@@ -80,13 +80,12 @@ public final class SessionSpool {
     /// spools are removed once their events are in it.
     public func finish(start: Session, current: Session) throws(SessionFileError) {
         if let failure { throw SessionFileError(path: path, "cannot be written (the events' spool: \(failure))") }
-        let transport = SessionRecording(start: start, events: [], current: current).transport
         let pieces: [Data]
         do {
             pieces = [
                 try Data(#"{"current":"#.utf8) + JSONOutput.data(current, format: SessionFile.fileFormat) + Data(#","events":["#.utf8),
                 try Data(#"],"format":"\#(SessionFile.format)","start":"#.utf8) + JSONOutput.data(start, format: SessionFile.fileFormat) + Data(#","times":["#.utf8),
-                Data(#"],"transport":"\#(transport)","version":\#(SessionFile.version)}"#.utf8),
+                Data(#"],"transport":"\#(current.transport)","version":\#(SessionFile.version)}"#.utf8),
             ]
         } catch {
             throw SessionFileError(path: path, "cannot be encoded (\(error))")

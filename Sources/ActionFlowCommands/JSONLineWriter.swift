@@ -178,7 +178,7 @@ struct JSONLineWriter: ~Copyable {
         for position in (index + 1)..<end {
             value = value << 6 | UInt32(utf8[position] & 0x3F)
         }
-        if let scalar = Unicode.Scalar(value), UntrustedText.needsSanitizing(scalar) {
+        if let scalar = Unicode.Scalar(value), JSONOutput.escapedForTerminal(scalar) {
             for unit in String(scalar).utf16 { unicodeEscape(unit) }
         } else {
             append(utf8.baseAddress! + index, count: end - index)

@@ -67,12 +67,16 @@ public enum JSONOutput {
         JSONValue(plain: value).flatMap { try? string($0, format: format) }
     }
 
+    /// Whether terminal-safe JSON writes `scalar` as a `\u` escape where `JSONEncoder` would
+    /// not: DEL, and what `UntrustedText` would replace beyond ASCII.
+    public static func escapedForTerminal(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value == 0x7F || (scalar.value >= 0x80 && UntrustedText.needsSanitizing(scalar))
+    }
+
     /// JSON text with every scalar a terminal must not obey written as `\u` escapes: such
     /// scalars only occur inside strings, where an escape reads back as the same value.
     static func terminalSafe(_ json: String) -> String {
-        func unsafe(_ scalar: Unicode.Scalar) -> Bool {
-            scalar.value == 0x7F || (scalar.value >= 0x80 && UntrustedText.needsSanitizing(scalar))
-        }
+        let unsafe = escapedForTerminal
         guard json.unicodeScalars.contains(where: unsafe) else { return json }
         var safe = String.UnicodeScalarView()
         for scalar in json.unicodeScalars {
@@ -106,7 +110,7 @@ public indirect enum JSONValue: Sendable, Equatable, Codable {
     public init?(plain value: Any) {
         switch value {
         case let text as String: self = .string(text)
-        case let number as NSNumber where !(value is String):
+        case let number as NSNumber:
             if IdentityToolkitMapping.isBoolean(number) { self = .bool(number.boolValue); return }
             if let whole = value as? Int { self = .integer(whole); return }
             guard number.doubleValue.isFinite else { return nil }

@@ -101,7 +101,7 @@ public enum SecretMasking {
     /// secret query parameters inside any other string (links such as `oobLink`). Pretty-printed
     /// with sorted keys so records read the same every run. Text that is not JSON is masked as links.
     public static func maskJSON(_ data: Data) -> String {
-        guard let document = try? JSONDecoder().decode(JSONValue.self, from: data),
+        guard let document = try? bodyDecoder.decode(JSONValue.self, from: data),
               let masked = try? JSONOutput.string(maskJSONValue(document, key: nil), format: maskedFormat) else {
             return maskLinks(in: String(decoding: data, as: UTF8.self))
         }
@@ -110,10 +110,13 @@ public enum SecretMasking {
 
     /// Pretty-printed with sorted keys, so that records read the same every run.
     private static let maskedFormat = JSONOutput.Format(pretty: true, sortedKeys: true)
+    /// Shared (both are thread-safe): every exchange of a flow is masked.
+    private static let bodyFormat = JSONOutput.Format()
+    private static let bodyDecoder = JSONDecoder()
 
     /// The masked JSON of a request or reply body: `maskJSON` of what `JSONEncoder` makes of it.
     public static func maskedJSON(_ value: some Encodable) -> String {
-        (try? JSONEncoder().encode(value)).map(maskJSON) ?? "{}"
+        (try? JSONOutput.data(value, format: bodyFormat)).map(maskJSON) ?? "{}"
     }
 
     /// Each string masked by the key it sits under (an array's by the array's key), or as links.

@@ -9,9 +9,8 @@ import Testing
 struct PasswordResetReducerTests {
     let bob = "bob@example.com"
 
-    /// Steps up to the reset email being sent, shared by the variants below.
-    func storeWithResetSent(settings: ActionCodeSettings = Fixture.inAppSettings) -> (TestStore, SendOobCodeRequest) {
-        var store = TestStore(Fixture.session(Fixture.app(settings: settings)))
+    /// Opens the members-only article signed out, then signs in with a wrong password; returns the call.
+    func signInWithWrongPassword(_ store: inout TestStore) -> AuthCall {
         store.send(.openRoute("/articles/42")) {
             $0.app.screen = .signIn
             $0.app.pendingDestination = .article(id: "42")
@@ -22,12 +21,21 @@ struct PasswordResetReducerTests {
             $0.app.busy = [.signIn]
             $0.log(.request(wrong, by: .app, purpose: .signInForm))
         }
-        let invalidPassword = AuthFailure.server(.invalidPassword, detail: nil)
+        return wrong
+    }
+
+    /// The server refuses the wrong password with `detail`; the banner says `banner`.
+    func refuseWrongPassword(_ store: inout TestStore, _ wrong: AuthCall, detail: String?, banner: String) {
+        let invalidPassword = AuthFailure.server(.invalidPassword, detail: detail)
         store.receive(.callFailed(wrong, by: .app, invalidPassword)) {
             $0.app.busy = []
-            $0.app.banner = ErrorBanner(message: "INVALID_PASSWORD (wrong password)", code: .invalidPassword, retry: nil)
+            $0.app.banner = ErrorBanner(message: banner, code: .invalidPassword, retry: nil)
             $0.log(.callFailed(.signInWithPassword, invalidPassword, retryable: false))
         }
+    }
+
+    /// Taps "Forgot password?" and asks for a reset email for bob; returns the request and its call.
+    func requestReset(_ store: inout TestStore, settings: ActionCodeSettings) -> (SendOobCodeRequest, AuthCall) {
         store.send(.forgotPasswordTapped) {
             $0.app.screen = .forgotPassword
             $0.app.banner = nil
@@ -43,6 +51,11 @@ struct PasswordResetReducerTests {
             $0.app.sentSettings = sent
             $0.log(.request(send, by: .app, purpose: .sendEmail(recipient: self.bob)))
         }
+        return (request, send)
+    }
+
+    /// The server says the reset email went out; the app says to check the mail and lists it.
+    func receiveResetSent(_ store: inout TestStore, _ send: AuthCall) {
         store.receive(.callSucceeded(send, by: .app, .oobCodeSent(SendOobCodeResponse(email: bob))), effects: [.refreshMailbox]) {
             $0.app.busy = [.mailbox]
             $0.app.flow?.step = .emailSent
@@ -50,6 +63,15 @@ struct PasswordResetReducerTests {
             $0.log(.reply(.oobCodeSent(.passwordReset, email: self.bob, enumerationProtected: false)))
             $0.log(.reply(.checkYourEmail))
         }
+    }
+
+    /// Steps up to the reset email being sent, shared by the variants below.
+    func storeWithResetSent(settings: ActionCodeSettings = Fixture.inAppSettings) -> (TestStore, SendOobCodeRequest) {
+        var store = TestStore(Fixture.session(Fixture.app(settings: settings)))
+        let wrong = signInWithWrongPassword(&store)
+        refuseWrongPassword(&store, wrong, detail: nil, banner: "INVALID_PASSWORD (wrong password)")
+        let (request, send) = requestReset(&store, settings: settings)
+        receiveResetSent(&store, send)
         let message = Fixture.message(id: "m1", for: request, to: bob, code: "RESET1")
         store.receive(.mailboxRefreshed([message])) {
             $0.app.busy = []
@@ -259,16 +281,7 @@ struct PasswordResetReducerTests {
         func exchange(_ event: AppEvent) -> ExchangeRecord? {
             if case .exchangeRecorded(let record, _, by: .app) = event { record } else { nil }
         }
-        store.send(.openRoute("/articles/42")) {
-            $0.app.screen = .signIn
-            $0.app.pendingDestination = .article(id: "42")
-            $0.log(.gated(.open(.article(id: "42")), target: .article(id: "42"), gate: .signIn))
-        }
-        let wrong = AuthCall.signInWithPassword(SignInWithPasswordRequest(email: bob, password: "wrong"))
-        store.send(.signInSubmitted(email: bob, password: "wrong"), effects: [.call(wrong, by: .app)]) {
-            $0.app.busy = [.signIn]
-            $0.log(.request(wrong, by: .app, purpose: .signInForm))
-        }
+        let wrong = signInWithWrongPassword(&store)
         store.receive(exchange) { session, record in
             #expect(record.status == 400 && record.operation == .signInWithPassword)
             var numbered = record
@@ -277,26 +290,9 @@ struct PasswordResetReducerTests {
             session.exchangeCount = 1
             session.log(.exchange(id: 1, .signInWithPassword, by: .app, status: 400, error: "INVALID_PASSWORD"))
         }
-        let invalidPassword = AuthFailure.server(.invalidPassword, detail: "The password is invalid or the user does not have a password.")
-        store.receive(.callFailed(wrong, by: .app, invalidPassword)) {
-            $0.app.busy = []
-            $0.app.banner = ErrorBanner(message: "INVALID_PASSWORD: The password is invalid or the user does not have a password. (wrong password)", code: .invalidPassword, retry: nil)
-            $0.log(.callFailed(.signInWithPassword, invalidPassword, retryable: false))
-        }
-        store.send(.forgotPasswordTapped) {
-            $0.app.screen = .forgotPassword
-            $0.app.banner = nil
-            $0.log(.forgotPassword(resumePath: "/articles/42"))
-        }
-        var sent = Fixture.inAppSettings
-        sent.url = "https://www.example.com/articles/42"
-        let send = AuthCall.sendOobCode(SendOobCodeRequest(requestType: .passwordReset, email: bob, settings: sent, clientType: .iOS), locale: nil)
-        store.send(.passwordResetRequested(email: bob), effects: [.call(send, by: .app)]) {
-            $0.app.busy = [.sendOobCode]
-            $0.app.flow = FlowProgress(kind: .passwordReset, step: .requesting, email: self.bob, continueURL: "https://www.example.com/articles/42")
-            $0.app.sentSettings = sent
-            $0.log(.request(send, by: .app, purpose: .sendEmail(recipient: self.bob)))
-        }
+        refuseWrongPassword(&store, wrong, detail: "The password is invalid or the user does not have a password.",
+                            banner: "INVALID_PASSWORD: The password is invalid or the user does not have a password. (wrong password)")
+        let (_, send) = requestReset(&store, settings: Fixture.inAppSettings)
         store.receive(exchange) { session, record in
             #expect(record.status == 200 && record.operation == .sendOobCode)
             var numbered = record
@@ -314,13 +310,7 @@ struct PasswordResetReducerTests {
             session.world.inbox = messages
             for message in messages { session.log(.mailSent(id: message.id, to: message.to, message.requestType)) }
         }
-        store.receive(.callSucceeded(send, by: .app, .oobCodeSent(SendOobCodeResponse(email: bob))), effects: [.refreshMailbox]) {
-            $0.app.busy = [.mailbox]
-            $0.app.flow?.step = .emailSent
-            $0.app.screen = .signIn
-            $0.log(.reply(.oobCodeSent(.passwordReset, email: self.bob, enumerationProtected: false)))
-            $0.log(.reply(.checkYourEmail))
-        }
+        receiveResetSent(&store, send)
         store.receive(.mailboxRefreshed(mail)) {
             $0.app.busy = []
             $0.app.listedMessages = 1
