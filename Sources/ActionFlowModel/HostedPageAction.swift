@@ -60,15 +60,19 @@ public struct HostedActionHandler: Sendable, Hashable, Codable {
         case forwarded(to: String)
         case failed(Failure)
 
+        public enum Kind: Sendable, Hashable {
+            case loading, resetForm, saving, done, forwarded, failed
+        }
+
         /// The step's kind, without its values.
-        public var name: String {
+        public var kind: Kind {
             switch self {
-            case .loading: "loading"
-            case .resetForm: "resetForm"
-            case .saving: "saving"
-            case .done: "done"
-            case .forwarded: "forwarded"
-            case .failed: "failed"
+            case .loading: .loading
+            case .resetForm: .resetForm
+            case .saving: .saving
+            case .done: .done
+            case .forwarded: .forwarded
+            case .failed: .failed
             }
         }
     }

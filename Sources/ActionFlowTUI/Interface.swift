@@ -2,9 +2,11 @@ import ActionFlowClient
 import ActionFlowModel
 import Foundation
 
-/// What reaches the interface: keys, resizes, the replies of a remote world to one effect, a
-/// note from the runtime (an export written), time passing, and signals.
-public enum InterfaceMessage: Sendable {
+/// Everything that changes the interface, from outside (keys, resizes, signals, a remote
+/// world's replies, traffic watched, time passing, a note from the runtime) and from within: a
+/// key or a control asks for what it does with messages of its own (`Controller`, `Control`),
+/// which `update` then applies like any other.
+public enum InterfaceMessage: Sendable, Equatable {
     case key(Key)
     /// The terminal's new size (the runtime reads it when the terminal reports a resize).
     case resized(width: Int, height: Int)
@@ -12,18 +14,41 @@ public enum InterfaceMessage: Sendable {
     /// Traffic the server answered (`serve --inspect`), as capture steps.
     case observed([AppEvent])
     case noted(String)
+    /// The session file could not be written: says why, and asks for the save again later.
+    case notSaved(String)
     case tick(Date)
     /// A signal that ends the program (SIGTERM, SIGHUP, SIGINT from outside).
     case terminated(signal: Int32)
-    /// SIGTSTP: the terminal is handed back to the shell until `fg`.
-    case suspended
+    /// An event for the session (its effects go to the world).
+    case send(AppEvent)
+    /// Shows or hides one exchange in full in the Network pane.
+    case toggleExchange(Int)
+    /// Plays the presented scenario's (or the replay's) next step.
+    case nextScenarioStep
+    /// Back one step: the session as it was before the step on screen.
+    case stepBack
+    /// Plays every remaining step, paced.
+    case playToEnd
+    /// Plays every step of a story picked on the welcome screen, then leaves the user to it.
+    case playStory(Scenario)
+    /// Writes the session as a diagram, a report and a cast into the export folder.
+    case exportSession
+    /// Copies one exchange of the Network pane as a curl command, secrets masked.
+    case copyExchange(Int)
+    case quit
+    /// Ctrl-Z or SIGTSTP: the terminal is handed back to the shell until `fg`.
+    case suspend
+    case redraw
 }
 
 /// What the interface asks its runtime to do: everything `update` cannot do by itself.
 public enum InterfaceCommand: Sendable, Equatable {
     /// A remote world's effect; its replies come back as `.replies`.
     case run(Effect)
-    /// Write the session as it is on screen in every export format.
+    /// Write the session file (`--session`); a failure comes back as `.notSaved`.
+    case save(SessionRecording)
+    /// Write the session as it is on screen in every export format; the runtime says where
+    /// with `.noted`.
     case export(SessionRecording, title: String?)
     /// Put this text on the terminal's clipboard (OSC 52, `ClipboardSequence`).
     case copyToClipboard(String)
@@ -95,6 +120,11 @@ public struct Interface: Sendable {
     var nextPlayedStep: Date?
     /// Effects handed to the runtime and not answered yet.
     var awaiting = 0
+    /// Whether every change to the session is to be saved (`--session`): `update` asks for it
+    /// with `.save`.
+    public var savesSession = false
+    /// The events in the session file as last asked for; -1 when it is to be written again.
+    private var savedEvents = -1
 
     /// A live session; `scenario` is presented step by step.
     public init(driver: SessionDriver, scenario: Scenario? = nil, colorMode: ColorMode, theme: Theme = .dark, width: Int, height: Int, speed: Double = 1, notice: String? = nil) {
@@ -186,17 +216,31 @@ public struct Interface: Sendable {
     // MARK: Update
 
     /// Applies one message; returns what the runtime must do. `panes` holds the panes drawn
-    /// last (so that a key scrolls what is on screen); it is a cache, never a source of truth.
+    /// last (so that a key scrolls what is on screen); it is the view's memo, read here, never
+    /// written.
     public mutating func update(_ message: InterfaceMessage, panes: PaneCache = PaneCache()) -> [InterfaceCommand] {
-        // The cache holds panes of the session as it was when they were laid out.
-        panes.sessionRevision = revision
+        let commands = apply(message, panes: panes)
+        if case .notSaved = message { return commands }
+        return commands + (pendingSave().map { [$0] } ?? [])
+    }
+
+    /// A session kept in a file is written whenever an event changed it, and once as it opens.
+    public mutating func pendingSave() -> InterfaceCommand? {
+        guard savesSession, replay == nil, driver.events.count != savedEvents else { return nil }
+        savedEvents = driver.events.count
+        return .save(SessionRecording(driver))
+    }
+
+    private mutating func apply(_ message: InterfaceMessage, panes: PaneCache) -> [InterfaceCommand] {
         switch message {
         case .key(let key):
             // A key stops `g` from playing on; the key itself then acts as usual.
             nextPlayedStep = nil
             if ui.openingCard, let answer = openingCardKey(key) { return answer }
-            let commands = Controller.handle(key, session: session, ui: &ui, width: width, height: height, panes: panes)
-            return commands.flatMap { perform($0) }
+            // The keys' child update: it changes the interface's own state (`ui`) and asks for
+            // the rest with messages, which come back here.
+            let messages = Controller.handle(key, session: session, ui: &ui, width: width, height: height, panes: panes.at(revision))
+            return messages.flatMap { apply($0, panes: panes) }
         case .resized(let columns, let rows):
             width = columns
             height = rows
@@ -213,12 +257,51 @@ public struct Interface: Sendable {
         case .noted(let note):
             ui.message = note
             return []
+        case .notSaved(let reason):
+            ui.message = "not saved: \(reason)"
+            savedEvents = -1
+            return []
         case .tick(let now):
             return goOn(now: now)
-        case .terminated:
+        case .terminated, .quit:
             return [.quit]
-        case .suspended:
-            return [.suspend]
+        case .suspend: return [.suspend]
+        case .redraw: return [.redraw]
+        case .send where replay != nil:
+            ui.message = ui.readOnlyMessage
+            return []
+        case .send(let event):
+            ui.fieldsWaitForChoice = false
+            return send(event)
+        case .toggleExchange(let id):
+            ui.expandedExchange = ui.expandedExchange == id ? nil : id
+            return []
+        case .nextScenarioStep:
+            if typing != nil { return finishTyping() }
+            return playNextStep().commands
+        case .stepBack: return stepBack()
+        case .playToEnd:
+            nextPlayedStep = .distantPast
+            return []
+        case .playStory(let scenario):
+            // A story starts on a fresh world and app: the session as the interface opened it,
+            // on the simulated project as it was then (a server's world is reset as `R` resets it).
+            driver = driver.restarted
+            replay = nil
+            typing = nil
+            pendingChecks = 0
+            checkResults = []
+            presenterMarks = []
+            nextPlayedStep = nil
+            ui.caption = nil
+            story = StoryProgress(scenario: scenario, next: 0)
+            let reset = driver.runner?.remote == nil ? [] : send(.worldResetRequested)
+            return reset + playStory()
+        case .exportSession: return [exportCommand()]
+        case .copyExchange(let id):
+            guard let record = session.exchanges.first(where: { $0.id == id }) else { return [] }
+            ui.message = "copied exchange \(id) as curl (secrets masked)"
+            return [.copyToClipboard(CurlScript.pasteable(record))]
         }
     }
 
@@ -261,47 +344,6 @@ public struct Interface: Sendable {
 
     /// Seconds between two typed characters.
     static let typingPause = Replay.typingPause
-
-    private mutating func perform(_ command: UICommand) -> [InterfaceCommand] {
-        switch command {
-        case .send where replay != nil:
-            ui.message = ui.readOnlyMessage
-            return []
-        case .send(let event):
-            ui.fieldsWaitForChoice = false
-            return send(event)
-        case .quit: return [.quit]
-        case .suspend: return [.suspend]
-        case .redraw: return [.redraw]
-        case .nextScenarioStep:
-            if typing != nil { return finishTyping() }
-            return playNextStep().commands
-        case .stepBack: return stepBack()
-        case .playToEnd:
-            nextPlayedStep = .distantPast
-            return []
-        case .playStory(let scenario):
-            // A story starts on a fresh world and app: the session as the interface opened it,
-            // on the simulated project as it was then (a server's world is reset as `R` resets it).
-            driver = driver.restarted
-            replay = nil
-            typing = nil
-            pendingChecks = 0
-            checkResults = []
-            presenterMarks = []
-            nextPlayedStep = nil
-            ui.caption = nil
-            story = StoryProgress(scenario: scenario, next: 0)
-            let reset = driver.runner?.remote == nil ? [] : send(.worldResetRequested)
-            return reset + playStory()
-        case .exportSession: return [exportCommand()]
-        case .copyExchange(let id):
-            guard let record = session.exchanges.first(where: { $0.id == id }) else { return [] }
-            ui.message = "copied exchange \(id) as curl (secrets masked)"
-            return [.copyToClipboard(CurlScript.pasteable(record))]
-        case .setDraft, .toggleExchange: return []
-        }
-    }
 
     /// Reduces an event now; a remote world's effects go to the runtime.
     private mutating func send(_ event: AppEvent) -> [InterfaceCommand] {

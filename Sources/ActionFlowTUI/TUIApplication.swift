@@ -133,7 +133,6 @@ public final class TUIApplication {
     private let logger: Logger
     private let replies = ReplyQueue()
     private var effectSink: AsyncStream<Effect>.Continuation?
-    private var savedEvents = -1
 
     public init(driver: SessionDriver, transportSummary: String, options: Options, scenario: Scenario? = nil, logger: Logger) {
         start = .live(driver, scenario: scenario)
@@ -219,6 +218,7 @@ public final class TUIApplication {
         replies.connect(wakeDescriptor: terminal.wakeDescriptor)
 
         var model = opening(on: terminal)
+        model.savesSession = options.sessionFile != nil
         // A remote world's effects run one at a time, in order, off the loop.
         var worker: Task<Void, Never>?
         if let remote = model.driver.runner?.remote {
@@ -252,13 +252,12 @@ public final class TUIApplication {
                 // Panes laid out for later change nothing on screen: the pane shown was laid
                 // out when it was drawn, and adopting never replaces a pane. Drawing again for
                 // them cost a whole frame after most keys, which the next key then waited for.
-                panes.adopt(prepared)
+                panes.at(model.revision).adopt(prepared)
                 preparingPanes = false
             }
             if let due = model.nextTick, due <= Date() { commands += model.update(.tick(Date()), panes: panes) }
+            if let save = model.pendingSave() { commands.append(save) }
             if perform(commands, &model, terminal) { break loop }
-            panes.sessionRevision = model.revision
-            save(&model)
             let revisionDrawn = model.revision
             // Traffic alone is drawn at most `trafficFrameInterval` apart; a key at once.
             let trafficHeld = !frameWanted && trafficWaiting && Date().timeIntervalSince(lastFrame) < Self.trafficFrameInterval
@@ -287,7 +286,7 @@ public final class TUIApplication {
             // that going to one draws at once and no key waits for a pane it did not ask for.
             // Not while watching: traffic changes the session many times a second, and the panes
             // laid out ahead would be out of date before a key asked for one.
-            if !preparingPanes, !model.ui.watching, let preparation = panes.preparation(model.session, model.ui, ScreenLayout(width: model.width, height: model.height, session: model.session)) {
+            if !preparingPanes, !model.ui.watching, let preparation = panes.at(model.revision).preparation(model.session, model.ui, ScreenLayout(width: model.width, height: model.height, session: model.session)) {
                 preparingPanes = true
                 let replies = self.replies
                 Task.detached(priority: Self.backgroundPriority) { replies.post(preparation.run()) }
@@ -313,7 +312,7 @@ public final class TUIApplication {
                 endingSignal = signal
                 if perform(model.update(.terminated(signal: signal), panes: panes), &model, terminal) { break loop }
             case .suspend:
-                if perform(model.update(.suspended, panes: panes), &model, terminal) { break loop }
+                if perform(model.update(.suspend, panes: panes), &model, terminal) { break loop }
             case .wake, .timeout:
                 break
             }
@@ -330,10 +329,15 @@ public final class TUIApplication {
     /// The revision of the session last drawn.
     private var drawnRevision = -1
 
-    /// Does what the interface asked; returns whether it asked to quit.
+    /// Does what the interface asked; returns whether it asked to quit. Of several saves asked
+    /// for at once, the last is written.
     private func perform(_ commands: [InterfaceCommand], _ model: inout Interface, _ terminal: CursesTerminal) -> Bool {
+        if let recording = commands.last(where: { if case .save = $0 { true } else { false } }), case .save(let recording) = recording {
+            save(recording, &model)
+        }
         for command in commands {
             switch command {
+            case .save: break
             case .run(let effect):
                 logger.debug("effect", metadata: ["effect": "\(Self.name(of: effect))"])
                 effectSink?.yield(effect)
@@ -367,15 +371,14 @@ public final class TUIApplication {
         }
     }
 
-    /// Writes the session file when an event changed the session since the last write.
-    private func save(_ model: inout Interface) {
-        guard model.replay == nil, let path = options.sessionFile, model.driver.events.count != savedEvents else { return }
+    /// Writes the session file; a failure goes back to the interface, which asks again later.
+    private func save(_ recording: SessionRecording, _ model: inout Interface) {
+        guard let path = options.sessionFile else { return }
         do throws(SessionFileError) {
-            try SessionFile.save(SessionRecording(model.driver), to: path)
-            savedEvents = model.driver.events.count
+            try SessionFile.save(recording, to: path)
         } catch {
             logger.error("session not saved", metadata: ["reason": "\(error)"])
-            _ = model.update(.noted("not saved: \(error.reason)"))
+            _ = model.update(.notSaved(error.reason))
         }
     }
 

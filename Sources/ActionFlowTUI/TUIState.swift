@@ -34,7 +34,7 @@ public enum InspectorTab: Int, Sendable, CaseIterable {
 /// A pane the interface remembers a selection, a scroll position and a field's focus for: a page
 /// of a device's phone, or a pane of the inspector.
 public enum PaneID: Hashable, Sendable {
-    case phone(device: Int, page: String)
+    case phone(device: Int, page: PhonePage.Name)
     case inspector(InspectorTab)
 }
 

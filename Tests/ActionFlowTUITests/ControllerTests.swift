@@ -6,7 +6,7 @@ import Testing
 @Suite("Keys to events")
 struct ControllerTests {
     /// Handles keys as the application does: drafts typed into fields reach the session at once.
-    private func handle(_ keys: [Key], _ session: inout Session, _ ui: inout UIState, size: (Int, Int) = (100, 30)) -> [UICommand] {
+    private func handle(_ keys: [Key], _ session: inout Session, _ ui: inout UIState, size: (Int, Int) = (100, 30)) -> [InterfaceMessage] {
         keys.flatMap { key in
             let commands = Controller.handle(key, session: session, ui: &ui, width: size.0, height: size.1)
             for case .send(let event) in commands {
@@ -16,7 +16,7 @@ struct ControllerTests {
         }
     }
 
-    private func handle(_ keys: [Key], _ session: Session, _ ui: inout UIState, size: (Int, Int) = (100, 30)) -> [UICommand] {
+    private func handle(_ keys: [Key], _ session: Session, _ ui: inout UIState, size: (Int, Int) = (100, 30)) -> [InterfaceMessage] {
         var copy = session
         return handle(keys, &copy, &ui, size: size)
     }

@@ -66,7 +66,6 @@ final class LoopHarness {
     }
 
     func draw() {
-        panes.sessionRevision = model.revision
         terminal.present(MainView.render(model, transport: "embedded demo-actionflow", panes: panes))
     }
 
@@ -235,7 +234,7 @@ struct InterfaceSignalTests {
     func signals() throws {
         let loop = try LoopHarness.live()
         #expect(loop.model.update(.terminated(signal: SIGTERM)) == [.quit])
-        #expect(loop.model.update(.suspended) == [.suspend])
+        #expect(loop.model.update(.suspend) == [.suspend])
         #expect(loop.model.update(.resized(width: 120, height: 36)) == [.redraw])
         #expect(loop.model.width == 120 && loop.model.height == 36)
     }
@@ -251,5 +250,53 @@ struct PresenterFrameTests {
         loop.keys(.character("n"), .character("n"), .character("n"))
         loop.settle()
         GoldenFile.check(loop.terminal.screen!, "presenter-step-2-80x24")
+    }
+}
+
+@MainActor
+@Suite("Saving is a command")
+struct InterfaceSaveTests {
+    private func saves(_ commands: [InterfaceCommand]) -> [SessionRecording] {
+        commands.compactMap { if case .save(let recording) = $0 { recording } else { nil } }
+    }
+
+    @Test("With --session, the session is saved as it opens and after each key that changed it, never after one that did not")
+    func savedWhenChanged() throws {
+        let loop = try LoopHarness.presenting("password-reset-in-app")
+        loop.model.savesSession = true
+        let opening = try #require(saves(loop.model.pendingSave().map { [$0] } ?? []).first)
+        #expect(opening.events == loop.model.driver.events)
+        #expect(loop.model.pendingSave() == nil, "asked once")
+
+        loop.keys(.character("n"))
+        #expect(saves(loop.commands).isEmpty, "closing the opening card changes no session")
+        loop.keys(.character("n"))
+        let saved = saves(loop.commands)
+        #expect(saved.count == 1)
+        #expect(saved.last?.events == loop.model.driver.events, "the file holds the step just played")
+        loop.keys(.character("2"), .character("3"))
+        #expect(saves(loop.commands).count == 1, "switching panes is not saved")
+    }
+
+    @Test("A save that failed is said in the status line and asked for again with the next change")
+    func failedSave() throws {
+        let loop = try LoopHarness.presenting("password-reset-in-app")
+        loop.model.savesSession = true
+        _ = loop.model.pendingSave()
+        loop.send(.notSaved("disk full"))
+        #expect(loop.statusLine.contains("not saved: disk full"))
+        #expect(saves(loop.commands).isEmpty, "not asked again at once")
+        #expect(loop.model.pendingSave() != nil, "asked again after the failure")
+    }
+
+    @Test("A replay is never saved")
+    func replayNotSaved() throws {
+        let presented = try LoopHarness.presenting("password-reset-in-app")
+        presented.keys(.character("n"), .character("n"))
+        let recording = SessionRecording(presented.model.driver)
+        var model = Interface(replaying: recording, title: "r", colorMode: .full256, width: 80, height: 24)
+        model.savesSession = true
+        #expect(model.pendingSave() == nil)
+        #expect(saves(model.update(.key(.character("n")))).isEmpty)
     }
 }

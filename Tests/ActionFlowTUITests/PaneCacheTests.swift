@@ -9,7 +9,7 @@ private struct KeptScreen {
     var session: Session
     var ui: UIState
     var size: (width: Int, height: Int)
-    let panes = PaneCache()
+    var panes = PaneCache()
 
     init(_ session: Session, _ ui: UIState, _ size: (Int, Int)) {
         self.session = session
@@ -28,7 +28,7 @@ private struct KeptScreen {
             let commands = Controller.handle(key, session: session, ui: &ui, width: size.width, height: size.height, panes: panes)
             for case .send(let event) in commands {
                 _ = session.reduce(event)
-                panes.sessionRevision += 1
+                panes = panes.at(panes.sessionRevision + 1)
             }
             _ = frame
         }
@@ -36,7 +36,7 @@ private struct KeptScreen {
 
     mutating func change(to session: Session) {
         self.session = session
-        panes.sessionRevision += 1
+        panes = panes.at(panes.sessionRevision + 1)
     }
 }
 

@@ -69,7 +69,7 @@ struct ProjectPaneTests {
 
 extension Control {
     /// Saves `text` in this text field as the interface does, against the session it was built from.
-    func commit(_ text: String, _ session: Session) -> [UICommand] { InspectorContent.commit(self, text, session: session) }
+    func commit(_ text: String, _ session: Session) -> [InterfaceMessage] { InspectorContent.commit(self, text, session: session) }
     /// What the field says of `text` while it is typed.
     func validate(_ text: String, _ session: Session) -> Note? { field.flatMap { InspectorContent.validate($0, text, session: session) } }
 }

@@ -1,8 +1,10 @@
 import ActionFlowClient
 import ActionFlowModel
 
-/// Maps keys to interface changes and client events. Makes no flow decisions: a control's
-/// commands come from the state, and the client reduces the events.
+/// The keys' child update: over the interface's own state (`UIState`), with the session and the
+/// panes on screen to read. What a key asks of the rest (an event for the session, a presenter
+/// step, an export) it returns as messages for `Interface.update`. Makes no flow decisions: a
+/// control's messages come from the state, and the client reduces the events.
 public enum Controller {
     /// A pane's key, its content as drawn (the same layout `MainView` draws) and where it is drawn.
     private typealias ShownPane = (key: PaneID, content: BlockLayout, area: Rect)
@@ -18,10 +20,10 @@ public enum Controller {
         }
     }
 
-    /// Handles one key. Returns what the application must do: client events to send, quit,
-    /// suspend, redraw or play a scenario step. `panes` is the cache the frame on screen was
+    /// Handles one key. Returns the messages it asks `Interface.update` for: client events to
+    /// send, quit, suspend, redraw or play a scenario step. `panes` is the cache the frame on screen was
     /// drawn with, if it was kept (see `PaneCache`).
-    public static func handle(_ key: Key, session: Session, ui: inout UIState, width: Int, height: Int, panes: PaneCache = PaneCache()) -> [UICommand] {
+    public static func handle(_ key: Key, session: Session, ui: inout UIState, width: Int, height: Int, panes: PaneCache = PaneCache()) -> [InterfaceMessage] {
         ui.message = nil
         switch key {
         case .resize: return [.redraw]
@@ -43,7 +45,7 @@ public enum Controller {
         return handleMain(key, session: session, ui: &ui, panes: panes, layout: layout)
     }
 
-    private static func handleOverlay(_ overlay: UIState.Overlay, _ key: Key, ui: inout UIState) -> [UICommand] {
+    private static func handleOverlay(_ overlay: UIState.Overlay, _ key: Key, ui: inout UIState) -> [InterfaceMessage] {
         switch overlay {
         case .confirmReset:
             ui.overlay = nil
@@ -86,7 +88,7 @@ public enum Controller {
         }
     }
 
-    private static func handleWelcome(_ key: Key, session: Session, ui: inout UIState) -> [UICommand] {
+    private static func handleWelcome(_ key: Key, session: Session, ui: inout UIState) -> [InterfaceMessage] {
         let choices = Welcome.choices
         switch key {
         case .up, .character("k"): ui.welcomeSelection = max(0, ui.welcomeSelection - 1)
@@ -113,7 +115,7 @@ public enum Controller {
 
     /// A choice of the welcome screen: a story starts on a fresh world, after asking when the
     /// session holds steps it would replace; free exploration goes on with the session as it is.
-    private static func pick(_ index: Int, session: Session, ui: inout UIState) -> [UICommand] {
+    private static func pick(_ index: Int, session: Session, ui: inout UIState) -> [InterfaceMessage] {
         let choice = Welcome.choices[index]
         if choice.story != nil, !session.journal.isEmpty {
             ui.overlay = .confirmStory(index)
@@ -122,7 +124,7 @@ public enum Controller {
         return start(choice, ui: &ui)
     }
 
-    private static func start(_ choice: Welcome.Choice, ui: inout UIState) -> [UICommand] {
+    private static func start(_ choice: Welcome.Choice, ui: inout UIState) -> [InterfaceMessage] {
         ui.mode = .main
         ui.welcomeFromSession = false
         ui.focus = .phone
@@ -138,20 +140,7 @@ public enum Controller {
         return [.playStory(story)]
     }
 
-    /// Applies interface-only commands here and returns the rest for the application.
-    static func apply(_ commands: [UICommand], ui: inout UIState) -> [UICommand] {
-        var rest: [UICommand] = []
-        for command in commands {
-            switch command {
-            case .setDraft(let id, let text): rest.append(.send(.draftEdited(field: id, text: text)))
-            case .toggleExchange(let id): ui.expandedExchange = ui.expandedExchange == id ? nil : id
-            default: rest.append(command)
-            }
-        }
-        return rest
-    }
-
-    private static func handleEditing(_ key: Key, session: Session, ui: inout UIState, panes: PaneCache, layout: ScreenLayout) -> [UICommand] {
+    private static func handleEditing(_ key: Key, session: Session, ui: inout UIState, panes: PaneCache, layout: ScreenLayout) -> [InterfaceMessage] {
         guard var editing = ui.editing else { return [] }
         let pane = shownPane(ui.focus, session, ui, panes, layout)
         let all = pane.content.controls
@@ -166,10 +155,10 @@ public enum Controller {
             ui.editing = nil
             ui.fieldFocus[pane.key] = false
             if case .text(let value, _, _) = control.kind, value == editing.editor.text { return [] }
-            return apply(InspectorContent.commit(control, editing.editor.text, session: session), ui: &ui)
+            return InspectorContent.commit(control, editing.editor.text, session: session)
         case .enter, .tab, .down, .up, .backTab:
             ui.editing = nil
-            let commands = apply(InspectorContent.commit(control, editing.editor.text, session: session), ui: &ui)
+            let messages = InspectorContent.commit(control, editing.editor.text, session: session)
             let index = all.firstIndex { $0.id == control.id } ?? 0
             let step = (key == .up || key == .backTab) ? -1 : 1
             let next = max(0, min(all.count - 1, index + step))
@@ -178,7 +167,7 @@ public enum Controller {
             if key == .enter, next != index, all[next].isTextField, case .text(let value, _, _) = all[next].kind {
                 ui.editing = Editing(id: all[next].id, editor: TextEditor(value, selected: true))
             }
-            return commands
+            return messages
         default:
             _ = editing.editor.apply(key)
             ui.editing = editing
@@ -221,7 +210,7 @@ public enum Controller {
         }
     }
 
-    private static func handleMain(_ key: Key, session: Session, ui: inout UIState, panes: PaneCache, layout: ScreenLayout) -> [UICommand] {
+    private static func handleMain(_ key: Key, session: Session, ui: inout UIState, panes: PaneCache, layout: ScreenLayout) -> [InterfaceMessage] {
         if ui.readOnly, changesSession(key) {
             ui.message = ui.readOnlyMessage
             return []
@@ -275,7 +264,7 @@ public enum Controller {
         case .left, .character("h"), .right, .character("l"):
             let direction = (key == .left || key == .character("h")) ? -1 : 1
             if all.indices.contains(selected), case .choice = all[selected].kind, ui.focus == .inspector {
-                return apply(all[selected].activate(direction), ui: &ui)
+                return all[selected].activate(direction)
             }
             if ui.focus == .inspector {
                 let count = InspectorTab.allCases.count
@@ -313,7 +302,7 @@ public enum Controller {
     }
 
     /// `c`: the exchange selected in the Network pane, as a curl command on the clipboard.
-    private static func copyExchange(session: Session, ui: inout UIState, panes: PaneCache, layout: ScreenLayout) -> [UICommand] {
+    private static func copyExchange(session: Session, ui: inout UIState, panes: PaneCache, layout: ScreenLayout) -> [InterfaceMessage] {
         guard ui.tab == .network else {
             ui.message = "c copies an exchange of the Network pane (\(InspectorTab.network.rawValue + 1)) as curl"
             return []
@@ -328,13 +317,13 @@ public enum Controller {
     }
 
     /// The other device takes the focus: the following taps happen on it.
-    private static func switchDevice(_ session: Session, ui: inout UIState) -> [UICommand] {
+    private static func switchDevice(_ session: Session, ui: inout UIState) -> [InterfaceMessage] {
         let other = session.focus == 0 ? 1 : 0
         ui.message = "on the \(session.devices[other].name.title)"
         return [.send(.deviceFocused(other))]
     }
 
-    private static func activate(_ control: Control, ui: inout UIState) -> [UICommand] {
+    private static func activate(_ control: Control, ui: inout UIState) -> [InterfaceMessage] {
         if case .text(let value, _, _) = control.kind {
             guard !ui.readOnly else {
                 ui.message = ui.readOnlyMessage
@@ -343,7 +332,7 @@ public enum Controller {
             ui.editing = Editing(id: control.id, editor: TextEditor(value, selected: true))
             return []
         }
-        return apply(control.activate(1), ui: &ui)
+        return control.activate(1)
     }
 
     private static func move(by delta: Int, pane: ShownPane, ui: inout UIState) {
@@ -376,7 +365,7 @@ public enum Controller {
         return content.scrollOffset(selected: content.controls.isEmpty ? nil : ui.selected(key), height: height, requested: requested)
     }
 
-    private static func handleMouse(x: Int, y: Int, button: Key.MouseButton, session: Session, ui: inout UIState, panes: PaneCache, layout: ScreenLayout) -> [UICommand] {
+    private static func handleMouse(x: Int, y: Int, button: Key.MouseButton, session: Session, ui: inout UIState, panes: PaneCache, layout: ScreenLayout) -> [InterfaceMessage] {
         if let other = layout.otherPhone, other.contains(x: x, y: y) {
             // The other device takes the focus; the click itself does not press anything yet.
             ui.focus = .phone

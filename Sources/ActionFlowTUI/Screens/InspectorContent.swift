@@ -160,10 +160,10 @@ enum InspectorContent {
     // MARK: Text fields
 
     /// What saving `text` in a text field asks for.
-    static func commit(_ control: Control, _ text: String, session: Session) -> [UICommand] {
+    static func commit(_ control: Control, _ text: String, session: Session) -> [InterfaceMessage] {
         guard let field = control.field else { return [] }
         switch field {
-        case .draft(let id): return [.setDraft(id: id, text: text)]
+        case .draft(let id): return [.send(.draftEdited(field: id, text: text))]
         case .setting(let id):
             guard let setting = settingsTextFields.first(where: { $0.id == id }) else { return [] }
             var edited = session.app.settings
@@ -291,12 +291,12 @@ enum InspectorContent {
 
     private static func device(_ session: Session) -> [Block] {
         let device = session.app.device
-        func edit(_ change: (inout Device) -> Void) -> [UICommand] {
+        func edit(_ change: (inout Device) -> Void) -> [InterfaceMessage] {
             var edited = device
             change(&edited)
             return [.send(.deviceEdited(edited))]
         }
-        func platform(_ direction: Int) -> [UICommand] {
+        func platform(_ direction: Int) -> [InterfaceMessage] {
             let all = Device.Platform.allCases
             let index = ((all.firstIndex(of: device.platform) ?? 0) + direction + all.count) % all.count
             let preset: Device = switch all[index] {
@@ -313,7 +313,7 @@ enum InspectorContent {
         }
         // No profile, then each profile for the platform, named by the newest release read.
         let sdkChoices: [SDKProfile?] = [nil] + SDKProfile.choices(for: device.platform)
-        func sdk(_ direction: Int) -> [UICommand] {
+        func sdk(_ direction: Int) -> [InterfaceMessage] {
             let index = sdkChoices.firstIndex { $0?.range == device.sdk?.range && $0?.platform == device.sdk?.platform } ?? 0
             let next = sdkChoices[(index + direction + sdkChoices.count) % sdkChoices.count]
             return edit { $0.sdk = next }
@@ -497,7 +497,7 @@ enum InspectorContent {
     private static func project(_ session: Session) -> [Block] {
         let project = session.project
         // Edits meet the rules a project file does; one that breaks them is not sent, its note says why.
-        func edit(_ change: (inout ProjectConfiguration) -> Void) -> [UICommand] {
+        func edit(_ change: (inout ProjectConfiguration) -> Void) -> [InterfaceMessage] {
             (try? edited(project, change).get()).map { [.send(.projectEdited($0))] } ?? []
         }
         func text(_ id: String) -> Block {

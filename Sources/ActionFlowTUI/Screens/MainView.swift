@@ -7,7 +7,7 @@ public enum MainView {
     /// `panes` keeps the laid-out panes for the next frame (see `PaneCache`); by default nothing is kept.
     public static func render(_ interface: Interface, transport: String, panes: PaneCache = PaneCache()) -> Frame {
         render(session: interface.session, ui: interface.ui, transport: transport, width: interface.width, height: interface.height,
-               presentation: interface.presentation, panes: panes)
+               presentation: interface.presentation, panes: panes.at(interface.revision))
     }
 
     /// `presentation` tells the step counter and the next step; by default the session's

@@ -3,10 +3,29 @@ import ActionFlowClient
 /// The phone's page and the inspector's pane, built and laid out once and kept from one key to
 /// the next: a key that only moves the selection, scrolls or goes back to a pane already shown
 /// neither builds a pane again (the link anatomy, the sequence diagram) nor wraps its text again,
-/// and the controller scrolls the very layout that is drawn. The owner of the session bumps `sessionRevision` whenever the session
-/// on screen may have changed; a new cache (the default for a single frame) keeps nothing.
-public final class PaneCache {
-    public var sessionRevision = 0
+/// and the controller scrolls the very layout that is drawn. It is the view's memo: a look-up
+/// names the revision of the session it is for (`at(_:)`, `Interface.revision`), and panes of
+/// another revision are laid out again; nothing else tells it of a change. A new cache (the
+/// default for a single frame) keeps nothing.
+public struct PaneCache {
+    /// The panes kept, shared by every copy.
+    private final class Storage {
+        var inspectorContent: [ContentKey: MainView.InspectorRegions] = [:]
+        var inspectorLayouts: [LayoutKey: Inspector] = [:]
+        var phonePage: (revision: Int, page: PhonePage)?
+        var phoneLayout: (key: PhoneKey, layout: BlockLayout)?
+    }
+
+    private let storage = Storage()
+    /// The revision of the session this copy looks panes up for.
+    private(set) var sessionRevision = 0
+
+    /// The same panes, looked up for the session at `revision`.
+    public func at(_ revision: Int) -> PaneCache {
+        var copy = self
+        copy.sessionRevision = revision
+        return copy
+    }
 
     /// The inspector laid out: the part kept in view (the Flow timeline, the sequence's names),
     /// if the pane has one, and the part that scrolls.
@@ -36,36 +55,31 @@ public final class PaneCache {
     }
 
     /// Laying out also depends on the field being typed in (its note may take more rows).
-    private struct LayoutKey: Hashable {
+    fileprivate struct LayoutKey: Hashable {
         var content: ContentKey
         var editing: Editing?
     }
 
-    /// Every pane shown since the session or the size last changed.
-    private var inspectorContent: [ContentKey: MainView.InspectorRegions] = [:]
-    /// Their layouts, without a field being typed in and with the one typed in now.
-    private var inspectorLayouts: [LayoutKey: Inspector] = [:]
-    private struct PhoneKey: Hashable {
+    /// `inspectorContent`: every pane shown since the session or the size last changed;
+    /// `inspectorLayouts`: their layouts, without a field being typed in and with the one typed in now.
+    fileprivate struct PhoneKey: Hashable {
         var revision: Int
         var area: Rect
         var editing: Editing?
     }
-
-    private var phonePage: (revision: Int, page: PhonePage)?
-    private var phoneLayout: (key: PhoneKey, layout: BlockLayout)?
 
     public init() {}
 
     func inspector(_ session: Session, _ ui: UIState, _ screen: ScreenLayout) -> Inspector {
         let content = ContentKey(revision: sessionRevision, tab: ui.tab, expandedExchange: ui.expandedExchange, area: screen.inspectorContent, editing: ui.editing)
         let key = LayoutKey(content: content, editing: ui.editing)
-        if let kept = inspectorLayouts[key] { return kept }
-        inspectorContent = inspectorContent.filter { $0.key.revision == content.revision && $0.key.area == content.area && ($0.key.typing == nil || $0.key.typing == content.typing) }
-        inspectorLayouts = inspectorLayouts.filter { inspectorContent[$0.key.content] != nil && ($0.key.editing == nil || $0.key.editing == key.editing) }
-        let regions = inspectorContent[content] ?? MainView.inspectorRegions(session, ui, screen)
-        inspectorContent[content] = regions
+        if let kept = storage.inspectorLayouts[key] { return kept }
+        storage.inspectorContent = storage.inspectorContent.filter { $0.key.revision == content.revision && $0.key.area == content.area && ($0.key.typing == nil || $0.key.typing == content.typing) }
+        storage.inspectorLayouts = storage.inspectorLayouts.filter { storage.inspectorContent[$0.key.content] != nil && ($0.key.editing == nil || $0.key.editing == key.editing) }
+        let regions = storage.inspectorContent[content] ?? MainView.inspectorRegions(session, ui, screen)
+        storage.inspectorContent[content] = regions
         let pane = Self.layOut(regions, editing: ui.editing)
-        inspectorLayouts[key] = pane
+        storage.inspectorLayouts[key] = pane
         return pane
     }
 
@@ -83,7 +97,7 @@ public final class PaneCache {
         guard ui.mode == .main, ui.editing == nil, !screen.isTooSmall else { return nil }
         let missing = InspectorTab.allCases
             .map { ContentKey(revision: sessionRevision, tab: $0, expandedExchange: ui.expandedExchange, area: screen.inspectorContent) }
-            .filter { inspectorLayouts[LayoutKey(content: $0, editing: nil)] == nil }
+            .filter { storage.inspectorLayouts[LayoutKey(content: $0, editing: nil)] == nil }
         return missing.isEmpty ? nil : PanePreparation(missing: missing, session: session, ui: ui, screen: screen)
     }
 
@@ -91,21 +105,21 @@ public final class PaneCache {
     func adopt(_ prepared: [PanePreparation.Pane]) {
         for pane in prepared where pane.content.revision == sessionRevision {
             let key = LayoutKey(content: pane.content, editing: nil)
-            guard inspectorLayouts[key] == nil else { continue }
-            inspectorContent[pane.content] = pane.regions
-            inspectorLayouts[key] = pane.layout
+            guard storage.inspectorLayouts[key] == nil else { continue }
+            storage.inspectorContent[pane.content] = pane.regions
+            storage.inspectorLayouts[key] = pane.layout
         }
     }
 
     /// The page of the device in focus, laid out for `area` with `editing` (nil on a device that
     /// is not in focus). Pages read the session only.
     func phone(_ session: Session, _ ui: UIState, area: Rect, editing: Editing?) -> (page: PhonePage, layout: BlockLayout) {
-        let page = phonePage.flatMap { $0.revision == sessionRevision ? $0.page : nil } ?? PhoneContent.page(session, ui)
-        phonePage = (sessionRevision, page)
+        let page = storage.phonePage.flatMap { $0.revision == sessionRevision ? $0.page : nil } ?? PhoneContent.page(session, ui)
+        storage.phonePage = (sessionRevision, page)
         let key = PhoneKey(revision: sessionRevision, area: area, editing: editing)
-        if let kept = phoneLayout, kept.key == key { return (page, kept.layout) }
+        if let kept = storage.phoneLayout, kept.key == key { return (page, kept.layout) }
         let layout = BlockLayout(page.blocks, width: area.width, editing: editing.map { (id: $0.id, editor: $0.editor) })
-        phoneLayout = (key, layout)
+        storage.phoneLayout = (key, layout)
         return (page, layout)
     }
 }

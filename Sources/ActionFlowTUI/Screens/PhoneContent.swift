@@ -5,9 +5,19 @@ import Foundation
 /// What the simulated phone shows: the newsletter session's screen, or wherever routing took the
 /// user (mailbox, web widget, store, browser). Only reads state; buttons send client events.
 public struct PhonePage {
-    /// Names the page (`app.signIn`, `mail`, `widget.passwordReset.resetForm`...), so that
-    /// selections are remembered per page.
-    public var name: String
+    /// Which page it is, so that selections are remembered per page.
+    public enum Name: Hashable, Sendable {
+        case capture
+        case app(AppScreen)
+        /// The inbox, or the message open in it.
+        case mail(open: String?)
+        /// The hosted page: its action and the kind of its step (a refused password keeps the form's selection).
+        case widget(ActionCodeOperation, HostedActionHandler.Step.Kind)
+        case store
+        case browser
+    }
+
+    public var name: Name
     /// The device it shows on (its index in the session).
     public var device = 0
     /// The pane the interface keeps this page's selection, scroll and field focus under.
@@ -111,7 +121,7 @@ enum PhoneContent {
             }
         }
         let links = (session.earlier?.links ?? 0) + distinct.count
-        return PhonePage(name: "capture", bar: UntrustedText.sanitize(capture), blocks: [
+        return PhonePage(name: .capture, bar: UntrustedText.sanitize(capture), blocks: [
             .heading(watching ? "Live traffic" : "Captured traffic"),
             .paragraph(watching ? "The server's clients are shown by their calls, not their screens." : "A capture holds the client's calls, not its screens.", .muted),
             .paragraph("So far: \(calls) call\(calls == 1 ? "" : "s"), \(links) action link\(links == 1 ? "" : "s").", .text),
@@ -217,7 +227,7 @@ enum PhoneContent {
             let typedEmail = draft(session, .signInEmail)
             let typedPassword = draft(session, .signInPassword)
             blocks.append(.control(.button("signIn.submit", "Sign in", [.send(.signInSubmitted(email: typedEmail, password: typedPassword))])))
-            blocks.append(.control(.button("signIn.forgot", "Forgot password?", [.setDraft(id: DraftField.forgotEmail.rawValue, text: typedEmail), .send(.forgotPasswordTapped)])))
+            blocks.append(.control(.button("signIn.forgot", "Forgot password?", [.send(.draftEdited(field: DraftField.forgotEmail.rawValue, text: typedEmail)), .send(.forgotPasswordTapped)])))
             blocks.append(.control(.button("signIn.link", "Email me a sign-in link", [.send(.signInLinkRequested(email: typedEmail))])))
             blocks.append(.control(back()))
         case .forgotPassword:
@@ -247,7 +257,7 @@ enum PhoneContent {
             blocks.append(.control(field(.confirmEmail, session, placeholder: "you@example.com")))
             blocks.append(.control(.button("confirm.submit", "Sign in", [.send(.signInEmailConfirmed(draft(session, .confirmEmail)))])))
         }
-        return PhonePage(name: "app.\(screen.name)", bar: bar, blocks: blocks)
+        return PhonePage(name: .app(screen), bar: bar, blocks: blocks)
     }
 
     private static func mailboxPage(_ session: Session, _ openID: String?) -> PhonePage {
@@ -260,7 +270,7 @@ enum PhoneContent {
             blocks.append(.control(.button("mail.inbox", "Back to inbox", [.send(.mailboxOpened)])))
             blocks.append(.rule)
             blocks += mailBody(message, indent: 0)
-            return PhonePage(name: "mail.\(openID)", bar: "Mail · \(message.to)", blocks: blocks)
+            return PhonePage(name: .mail(open: openID), bar: "Mail · \(message.to)", blocks: blocks)
         }
         blocks.append(.heading("Inbox"))
         if session.inbox.isEmpty {
@@ -274,7 +284,7 @@ enum PhoneContent {
         let device = session.app.device
         let back = device.platform != .desktop && !device.appInstalled ? "Back to the home screen" : "Back to the \(Vocabulary.app(on: device))"
         blocks.append(.control(.button("mail.app", back, [.send(.appOpened)])))
-        return PhonePage(name: "mail", bar: "Mail", blocks: blocks)
+        return PhonePage(name: .mail(open: nil), bar: "Mail", blocks: blocks)
     }
 
     private static func webWidgetPage(_ page: WebWidgetPage, _ session: Session, _ ui: UIState) -> PhonePage {
@@ -317,7 +327,7 @@ enum PhoneContent {
         let host = URLComponents(string: page.actionURL)?.host ?? page.actionURL
         // Each step of the page is a page of its own for the selection: after saving, the focus
         // starts on what continues the story (Continue), not on whatever sat at the same place.
-        return PhonePage(name: "widget.\(page.operation.rawValue).\(page.step.name)", bar: "⚿ \(host)", blocks: blocks)
+        return PhonePage(name: .widget(page.operation, page.step.kind), bar: "⚿ \(host)", blocks: blocks)
     }
 
     private static func storePage(_ page: StorePage) -> PhonePage {
@@ -331,7 +341,7 @@ enum PhoneContent {
         blocks.append(.verbatim(page.thenOpens, .link, indent: 2))
         blocks.append(.blank)
         blocks.append(.control(.button("store.mail", "Back to mail", [.send(.mailboxOpened)])))
-        return PhonePage(name: "store", bar: name, blocks: blocks)
+        return PhonePage(name: .store, bar: name, blocks: blocks)
     }
 
     private static func browserPage(_ url: String) -> PhonePage {
@@ -341,7 +351,7 @@ enum PhoneContent {
         blocks.append(.control(.button("browser.app", "Open the app", [.send(.appOpened)])))
         blocks.append(.control(.button("browser.mail", "Back to mail", [.send(.mailboxOpened)])))
         let host = URLComponents(string: url)?.host ?? url
-        return PhonePage(name: "browser", bar: "⌕ \(host)", blocks: blocks)
+        return PhonePage(name: .browser, bar: "⌕ \(host)", blocks: blocks)
     }
 }
 

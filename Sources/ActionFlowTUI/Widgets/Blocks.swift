@@ -11,31 +11,6 @@ public struct Note: Sendable, Hashable {
     }
 }
 
-/// What the TUI asks for in answer to a key: client events to send, or things only the
-/// interface does.
-public enum UICommand: Sendable, Equatable {
-    case send(AppEvent)
-    /// Remembers what the user typed in a form field that has no place in the client state yet.
-    case setDraft(id: String, text: String)
-    /// Shows or hides one exchange in full in the Network pane.
-    case toggleExchange(Int)
-    /// Plays the presented scenario's (or the replay's) next step.
-    case nextScenarioStep
-    /// Back one step: the session is rebuilt from its start up to the step before.
-    case stepBack
-    /// Plays every remaining step, paced.
-    case playToEnd
-    /// Plays every step of a story picked on the welcome screen, then leaves the user to it.
-    case playStory(Scenario)
-    /// Writes the session as a diagram, a report and a cast into the export folder.
-    case exportSession
-    /// Copies one exchange of the Network pane as a curl command, secrets masked.
-    case copyExchange(Int)
-    case quit
-    case suspend
-    case redraw
-}
-
 /// What a text field's text sets once saved: the field says which value, and
 /// `InspectorContent.commit` / `validate` say how, from the session as it is then.
 public enum FieldAction: Sendable, Hashable {
@@ -54,8 +29,8 @@ public enum FieldAction: Sendable, Hashable {
 }
 
 /// Something the user can select and act on: a text field, a toggle, a choice or a button.
-/// Plain data: what pressing it does is a list of commands, what typing in it sets a
-/// `FieldAction`.
+/// Plain data: what pressing it does is the messages it carries for `Interface.update`, what
+/// typing in it sets a `FieldAction`.
 public struct Control: Sendable, Equatable {
     public enum Kind: Sendable, Hashable {
         case text(value: String, placeholder: String, secret: Bool)
@@ -72,13 +47,13 @@ public struct Control: Sendable, Equatable {
     /// Under the control: a finding, a warning, or while typing, what is wrong with the text.
     public var note: Note?
     /// Enter on a button or toggle, Enter or → on a choice.
-    public var forward: [UICommand]
+    public var forward: [InterfaceMessage]
     /// ← on a choice.
-    public var backward: [UICommand]
+    public var backward: [InterfaceMessage]
     /// What a text field's text sets.
     public var field: FieldAction?
 
-    public init(id: String, label: String, kind: Kind, note: Note? = nil, forward: [UICommand] = [], backward: [UICommand]? = nil, field: FieldAction? = nil) {
+    public init(id: String, label: String, kind: Kind, note: Note? = nil, forward: [InterfaceMessage] = [], backward: [InterfaceMessage]? = nil, field: FieldAction? = nil) {
         self.id = id
         self.label = label
         self.kind = kind
@@ -88,13 +63,13 @@ public struct Control: Sendable, Equatable {
         self.field = field
     }
 
-    /// A button that sends events.
-    public static func button(_ id: String, _ label: String, note: Note? = nil, _ commands: [UICommand]) -> Control {
-        Control(id: id, label: label, kind: .button, note: note, forward: commands)
+    /// A button that sends these messages.
+    public static func button(_ id: String, _ label: String, note: Note? = nil, _ messages: [InterfaceMessage]) -> Control {
+        Control(id: id, label: label, kind: .button, note: note, forward: messages)
     }
 
     /// What ← (-1) or Enter and → (+1) do.
-    public func activate(_ direction: Int) -> [UICommand] { direction < 0 ? backward : forward }
+    public func activate(_ direction: Int) -> [InterfaceMessage] { direction < 0 ? backward : forward }
 
     public var isTextField: Bool {
         if case .text = kind { true } else { false }
