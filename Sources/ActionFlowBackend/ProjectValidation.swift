@@ -9,12 +9,6 @@ public struct ProjectProblem: Error, Sendable, Hashable, CustomStringConvertible
     /// Other settings the rule involves, where the problem can be shown when `path` cannot.
     public var relatedPaths: [String]
 
-    public init(path: String, message: String, relatedPaths: [String] = []) {
-        self.path = path
-        self.message = message
-        self.relatedPaths = relatedPaths
-    }
-
     public var description: String { UntrustedText.sanitize("\(path): \(message)") }
 }
 

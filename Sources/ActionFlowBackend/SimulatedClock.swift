@@ -18,8 +18,6 @@ public struct SimulatedClock: Sendable, Hashable, Codable {
         self.now = start
     }
 
-    /// Seconds since the start.
-    public var elapsed: TimeInterval { now.timeIntervalSince(start) }
 
     /// Moves forward; time never runs backwards, so expired codes stay expired.
     public mutating func advance(by seconds: TimeInterval) throws(AuthFailure) {

@@ -241,11 +241,6 @@ public struct SimulatedProject: Sendable, Equatable, Codable {
         }
     }
 
-    /// An account as `accounts:lookup` shows it, for admin views.
-    public func user(email: String) -> UserRecord? {
-        account(email: email).map(userRecord)
-    }
-
     /// Every account, by `localId` (the emulator's `accounts:query` order).
     public var allUsers: [UserRecord] {
         accounts.values.sorted { $0.localId < $1.localId }.map(userRecord)

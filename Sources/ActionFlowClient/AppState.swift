@@ -151,25 +151,12 @@ public struct CachedUser: Sendable, Hashable, Codable {
     /// The second factors the last lookup listed (phone numbers, or names); nil before one, and
     /// in sessions saved before they were kept.
     public var secondFactors: [String]?
-
-    public init(localId: String, email: String?, emailVerified: Bool, idToken: String?, secondFactors: [String]? = nil) {
-        self.localId = localId
-        self.email = email
-        self.emailVerified = emailVerified
-        self.idToken = idToken
-        self.secondFactors = secondFactors
-    }
 }
 
 /// A phone number becoming a second factor: the SMS code's session once one was sent.
 public struct SecondFactorEnrollment: Sendable, Hashable, Codable {
     public var phoneNumber: String
     public var sessionInfo: String?
-
-    public init(phoneNumber: String, sessionInfo: String? = nil) {
-        self.phoneNumber = phoneNumber
-        self.sessionInfo = sessionInfo
-    }
 }
 
 public enum FlowKind: String, Sendable, Hashable, CaseIterable, Codable {
@@ -211,14 +198,6 @@ public struct FlowProgress: Sendable, Hashable, Codable {
     /// Whether the flow goes (or went) the app's way rather than the web widget's.
     public func handledInApp(asked handleCodeInApp: Bool) -> Bool {
         step != .handledInWebWidget && handledByWebWidget != true && handleCodeInApp
-    }
-
-    public init(kind: FlowKind, step: FlowStep, email: String? = nil, continueURL: String? = nil, oobCode: String? = nil) {
-        self.kind = kind
-        self.step = step
-        self.email = email
-        self.continueURL = continueURL
-        self.oobCode = oobCode
     }
 }
 
@@ -306,13 +285,6 @@ public struct LinkVisit: Sendable, Hashable, Codable {
     public var anatomy: LinkAnatomy?
     /// Why the device sent it there; nil for pasted links.
     public var route: TapRoute?
-
-    public init(link: String, outcome: String, anatomy: LinkAnatomy? = nil, route: TapRoute? = nil) {
-        self.link = link
-        self.outcome = outcome
-        self.anatomy = anatomy
-        self.route = route
-    }
 }
 
 public enum BusyTask: String, Sendable, Hashable, CaseIterable, Codable {

@@ -62,9 +62,6 @@ public struct Replay: Sendable, Equatable {
     /// The event the next step plays.
     public var nextEvent: AppEvent? { isAtEnd ? nil : recording.events[position] }
 
-    /// The event the last step played.
-    public var lastEvent: AppEvent? { position == 0 ? nil : recording.events[position - 1] }
-
     /// Plays the next event; false at the end.
     @discardableResult
     public mutating func forward() -> Bool {

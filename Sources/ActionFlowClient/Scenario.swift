@@ -52,8 +52,6 @@ extension Scenario {
         devices.map { SessionDevice(name: $0.name, device: $0.device, settings: settings, continueURLBase: continueURLBase, locale: locale) }
     }
 
-    /// The app the scenario starts with (on the first device).
-    public var initialApp: AppState { initialDevices[0].app }
 
     /// A fresh embedded session for this scenario, its project laid over `baseProject`.
     public func embeddedSession(baseProject: ProjectConfiguration) -> SessionDriver {
@@ -69,13 +67,6 @@ public struct ScenarioStep: Sendable, Equatable {
     public var action: ScenarioAction
     /// What the presenter shows while the step plays, when the scenario gives its own words.
     public var caption: String?
-
-    public init(number: Int, line: Int?, action: ScenarioAction, caption: String? = nil) {
-        self.number = number
-        self.line = line
-        self.action = action
-        self.caption = caption
-    }
 }
 
 /// Which inbox message a step means: `latest` or a 1-based position, oldest first.
@@ -327,14 +318,6 @@ public struct ScenarioFileError: Error, Sendable, Equatable, CustomStringConvert
     public var step: Int?
     public var key: String?
     public var message: String
-
-    public init(file: String, line: Int? = nil, step: Int? = nil, key: String? = nil, message: String) {
-        self.file = file
-        self.line = line
-        self.step = step
-        self.key = key
-        self.message = message
-    }
 
     public var description: String {
         var place = UntrustedText.sanitize(file)

@@ -36,11 +36,6 @@ public struct SessionRecording: Sendable, Equatable, Codable {
 public struct SimulatedWorlds: Sendable, Equatable, Codable {
     public var start: SimulatedProject
     public var current: SimulatedProject
-
-    public init(start: SimulatedProject, current: SimulatedProject) {
-        self.start = start
-        self.current = current
-    }
 }
 
 /// Why a session file cannot be used. Each names the file; a file that failed to load is never

@@ -44,11 +44,6 @@ public struct ActionCodeSettings: Sendable, Equatable, Hashable, Codable {
         androidInstallIfNotAvailable = installIfNotAvailable
         androidMinimumVersion = minimumVersion
     }
-
-    /// `setIOSBundleID(_:)`.
-    public mutating func setIOSBundleID(_ bundleID: String) {
-        iOSBundleID = bundleID
-    }
 }
 
 /// Which SDK builds the request: decides `clientType` and the client-side checks.

@@ -35,30 +35,6 @@ public struct AuthErrorCode: RawRepresentable, Sendable, Hashable, Codable, Cust
     public static let invalidAPIKey = AuthErrorCode("INVALID_API_KEY")
     public static let invalidArgument = AuthErrorCode("INVALID_ARGUMENT")
     public static let insufficientPermission = AuthErrorCode("INSUFFICIENT_PERMISSION")
-
-    /// The iOS `AuthErrorCode` name and number this server code surfaces as, when there is one.
-    public var iOSError: (name: String, number: Int)? {
-        switch self {
-        case .invalidContinueURI: ("invalidContinueURI", 17039)
-        case .unauthorizedDomain: ("unauthorizedDomain", 17038)
-        case .missingContinueURI: ("missingContinueURI", 17040)
-        case .missingIOSBundleID: ("missingIosBundleID", 17036)
-        case .missingAndroidPackageName: ("missingAndroidPackageName", 17037)
-        case .invalidHostingLinkDomain: ("invalidHostingLinkDomain", 17214)
-        case .emailNotFound, .userNotFound: ("userNotFound", 17011)
-        case .invalidOobCode: ("invalidActionCode", 17030)
-        case .expiredOobCode: ("expiredActionCode", 17029)
-        case .weakPassword: ("weakPassword", 17026)
-        case .userDisabled: ("userDisabled", 17005)
-        case .tooManyAttempts, .resetPasswordExceedLimit: ("tooManyRequests", 17010)
-        case .invalidEmail: ("invalidEmail", 17008)
-        case .missingEmail: ("missingEmail", 17034)
-        case .emailExists: ("emailAlreadyInUse", 17007)
-        case .invalidPassword: ("wrongPassword", 17009)
-        case .invalidLoginCredentials: ("invalidCredential", 17004)
-        default: nil
-        }
-    }
 }
 
 /// Why a transport call failed below the protocol: the user can retry these.
@@ -112,9 +88,4 @@ public struct SettingsValidationError: Error, Sendable, Hashable, Codable {
     /// The settings field at fault, e.g. `url`.
     public var field: String
     public var message: String
-    public init(code: String, field: String, message: String) {
-        self.code = code
-        self.field = field
-        self.message = message
-    }
 }

@@ -14,10 +14,6 @@ public struct TotpVerificationInfo: Sendable, Hashable, Codable {
     /// Enrollment only: the session `mfaEnrollment:start` gave.
     public var sessionInfo: String?
     public var verificationCode: String?
-    public init(sessionInfo: String?, verificationCode: String?) {
-        self.sessionInfo = sessionInfo
-        self.verificationCode = verificationCode
-    }
 }
 
 /// What `mfaEnrollment:start` answers for TOTP: the secret for the authenticator app.
@@ -176,11 +172,6 @@ public struct MfaEnrollmentInput: Sendable, Hashable, Codable {
     public var phoneInfo: String?
     public var displayName: String?
     public var mfaEnrollmentId: String?
-    public init(phoneInfo: String?, displayName: String? = nil, mfaEnrollmentId: String? = nil) {
-        self.phoneInfo = phoneInfo
-        self.displayName = displayName
-        self.mfaEnrollmentId = mfaEnrollmentId
-    }
 }
 
 /// `GET projects/P/accounts:batchGet` (firebase-admin's `list_users`, the legacy `downloadAccount`).

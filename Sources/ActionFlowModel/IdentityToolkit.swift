@@ -344,11 +344,6 @@ public struct DeleteAccountRequest: Sendable, Hashable, Codable {
     public var localId: String?
     public var tenantId: String?
     public var targetProjectId: String?
-    public init(idToken: String? = nil, localId: String? = nil, tenantId: String? = nil) {
-        self.idToken = idToken
-        self.localId = localId
-        self.tenantId = tenantId
-    }
 }
 
 public struct DeleteAccountResponse: Sendable, Hashable, Codable {
@@ -363,13 +358,6 @@ public struct CreateAuthUriRequest: Sendable, Hashable, Codable {
     public var providerId: String?
     public var sessionId: String?
     public var tenantId: String?
-    public init(identifier: String?, continueUri: String?, providerId: String? = nil, sessionId: String? = nil, tenantId: String? = nil) {
-        self.identifier = identifier
-        self.continueUri = continueUri
-        self.providerId = providerId
-        self.sessionId = sessionId
-        self.tenantId = tenantId
-    }
 }
 
 public struct CreateAuthUriResponse: Sendable, Hashable, Codable {
@@ -415,10 +403,6 @@ public struct QueryAccountsResponse: Sendable, Hashable, Codable {
 public struct GrantTokenRequest: Sendable, Hashable, Codable {
     public var grantType: String?
     public var refreshToken: String?
-    public init(grantType: String?, refreshToken: String?) {
-        self.grantType = grantType
-        self.refreshToken = refreshToken
-    }
 }
 
 public struct GrantTokenResponse: Sendable, Hashable, Codable {
@@ -450,6 +434,7 @@ public struct ErrorEnvelope: Sendable, Hashable, Codable {
             public var message: String
             public var reason: String?
             public var domain: String?
+
             public init(message: String, reason: String?, domain: String?) {
                 self.message = message
                 self.reason = reason

@@ -77,11 +77,6 @@ public struct ContinueLinkAnatomy: Sendable, Hashable, Codable {
     /// Where the user ends up in a browser: the innermost URL.
     public var destination: String
     public var isMobileLink: Bool { layers.count > 1 }
-
-    public init(layers: [LinkLayer], destination: String) {
-        self.layers = layers
-        self.destination = destination
-    }
 }
 
 /// One URL of a link.
@@ -117,13 +112,6 @@ public struct LinkLayer: Sendable, Hashable, Codable {
     public var host: String
     /// In the order they appear, values decoded.
     public var parameters: [LinkParameter]
-
-    public init(kind: Kind, url: String, host: String, parameters: [LinkParameter]) {
-        self.kind = kind
-        self.url = url
-        self.host = host
-        self.parameters = parameters
-    }
 
     /// The value of the last parameter with this name (what the SDKs read when a name repeats).
     public func value(_ name: String) -> String? {

@@ -173,11 +173,6 @@ struct Routing {
     var steps: [String] = []
     var assumptions: [String] = []
 
-    init(device: Device, project: ProjectConfiguration) {
-        self.device = device
-        self.project = project
-    }
-
     mutating func step(_ text: String) { steps.append(text) }
 
     /// The domains the installed build claims, as the narration lists them.

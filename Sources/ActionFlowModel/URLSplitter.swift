@@ -35,7 +35,6 @@ final class SplitURL {
         self.path = path
     }
 
-    var hasAuthority: Bool { !host.isEmpty || userinfo != nil }
     var isHTTP: Bool { scheme == "http" || scheme == "https" }
 
     /// The last value of `name`, as the SDKs read repeated parameters.

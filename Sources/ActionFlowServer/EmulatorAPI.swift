@@ -59,15 +59,8 @@ public struct APIRequest: Sendable {
 public struct APIResponse: Sendable {
     public var status: Int
     public var contentType: String
-    public var headers: [String: String]
+    public var headers: [String: String] = [:]
     public var body: Data
-
-    public init(status: Int, contentType: String, headers: [String: String] = [:], body: Data) {
-        self.status = status
-        self.contentType = contentType
-        self.headers = headers
-        self.body = body
-    }
 
     static let jsonType = "application/json; charset=utf-8"
 

@@ -7,13 +7,6 @@ public struct ServedExchange: Sendable {
     public var startedAt: Date
     public var milliseconds: Double
 
-    public init(request: APIRequest, response: APIResponse, startedAt: Date, milliseconds: Double) {
-        self.request = request
-        self.response = response
-        self.startedAt = startedAt
-        self.milliseconds = milliseconds
-    }
-
     /// The URL the client asked for, with the host it named (`http://127.0.0.1:9099/...`).
     public var url: String {
         "http://\(request.headers["host"] ?? "localhost")\(request.path)" + (request.rawQuery.map { "?\($0)" } ?? "")

@@ -48,13 +48,6 @@ public struct SessionCast: Sendable {
     public let width: Int
     public let height: Int
 
-    public init(recording: SessionRecording, title: String, width: Int, height: Int) {
-        self.recording = recording
-        self.title = title
-        self.width = width
-        self.height = height
-    }
-
     /// The frames the interface shows, from the recording's start, one per step, with the
     /// second each appears and the event that began its step.
     public var frames: [(time: TimeInterval, frame: Frame, step: AppEvent?)] {

@@ -50,12 +50,8 @@ public struct ScreenLayout: Sendable {
 
     public var isTooSmall: Bool { width < Self.minimumWidth || height < Self.minimumHeight }
 
-    /// The phone's address or app bar.
-    public var phoneBar: Rect { Self.bar(of: phone) }
     /// The phone's screen, between the bar and the dock.
     public var phoneContent: Rect { Self.content(of: phone) }
-    /// The dock row with the app / mail / paste keys.
-    public var phoneDock: Rect { Self.dock(of: phone) }
 
     static func bar(of phone: Rect) -> Rect { Rect(x: phone.x + 2, y: phone.y + 1, width: phone.width - 4, height: 1) }
     static func content(of phone: Rect) -> Rect { Rect(x: phone.x + 2, y: phone.y + 3, width: phone.width - 4, height: phone.height - 6) }

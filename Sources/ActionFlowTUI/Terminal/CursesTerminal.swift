@@ -425,18 +425,6 @@ public final class CursesTerminal: TerminalDriver {
         return .keys(keys)
     }
 
-    /// Whether a key, a signal or a finished effect is waiting (without reading it).
-    public var hasPendingInput: Bool {
-        var descriptors = [pollfd(fd: 0, events: Int16(POLLIN), revents: 0), pollfd(fd: wakePipe.read, events: Int16(POLLIN), revents: 0)]
-        return poll(&descriptors, 2, 0) > 0
-    }
-
-    /// Waits up to `timeout` milliseconds for a wake-up only, leaving typed keys unread.
-    public func waitForWake(timeout milliseconds: Int32) {
-        var descriptor = pollfd(fd: wakePipe.read, events: Int16(POLLIN), revents: 0)
-        if poll(&descriptor, 1, milliseconds) > 0 { drainWakePipe() }
-    }
-
     private func pendingSignal() -> TerminalInput? {
         if ts_take_pending_suspend() != 0 { return .suspend }
         let signal = ts_take_pending_signal()

@@ -19,11 +19,6 @@ public enum FrameDiff {
         public var y: Int
         /// The changed cells, sharing the frame's storage rather than copying it.
         public var cells: ArraySlice<Cell>
-        public init(x: Int, y: Int, cells: ArraySlice<Cell>) {
-            self.x = x
-            self.y = y
-            self.cells = cells
-        }
     }
 
     /// Runs of changed cells. With no previous frame (or a different size) every cell changes.
