@@ -45,11 +45,8 @@ struct BenchTerminalCommand: AsyncParsableCommand {
         var own: [Double] = []
         var floorStarts: [Double] = []
         var floorPeaks: [Double] = []
-        var phases: [StartupPhases] = []
-        for start in 0..<starts {
-            let trace = references.folder.appendingPathComponent("startup-\(start).trace").path
-            own.append(try PseudoTerminalSession.firstFrame([binary], marker: "quit", environment: [StartupTrace.environmentKey: trace]).milliseconds)
-            phases.append(StartupPhases(contentsOf: trace))
+        for _ in 0..<starts {
+            own.append(try PseudoTerminalSession.firstFrame([binary], marker: "quit").milliseconds)
             if let floorProgram = references.floor {
                 let floorStart = try PseudoTerminalSession.firstFrame([floorProgram], marker: ReferencePrograms.floorMarker)
                 floorStarts.append(floorStart.milliseconds)
@@ -65,7 +62,6 @@ struct BenchTerminalCommand: AsyncParsableCommand {
                            Self.percentile(floorStarts, 0.5), ratio, Self.firstFrameTarget, ratio <= Self.firstFrameTarget ? "meets" : "above")
         }
         print(line)
-        print("    " + StartupPhases.summary(phases, firstFrames: own))
 
         let stories = try StoryKeys.play([binary], keys: keys)
         let reference = try references.curses.map { try PseudoTerminalSession.reference([$0], marker: ReferencePrograms.cursesMarker, keys: 100) }
@@ -104,39 +100,6 @@ struct BenchTerminalCommand: AsyncParsableCommand {
         guard !values.isEmpty else { return 0 }
         let sorted = values.sorted()
         return sorted[min(sorted.count - 1, Int((Double(sorted.count - 1) * fraction).rounded()))]
-    }
-}
-
-/// One traced start of the interface (`StartupTrace`): when each phase was first reached,
-/// in milliseconds since `main`.
-struct StartupPhases {
-    static let order = ["options read", "terminal started", "project loaded", "session ready", "frame drawn"]
-    var reached: [String: Double] = [:]
-
-    init(contentsOf path: String) {
-        let text = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
-        for line in text.split(separator: "\n") {
-            let fields = line.split(separator: " ", maxSplits: 1)
-            guard fields.count == 2, let micros = Double(fields[0]), reached[String(fields[1])] == nil else { continue }
-            reached[String(fields[1])] = micros / 1000
-        }
-    }
-
-    /// Medians of each phase's own duration, and of the time before `main` (the first frame
-    /// seen from outside less the frame drawn inside).
-    static func summary(_ starts: [StartupPhases], firstFrames: [Double]) -> String {
-        var parts: [String] = []
-        var previous: [Double] = starts.map { _ in 0 }
-        for phase in order {
-            let times = starts.map { $0.reached[phase] }
-            guard times.allSatisfy({ $0 != nil }) else { return "start phases: no trace for \(phase)" }
-            let durations = zip(times, previous).map { $0! - $1 }
-            parts.append(String(format: "%@ %.1f", phase, BenchTerminalCommand.percentile(durations, 0.5)))
-            previous = times.map { $0! }
-        }
-        let beforeMain = zip(firstFrames, previous).map { $0 - $1 }
-        return String(format: "where the time goes (medians, ms): before main %.1f, ", BenchTerminalCommand.percentile(beforeMain, 0.5))
-            + parts.joined(separator: ", ")
     }
 }
 

@@ -36,7 +36,6 @@ struct ActionFlowCommand: AsyncParsableCommand {
     /// With no arguments, straight to the interface on its defaults, without parsing: ArgumentParser
     /// builds every option of a command by reflection, which costs the first frame about 10 ms.
     static func main() async {
-        StartupTrace.begin()
         guard CommandLine.arguments.count > 1 else {
             do {
                 try await InterfaceLaunch().open()

@@ -73,7 +73,6 @@ struct RunLaunch {
     }
 
     func perform() async throws {
-        StartupTrace.mark("options read")
         let rest = transport.restOptions
         var parsed: Scenario
         let project: ProjectConfiguration
@@ -81,9 +80,7 @@ struct RunLaunch {
             parsed = try ScenarioParser.load(contentsOf: try ScenarioLibrary.locate(scenario))
             DeviceOptions.apply(devices, to: &parsed)
             try DeviceOptions.apply(sdk, to: &parsed)
-            StartupTrace.mark("scenario loaded")
             project = try transport.loadProject()
-            StartupTrace.mark("project loaded")
             _ = try parsed.project.validated(appliedTo: project, source: parsed.source)
             if let save {
                 // Refused before the run, so that the run's result is not lost afterwards.
@@ -100,7 +97,6 @@ struct RunLaunch {
             transcript = await ScenarioLibrary.runEmbedded(parsed, baseProject: project)
         }
         print(transcript.text(quiet: quiet))
-        StartupTrace.mark("flow printed")
         if let save, let recording = transcript.recording {
             do throws(SessionFileError) {
                 try SessionFile.save(recording, to: save)

@@ -58,7 +58,6 @@ struct InterfaceLaunch {
 
     @MainActor
     func open() async throws {
-        StartupTrace.mark("options read")
         // The project loads on the other core while this one starts the terminal.
         let transport = transport
         let projectLoad = Task.detached(priority: TUIApplication.backgroundPriority) {
@@ -110,7 +109,6 @@ struct InterfaceLaunch {
         do {
             base = try await projectLoad.value
             project = base
-            StartupTrace.mark("project loaded")
             if let scenario {
                 var parsed = try ScenarioParser.load(contentsOf: try ScenarioLibrary.locate(scenario))
                 DeviceOptions.apply(deviceNames, to: &parsed)
@@ -163,7 +161,6 @@ struct InterfaceLaunch {
             driver = saved.map { SessionDriver($0, remote: nil) } ?? .embedded(project: project, devices: devices)
             summary = "embedded"
         }
-        StartupTrace.mark("session ready")
         let options = TUIApplication.Options(monochrome: interface.monochrome, theme: interface.theme, logFile: interface.logFile, sessionFile: session, notice: notice, exportDirectory: exportDirectory)
         return TUIApplication(driver: driver, transportSummary: summary, options: options, scenario: presented, logger: logger)
     }

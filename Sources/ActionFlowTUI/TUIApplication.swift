@@ -191,7 +191,6 @@ public final class TUIApplication {
     public static func startTerminal(monochrome: Bool, theme: Theme?, errorLog: String?) throws(TerminalUnavailable) -> CursesTerminal {
         let terminal = CursesTerminal(monochrome: monochrome, theme: theme)
         try terminal.start(errorLog: errorLog)
-        StartupTrace.mark("terminal started")
         return terminal
     }
 
@@ -268,7 +267,6 @@ public final class TUIApplication {
                 // An embedded world names its project as it is now (the Project pane may change it).
                 let transport = model.replay == nil && model.driver.session.isEmbedded ? "embedded \(model.driver.session.project.projectId)" : transportSummary
                 terminal.present(MainView.render(model, transport: transport, panes: panes))
-                StartupTrace.mark("frame drawn")
                 frameWanted = false
                 // While the welcome screen waits for a pick, its stories play once on a throwaway
                 // embedded project, a few milliseconds on the other core. The runtime's first

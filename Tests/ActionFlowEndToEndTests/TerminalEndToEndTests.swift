@@ -121,26 +121,6 @@ struct TerminalEndToEndTests {
         tmux.expectTerminalRestored()
     }
 
-    @Test("With ACTIONFLOW_STARTUP_TRACE a start writes each of its phases once reached, in order, for bench terminal")
-    func startupTrace() throws {
-        let trace = FileManager.default.temporaryDirectory.appendingPathComponent("actionflow-trace-\(UUID().uuidString)").path
-        defer { try? FileManager.default.removeItem(atPath: trace) }
-        let tmux = try TmuxSession(environment: ["ACTIONFLOW_STARTUP_TRACE": trace])
-        tmux.waitFor("Free exploration")
-        try tmux.pressShortcut("q")
-        #expect(tmux.waitForExit() == 0)
-        let lines = try String(contentsOfFile: trace, encoding: .utf8).split(separator: "\n").map { $0.split(separator: " ", maxSplits: 1) }
-        var firstReached: [String: Int] = [:]
-        for fields in lines where fields.count == 2 {
-            firstReached[String(fields[1])] = firstReached[String(fields[1])] ?? Int(fields[0])
-        }
-        let phases = ["main", "options read", "terminal started", "project loaded", "session ready", "frame drawn"]
-        let times = phases.map { firstReached[$0] }
-        #expect(times.allSatisfy { $0 != nil }, "phases reached: \(firstReached)")
-        let reached = times.compactMap { $0 }
-        #expect(reached == reached.sorted(), "phases out of order: \(firstReached)")
-    }
-
     @Test("Keys typed ahead are neither lost nor applied to a stale screen")
     func typeAhead() throws {
         let tmux = try TmuxSession()
