@@ -23,6 +23,7 @@ struct ActionFlowCommand: AsyncParsableCommand {
             ExportCommand.self,
             ServeCommand.self,
             ScenariosCommand.self,
+            ProjectCommand.self,
             TUICommand.self,
         ]
     )
