@@ -142,7 +142,15 @@ let package = Package(
             linkerSettings: programLinkerSettings
         ),
         // Test helpers that several test targets share.
-        .target(name: "TestSupport", dependencies: ["ActionFlowServer", "ActionFlowTransport", "ActionFlowModel", "ActionFlowTUI", "ActionFlowLoad"], path: "Tests/TestSupport"),
+        .target(
+            name: "TestSupport",
+            dependencies: [
+                "ActionFlowServer", "ActionFlowTransport", "ActionFlowModel", "ActionFlowTUI", "ActionFlowLoad",
+                .product(name: "Hummingbird", package: "hummingbird"), .product(name: "HummingbirdCore", package: "hummingbird"), .product(name: "HummingbirdTLS", package: "hummingbird"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"), .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
+            path: "Tests/TestSupport"
+        ),
         .testTarget(
             name: "ActionFlowModelTests",
             dependencies: ["ActionFlowModel", .product(name: "PropertyBased", package: "swift-property-based")]

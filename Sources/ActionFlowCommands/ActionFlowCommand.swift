@@ -24,6 +24,7 @@ struct ActionFlowCommand: AsyncParsableCommand {
             ServeCommand.self,
             ScenariosCommand.self,
             ProjectCommand.self,
+            DoctorCommand.self,
             TUICommand.self,
         ]
     )

@@ -24,6 +24,8 @@ public enum HTTPClientExchange {
         var outcome: Outcome
         public var message: String
 
+        public var isTLS: Bool { outcome == .tlsFailure }
+
         /// In a sentence: "refused the connection", "did not answer in time"...
         public var reason: String {
             switch outcome {
@@ -126,7 +128,7 @@ public enum HTTPClientExchange {
             return Failure(outcome: .connectionRefused, message: description)
         case let error as IOError where [ECONNRESET, EPIPE].contains(error.errnoCode):
             return Failure(outcome: .connectionLost, message: description)
-        case is NIOSSLError, is BoringSSLError:
+        case is NIOSSLError, is BoringSSLError, is NIOSSLExtraError:
             return Failure(outcome: .tlsFailure, message: description)
         case is HTTPParserError:
             return Failure(outcome: .notHTTP, message: description)

@@ -6,6 +6,7 @@ import HTTPTypes
 import Hummingbird
 import Logging
 import Testing
+import TestSupport
 
 /// The REST transport aimed at a loopback port, as an emulator.
 func loopbackTransport(host: String = "127.0.0.1", port: Int, timeout: TimeInterval) -> RESTTransport {
@@ -19,18 +20,7 @@ struct MisbehavingServer {
     let port: Int
 
     static func start(_ respond: @escaping @Sendable (Request) async throws -> Response) async throws -> MisbehavingServer {
-        let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
-        var logger = Logger(label: "misbehaving")
-        logger.logLevel = .critical
-        let app = Application(
-            responder: CallbackResponder<BasicRequestContext> { request, _ in try await respond(request) },
-            configuration: .init(address: .hostname("127.0.0.1", port: 0)),
-            onServerRunning: { continuation.yield($0.localAddress?.port ?? 0) },
-            logger: logger
-        )
-        let task = Task { try await app.run() }
-        var iterator = ports.makeAsyncIterator()
-        guard let port = await iterator.next() else { throw CancellationError() }
+        let (task, port) = try await LoopbackApplication.start(respond)
         return MisbehavingServer(running: task, port: port)
     }
 
@@ -49,44 +39,7 @@ struct MisbehavingServer {
     }
 }
 
-/// A loopback port that refuses connections for as long as this value lives: the socket is
-/// bound, so no other test can take the port, but never listens.
-final class RefusingPort: @unchecked Sendable {
-    let port: Int
-    let descriptor: Int32
-
-    init() throws {
-        (descriptor, port) = try Self.boundLoopbackSocket()
-    }
-
-    /// A TCP socket bound to a free loopback port, not yet listening.
-    static func boundLoopbackSocket() throws -> (Int32, Int) {
-        #if canImport(Glibc)
-        let streamType = Int32(SOCK_STREAM.rawValue)
-        #else
-        let streamType = SOCK_STREAM
-        #endif
-        let fd = socket(AF_INET, streamType, 0)
-        guard fd >= 0 else { throw POSIXError(.EMFILE) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { generic in
-                bind(fd, generic, length) == 0 && getsockname(fd, generic, &length) == 0
-            }
-        }
-        guard bound else {
-            close(fd)
-            throw POSIXError(.EADDRINUSE)
-        }
-        return (fd, Int(UInt16(bigEndian: address.sin_port)))
-    }
-
-    deinit { close(descriptor) }
-
+extension RefusingPort {
     // Generous: a loaded machine must not turn a healthy answer into a timeout.
     func transport(timeout: TimeInterval = 10) -> RESTTransport {
         loopbackTransport(port: port, timeout: timeout)

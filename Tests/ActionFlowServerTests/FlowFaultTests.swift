@@ -5,6 +5,7 @@ import ActionFlowTransport
 import Foundation
 import Hummingbird
 import Testing
+import TestSupport
 
 /// The app flow over a REST transport whose server misbehaves: each fault ends in a banner the
 /// user can retry from, nothing stays busy, and nothing is sent twice on its own.

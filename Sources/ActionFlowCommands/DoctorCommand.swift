@@ -1,0 +1,129 @@
+import ActionFlowBackend
+import ActionFlowModel
+import ActionFlowTransport
+import ArgumentParser
+import Foundation
+
+/// `actionflow doctor`: a project and its link domains, checked as iOS and Android meet them.
+struct DoctorCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "doctor",
+        abstract: "Check a project's link domains and settings as iOS and Android meet them.",
+        discussion: """
+        For each link domain (by default every Hosting and Dynamic Links domain the project \
+        names), fetches https://DOMAIN/.well-known/apple-app-site-association and \
+        /.well-known/assetlinks.json as the platforms do (HTTPS, no redirect followed) and checks \
+        them against the project's apps; then checks the project's own settings. Prints ✓ passed, \
+        ✗ failed, ? not knowable from what was given, each with its rule's source (docs/doctor.md). \
+        Exit status: 0 when nothing failed, 1 when something did, 2 when the checks could not run.
+        """
+    )
+
+    // Read in `run`, not by the parser, so that an unreadable file exits 2 as the checks do.
+    @Option(name: .customLong("project"), help: ArgumentHelp("The project file to check (default: the bundled demo project).", valueName: "file"))
+    var projectFile: String?
+
+    @Option(name: .customLong("domain"), help: ArgumentHelp("A link domain to check instead of the project's (HOST or HOST:PORT; repeat for more).", valueName: "host"))
+    var domains: [String] = []
+
+    @Option(name: .customLong("continue-url"), help: ArgumentHelp("A continue URL the app sends, to check its host is authorized (repeat for more).", valueName: "url"))
+    var continueURLs: [String] = []
+
+    @Option(help: ArgumentHelp("Trust the CA certificates in this PEM file instead of the system's, as curl's --cacert.", valueName: "file"))
+    var cacert: String?
+
+    @Option(name: .customLong("resolve"), help: ArgumentHelp("Send HOST:PORT to ADDRESS instead of what DNS says, as curl's --resolve (repeat for more).", valueName: "host:port:address"))
+    var resolves: [String] = []
+
+    @Option(help: "Seconds each fetch may take.")
+    var timeout: Double = 5
+
+    @Flag(help: "One JSON object: {project, checks: [{status, subject, text, source, onThePhone}], failed}.")
+    var json = false
+
+    struct Report: Encodable {
+        var project: String
+        var domains: [String]
+        var checks: [DoctorCheck]
+        var failed: Bool
+    }
+
+    func run() async throws {
+        let loaded: ProjectConfiguration
+        let resolve: [AssociationFetcher.Resolve]
+        let targets: [(host: String, authority: String)]
+        do {
+            var option = ProjectFileOption()
+            option.projectFile = projectFile
+            loaded = try option.load()
+            resolve = try resolves.map { text in
+                guard let parsed = AssociationFetcher.Resolve(text) else { throw ValidationError("--resolve \(UntrustedText.sanitize(text)): expected HOST:PORT:ADDRESS") }
+                return parsed
+            }
+            targets = try (domains.isEmpty ? LinkDomainDoctor.linkDomains(loaded) : domains).map(Self.target)
+            for entry in resolve where !targets.contains(where: { $0.host == entry.host && Self.port(of: $0.authority) == entry.port }) {
+                throw ValidationError("--resolve \(entry.host):\(entry.port): no domain checked is fetched there")
+            }
+            guard (0.1...600).contains(timeout) else { throw ValidationError("--timeout must be between 0.1 and 600 seconds") }
+        } catch {
+            FileHandle.standardError.write(Data("actionflow doctor: \(error)\n".utf8))
+            throw ExitCode(2)
+        }
+        let fetcher: AssociationFetcher
+        do {
+            fetcher = try AssociationFetcher(caCertificates: cacert, resolve: resolve, timeoutSeconds: timeout)
+        } catch {
+            FileHandle.standardError.write(Data("actionflow doctor: \(error)\n".utf8))
+            throw ExitCode(2)
+        }
+        var checks: [DoctorCheck] = []
+        for target in targets {
+            for platform in LinkDomainDoctor.Platform.allCases where platform == .apple ? loaded.iOSApp != nil : loaded.androidApp != nil {
+                let fetched = await fetcher.fetch(authority: target.authority, path: platform.path, limit: LinkDomainDoctor.fetchLimit)
+                checks += LinkDomainDoctor.checkFile(platform, domain: target.authority, fetched: fetched, project: loaded)
+            }
+        }
+        await fetcher.shutdown()
+        checks += LinkDomainDoctor.projectChecks(loaded, continueURLs: continueURLs)
+        let failed = checks.contains { $0.status == .fail }
+        if json {
+            let report = Report(project: loaded.projectId, domains: targets.map(\.authority), checks: checks, failed: failed)
+            print(try JSONOutput.string(report, format: .command))
+        } else {
+            print(Self.text(checks, project: loaded.projectId))
+        }
+        if failed { throw ExitCode.failure }
+    }
+
+    /// `HOST` or `HOST:PORT`, checked: a domain name, never a URL.
+    static func target(_ text: String) throws -> (host: String, authority: String) {
+        let lowered = text.lowercased()
+        let parts = lowered.split(separator: ":", omittingEmptySubsequences: false)
+        let host = String(parts[0])
+        let valid = (parts.count == 1 || (parts.count == 2 && Int(parts[1]).map { (1...65535).contains($0) } == true))
+            && !host.isEmpty && host.count <= 253 && host.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == ".") }
+        guard valid else { throw ValidationError("--domain \(UntrustedText.sanitize(text)): expected a domain name, such as links.example.com or links.example.com:8443") }
+        return (host, lowered)
+    }
+
+    static func port(of authority: String) -> Int {
+        authority.split(separator: ":").dropFirst().first.flatMap { Int($0) } ?? 443
+    }
+
+    static func text(_ checks: [DoctorCheck], project: String) -> String {
+        var lines: [String] = []
+        var subject: String?
+        for check in checks {
+            if check.subject != subject {
+                subject = check.subject
+                if !lines.isEmpty { lines.append("") }
+                lines.append(check.subject)
+            }
+            lines.append("  \(check.status.mark) \(check.text)  [\(check.source)]")
+            if check.status == .fail, let phone = check.onThePhone { lines.append("      on the phone: \(phone)") }
+        }
+        let counts = [DoctorCheck.Status.pass, .fail, .unknown].map { status in checks.filter { $0.status == status }.count }
+        lines += ["", "\(counts[0]) passed, \(counts[1]) failed, \(counts[2]) not knowable from what was given"]
+        return lines.map(UntrustedText.sanitize).joined(separator: "\n")
+    }
+}
