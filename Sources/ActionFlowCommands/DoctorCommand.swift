@@ -76,15 +76,8 @@ struct DoctorCommand: AsyncParsableCommand {
             FileHandle.standardError.write(Data("actionflow doctor: \(error)\n".utf8))
             throw ExitCode(2)
         }
-        var checks: [DoctorCheck] = []
-        for target in targets {
-            for platform in LinkDomainDoctor.Platform.allCases where platform == .apple ? loaded.iOSApp != nil : loaded.androidApp != nil {
-                let fetched = await fetcher.fetch(authority: target.authority, path: platform.path, limit: LinkDomainDoctor.fetchLimit)
-                checks += LinkDomainDoctor.checkFile(platform, domain: target.authority, fetched: fetched, project: loaded)
-            }
-        }
+        let checks = await Self.checks(loaded, authorities: targets.map(\.authority), continueURLs: continueURLs, fetcher: fetcher)
         await fetcher.shutdown()
-        checks += LinkDomainDoctor.projectChecks(loaded, continueURLs: continueURLs)
         let failed = checks.contains { $0.status == .fail }
         if json {
             let report = Report(project: loaded.projectId, domains: targets.map(\.authority), checks: checks, failed: failed)
@@ -93,6 +86,29 @@ struct DoctorCommand: AsyncParsableCommand {
             print(Self.text(checks, project: loaded.projectId))
         }
         if failed { throw ExitCode.failure }
+    }
+
+    /// Every check: each domain's association files for the apps the project has, then the
+    /// project's own settings.
+    static func checks(_ project: ProjectConfiguration, authorities: [String], continueURLs: [String], fetcher: AssociationFetcher) async -> [DoctorCheck] {
+        var checks: [DoctorCheck] = []
+        for authority in authorities {
+            for platform in LinkDomainDoctor.Platform.allCases where platform == .apple ? project.iOSApp != nil : project.androidApp != nil {
+                let fetched = await fetcher.fetch(authority: authority, path: platform.path, limit: LinkDomainDoctor.fetchLimit)
+                checks += LinkDomainDoctor.checkFile(platform, domain: authority, fetched: fetched, project: project)
+            }
+        }
+        return checks + LinkDomainDoctor.projectChecks(project, continueURLs: continueURLs)
+    }
+
+    /// The interface's check (the Project pane): the project's own link domains, the system's
+    /// trust roots, five seconds a fetch.
+    static let forInterface: @Sendable (ProjectConfiguration, [String]) async -> [DoctorCheck] = { project, continueURLs in
+        let authorities = LinkDomainDoctor.linkDomains(project)
+        guard let fetcher = try? AssociationFetcher(caCertificates: nil, resolve: [], timeoutSeconds: 5) else { return LinkDomainDoctor.projectChecks(project, continueURLs: continueURLs) }
+        let checks = await checks(project, authorities: authorities, continueURLs: continueURLs, fetcher: fetcher)
+        await fetcher.shutdown()
+        return checks
     }
 
     /// `HOST` or `HOST:PORT`, checked: a domain name, never a URL.

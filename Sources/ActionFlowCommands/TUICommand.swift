@@ -161,7 +161,8 @@ struct InterfaceLaunch {
             driver = saved.map { SessionDriver($0, remote: nil) } ?? .embedded(project: project, devices: devices)
             summary = "embedded"
         }
-        let options = TUIApplication.Options(monochrome: interface.monochrome, theme: interface.theme, logFile: interface.logFile, sessionFile: session, notice: notice, exportDirectory: exportDirectory)
+        let options = TUIApplication.Options(monochrome: interface.monochrome, theme: interface.theme, logFile: interface.logFile, sessionFile: session, notice: notice, exportDirectory: exportDirectory,
+                                               doctor: DoctorCommand.forInterface)
         return TUIApplication(driver: driver, transportSummary: summary, options: options, scenario: presented, logger: logger)
     }
 }

@@ -35,6 +35,10 @@ public enum InterfaceMessage: Sendable, Equatable {
     case exportSession
     /// Copies one exchange of the Network pane as a curl command, secrets masked.
     case copyExchange(Int)
+    /// Checks the project's link domains as `actionflow doctor` does (the Project pane's button).
+    case checkLinkDomains
+    /// The checks of `project`, done (from the runtime).
+    case doctorFinished(ProjectConfiguration, [DoctorCheck])
     case quit
     /// Ctrl-Z or SIGTSTP: the terminal is handed back to the shell until `fg`.
     case suspend
@@ -52,6 +56,9 @@ public enum InterfaceCommand: Sendable, Equatable {
     case export(SessionRecording, title: String?)
     /// Put this text on the terminal's clipboard (OSC 52, `ClipboardSequence`).
     case copyToClipboard(String)
+    /// Check this project's link domains and the app's continue URLs; the checks come back as
+    /// `.doctorFinished`.
+    case runDoctor(ProjectConfiguration, continueURLs: [String])
     case quit
     case suspend
     case redraw
@@ -120,6 +127,8 @@ public struct Interface: Sendable {
     var nextPlayedStep: Date?
     /// Effects handed to the runtime and not answered yet.
     var awaiting = 0
+    /// Whether the runtime can check link domains (`.runDoctor`): it fetches over the network.
+    public var checksLinkDomains = false
     /// Whether every change to the session is to be saved (`--session`): `update` asks for it
     /// with `.save`.
     public var savesSession = false
@@ -302,6 +311,21 @@ public struct Interface: Sendable {
             guard let record = session.exchanges.first(where: { $0.id == id }) else { return [] }
             ui.message = "copied exchange \(id) as curl (secrets masked)"
             return [.copyToClipboard(CurlScript.pasteable(record))]
+        case .checkLinkDomains:
+            let project = session.project
+            if let refusal = Self.doctorRefusal(project, available: checksLinkDomains) {
+                ui.message = refusal
+                return []
+            }
+            ui.doctor = DoctorRun(project: project, checks: nil)
+            ui.message = "checking \(LinkDomainDoctor.linkDomains(project).count) link domain(s) of \(project.projectId)"
+            return [.runDoctor(project, continueURLs: [session.app.settings.url].compactMap { $0 }.filter { !$0.isEmpty })]
+        case .doctorFinished(let project, let checks):
+            guard ui.doctor?.project == project else { return [] }
+            ui.doctor?.checks = checks
+            let failed = checks.filter { $0.status == .fail }.count
+            ui.message = failed == 0 ? "link domains checked: nothing failed" : "link domains checked: \(failed) failed (Project pane)"
+            return []
         }
     }
 
@@ -344,6 +368,15 @@ public struct Interface: Sendable {
 
     /// Seconds between two typed characters.
     static let typingPause = Replay.typingPause
+
+    /// Why the link domains of `project` are not checked, if they are not: the demo project's
+    /// domains are examples, and nothing is fetched from an address the user did not name.
+    static func doctorRefusal(_ project: ProjectConfiguration, available: Bool) -> String? {
+        if project.projectId.hasPrefix("demo-") {
+            return "the demo project's domains are examples: open your own project (--project FILE, made by actionflow project init) to check its domains"
+        }
+        return available ? nil : "checking link domains is not offered here: run actionflow doctor"
+    }
 
     /// Reduces an event now; a remote world's effects go to the runtime.
     private mutating func send(_ event: AppEvent) -> [InterfaceCommand] {

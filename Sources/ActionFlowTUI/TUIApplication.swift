@@ -15,6 +15,8 @@ final class ReplyQueue: Sendable {
         var observed: [AppEvent] = []
         /// Inspector panes laid out on another thread, not yet taken.
         var preparedPanes: [PanePreparation.Pane]?
+        /// Answers of the runtime's own work done off the loop (the doctor's checks).
+        var messages: [InterfaceMessage] = []
         var wakeDescriptor: Int32 = -1
     }
 
@@ -70,6 +72,21 @@ final class ReplyQueue: Sendable {
         _ = write(content.wakeDescriptor, &byte, 1)
     }
 
+    /// A message for the interface from work done off the loop.
+    func post(message: InterfaceMessage) {
+        content.withLock { content in
+            content.messages.append(message)
+            Self.wake(content)
+        }
+    }
+
+    func takeMessages() -> [InterfaceMessage] {
+        content.withLock { content in
+            defer { content.messages = [] }
+            return content.messages
+        }
+    }
+
     func takePreparedPanes() -> [PanePreparation.Pane]? {
         content.withLock { content in
             defer { content.preparedPanes = nil }
@@ -107,8 +124,12 @@ public final class TUIApplication {
         public var speed: Double
         /// Where `e` writes the exports.
         public var exportDirectory: String
-        public init(monochrome: Bool = false, theme: Theme? = nil, logFile: String? = nil, sessionFile: String? = nil, notice: String? = nil, speed: Double = 1, exportDirectory: String = ".") {
+        /// Checks a project's link domains and continue URLs (`actionflow doctor`); nil offers no such check.
+        public var doctor: (@Sendable (ProjectConfiguration, [String]) async -> [DoctorCheck])?
+        public init(monochrome: Bool = false, theme: Theme? = nil, logFile: String? = nil, sessionFile: String? = nil, notice: String? = nil, speed: Double = 1, exportDirectory: String = ".",
+                    doctor: (@Sendable (ProjectConfiguration, [String]) async -> [DoctorCheck])? = nil) {
             self.exportDirectory = exportDirectory
+            self.doctor = doctor
             self.monochrome = monochrome
             self.theme = theme
             self.logFile = logFile
@@ -218,6 +239,7 @@ public final class TUIApplication {
 
         var model = opening(on: terminal)
         model.savesSession = options.sessionFile != nil
+        model.checksLinkDomains = options.doctor != nil
         // A remote world's effects run one at a time, in order, off the loop.
         var worker: Task<Void, Never>?
         if let remote = model.driver.runner?.remote {
@@ -242,6 +264,7 @@ public final class TUIApplication {
         loop: while true {
             var commands: [InterfaceCommand] = []
             for batch in replies.take() { commands += model.update(.replies(batch), panes: panes) }
+            for message in replies.takeMessages() { commands += model.update(message, panes: panes) }
             let observed = replies.takeObserved()
             if !observed.isEmpty {
                 commands += model.update(.observed(observed), panes: panes)
@@ -343,6 +366,12 @@ public final class TUIApplication {
                 _ = model.update(.noted(export(recording, title: title, columns: terminal.width, rows: terminal.height)))
             case .copyToClipboard(let text):
                 terminal.copyToClipboard(text)
+            case .runDoctor(let project, let continueURLs):
+                guard let doctor = options.doctor else { break }
+                let replies = self.replies
+                Task.detached(priority: Self.backgroundPriority) {
+                    replies.post(message: .doctorFinished(project, await doctor(project, continueURLs)))
+                }
             case .quit: return true
             case .suspend:
                 logger.info("suspended")

@@ -1,4 +1,5 @@
 import ActionFlowClient
+import ActionFlowModel
 
 /// The inspector's panes, in tab order (digits 1–8 select them).
 public enum InspectorTab: Int, Sendable, CaseIterable {
@@ -44,6 +45,13 @@ public struct Editing: Sendable, Hashable {
     public var editor: TextEditor
 }
 
+/// The doctor's last run in the interface: the project it checked, and its checks once done.
+public struct DoctorRun: Sendable, Hashable {
+    public var project: ProjectConfiguration
+    /// Nil while the checks run.
+    public var checks: [DoctorCheck]?
+}
+
 /// What only the interface knows: focus, tabs, selections, scrolling, open overlays and text
 /// being typed. The session itself (the flow, drafts, presenter progress) is the client's `Session`.
 public struct UIState: Sendable {
@@ -82,6 +90,8 @@ public struct UIState: Sendable {
     public var story: String?
     /// The exchange shown in full in the Network pane.
     public var expandedExchange: Int?
+    /// The Project pane's link-domain checks (`actionflow doctor`), last run.
+    public var doctor: DoctorRun?
     /// A short confirmation in the status line ("clock +1 h", "world reset").
     public var message: String?
     /// A replay: nothing is typed into a field or sent to the app; n, b, g, the panes, e and q work.

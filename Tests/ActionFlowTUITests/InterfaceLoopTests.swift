@@ -300,3 +300,59 @@ struct InterfaceSaveTests {
         #expect(saves(model.update(.key(.character("n")))).isEmpty)
     }
 }
+
+@MainActor
+@Suite("The doctor in the Project pane")
+struct ProjectPaneDoctorTests {
+    static func own() throws -> LoopHarness {
+        var project = try ProjectConfigLoader.loadDefault()
+        project.projectId = "my-app-1234"
+        project.hostingDomains = ["my-app-1234.firebaseapp.com", "links.my-app.test"]
+        let loop = LoopHarness(Interface(driver: EmbeddedWorld.driver(project: project), colorMode: .full256, width: 80, height: 24))
+        loop.keys(.character("6"), .character("6"), .character("G"))
+        return loop
+    }
+
+    @Test("Check link domains asks the runtime for the project's checks; its answer shows each finding, with what the phone does")
+    func runs() throws {
+        let loop = try Self.own()
+        loop.model.checksLinkDomains = true
+        loop.keys(.enter)
+        let project = loop.model.session.project
+        #expect(loop.commands.contains { if case .runDoctor(project, _) = $0 { true } else { false } }, "\(loop.commands)")
+        #expect(loop.screen.contains("Checking…"))
+        let checks = [
+            DoctorCheck(.pass, "links.my-app.test assetlinks.json", "answers 200", source: "Android"),
+            DoctorCheck(.fail, "links.my-app.test apple-app-site-association", "answers 301, a redirect", source: "Apple", onThePhone: "the link opens the browser, not the iOS app"),
+        ]
+        loop.send(.doctorFinished(project, checks))
+        #expect(loop.statusLine.contains("link domains checked: 1 failed"))
+        loop.keys(.character("G"))
+        #expect(loop.screen.contains("✗ links.my-app.test apple-app-site"))
+        #expect(loop.screen.contains("phone: the link opens the browser"))
+        #expect(loop.screen.contains("1 passed, 1 failed"))
+
+        // An answer for a project since edited is kept out.
+        var other = project
+        other.projectId = "someone-else"
+        loop.send(.doctorFinished(other, []))
+        #expect(loop.screen.contains("1 passed, 1 failed"))
+    }
+
+    @Test("The demo project's domains are never fetched, nor any where the runtime offers no check")
+    func refused() throws {
+        let demo = try LoopHarness.live(size: (160, 60))
+        demo.model.checksLinkDomains = true
+        demo.keys(.character("6"), .character("6"), .character("G"))
+        #expect(!demo.screen.contains("Check link domains"), "no button that cannot work")
+        #expect(demo.screen.contains("domains are examples"))
+        demo.send(.checkLinkDomains)
+        #expect(!demo.commands.contains { if case .runDoctor = $0 { true } else { false } })
+        #expect(demo.statusLine.contains("the demo project's domains are examples"))
+
+        let own = try Self.own()
+        own.keys(.enter)
+        #expect(!own.commands.contains { if case .runDoctor = $0 { true } else { false } })
+        #expect(own.statusLine.contains("not offered here: run actionflow doctor"))
+    }
+}

@@ -44,13 +44,16 @@ public struct PaneCache {
         var area: Rect
         /// The field typed in, for the one pane whose content follows the typing (Settings).
         var typing: Editing? = nil
+        /// The link-domain checks, for the pane that shows them (Project).
+        var doctor: DoctorRun? = nil
 
-        init(revision: Int, tab: InspectorTab, expandedExchange: Int?, area: Rect, editing: Editing? = nil) {
+        init(revision: Int, tab: InspectorTab, ui: UIState, area: Rect, editing: Editing? = nil) {
             self.revision = revision
             self.tab = tab
-            self.expandedExchange = expandedExchange
+            expandedExchange = ui.expandedExchange
             self.area = area
             typing = InspectorContent.followsTyping(tab) ? editing : nil
+            doctor = tab == .project ? ui.doctor : nil
         }
     }
 
@@ -71,7 +74,7 @@ public struct PaneCache {
     public init() {}
 
     func inspector(_ session: Session, _ ui: UIState, _ screen: ScreenLayout) -> Inspector {
-        let content = ContentKey(revision: sessionRevision, tab: ui.tab, expandedExchange: ui.expandedExchange, area: screen.inspectorContent, editing: ui.editing)
+        let content = ContentKey(revision: sessionRevision, tab: ui.tab, ui: ui, area: screen.inspectorContent, editing: ui.editing)
         let key = LayoutKey(content: content, editing: ui.editing)
         if let kept = storage.inspectorLayouts[key] { return kept }
         storage.inspectorContent = storage.inspectorContent.filter { $0.key.revision == content.revision && $0.key.area == content.area && ($0.key.typing == nil || $0.key.typing == content.typing) }
@@ -96,7 +99,7 @@ public struct PaneCache {
     func preparation(_ session: Session, _ ui: UIState, _ screen: ScreenLayout) -> PanePreparation? {
         guard ui.mode == .main, ui.editing == nil, !screen.isTooSmall else { return nil }
         let missing = InspectorTab.allCases
-            .map { ContentKey(revision: sessionRevision, tab: $0, expandedExchange: ui.expandedExchange, area: screen.inspectorContent) }
+            .map { ContentKey(revision: sessionRevision, tab: $0, ui: ui, area: screen.inspectorContent) }
             .filter { storage.inspectorLayouts[LayoutKey(content: $0, editing: nil)] == nil }
         return missing.isEmpty ? nil : PanePreparation(missing: missing, session: session, ui: ui, screen: screen)
     }
