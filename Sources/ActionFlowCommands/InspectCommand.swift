@@ -35,7 +35,24 @@ struct InspectCommand: ParsableCommand {
     var jsonl = false
 
     @Option(name: .customLong("authorized-domain"), help: ArgumentHelp("An authorized domain to check the continue URL against (repeatable).", valueName: "domain"))
-    var authorizedDomains: [String] = []
+    var authorizedDomainOptions: [String] = []
+
+    @Option(name: .customLong("project"), help: ArgumentHelp("Check the continue URL against this project file's authorized domains (unless --authorized-domain names them).", valueName: "file"))
+    var projectFile: String?
+
+    /// The domains the continue URL is checked against: those named, else the project's; nil
+    /// checks against none.
+    func authorizedDomains() throws -> [String]? {
+        if !authorizedDomainOptions.isEmpty || projectFile == nil { return authorizedDomainOptions.isEmpty ? nil : authorizedDomainOptions }
+        var option = ProjectFileOption()
+        option.projectFile = projectFile
+        do {
+            return try option.load().authorizedDomains
+        } catch {
+            FileHandle.standardError.write(Data("actionflow inspect: \(error)\n".utf8))
+            throw ExitCode(2)
+        }
+    }
 
     @Option(help: ArgumentHelp("Also read the link as this SDK does: PLATFORM@VERSION (ios@12.18.0, js@10.14.1) or all.", valueName: "profile"))
     var sdk: String?
@@ -67,7 +84,7 @@ struct InspectCommand: ParsableCommand {
     func run() throws {
         if jsonl { return try runStream() }
         let text = link == "-" ? Self.readStandardInput() : link
-        let rendered = Self.render(text, json: json, authorizedDomains: authorizedDomains.isEmpty ? nil : authorizedDomains, sdks: try profiles())
+        let rendered = Self.render(text, json: json, authorizedDomains: try authorizedDomains(), sdks: try profiles())
         if let output = rendered.output { print(output) }
         if let error = rendered.error {
             FileHandle.standardError.write(Data("actionflow inspect: \(error.description)\n".utf8))
@@ -82,7 +99,7 @@ struct InspectCommand: ParsableCommand {
             throw ExitCode(2)
         }
         defer { if input != STDIN_FILENO { close(input) } }
-        let stream = InspectStream(authorizedDomains: authorizedDomains.isEmpty ? nil : authorizedDomains, flushEachLine: isatty(input) == 1,
+        let stream = InspectStream(authorizedDomains: try authorizedDomains(), flushEachLine: isatty(input) == 1,
                                    workers: jobs ?? InspectStream.defaultWorkers)
         do {
             try stream.run(input: input, output: STDOUT_FILENO)

@@ -9,7 +9,7 @@ struct MatrixCommand: ParsableCommand {
         commandName: "matrix",
         abstract: "Show where a tapped email link lands on every kind of device, for given action code settings.",
         discussion: """
-        Builds the email link the default project sends for the settings, then routes it for iOS, \
+        Builds the email link the project (--project FILE, else the bundled demo) sends for the settings, then routes it for iOS, \
         Android and desktop with the app installed or not, current or too old, links verified or \
         not, and a native mail app or a webmail in-app browser. With --handle-code-in-app off, the \
         Continue column shows where the web widget's Continue button leads. Rules Firebase does not \
@@ -74,6 +74,8 @@ struct MatrixCommand: ParsableCommand {
     @Option(help: "Output format: text, markdown or json.")
     var format: Format = .text
 
+    @OptionGroup var projectFile: ProjectFileOption
+
     @Option(help: ArgumentHelp("Also route the email an app on these SDK releases asks for, and read each link the app is opened with as that SDK does: PLATFORM@VERSION, several separated by commas, or all.", valueName: "profiles"))
     var sdk: String?
 
@@ -110,9 +112,9 @@ struct MatrixCommand: ParsableCommand {
     func run() throws {
         var project: ProjectConfiguration
         do {
-            project = try ProjectConfigLoader.loadDefault()
+            project = try projectFile.load()
         } catch {
-            FileHandle.standardError.write(Data("actionflow matrix: \(error.description)\n".utf8))
+            FileHandle.standardError.write(Data("actionflow matrix: \(error)\n".utf8))
             throw ExitCode(2)
         }
         if let linkStyle { project.mobileLinkStyle = linkStyle.mobileLinkStyle }

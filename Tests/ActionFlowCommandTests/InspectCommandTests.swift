@@ -8,7 +8,7 @@ import Testing
     func jsonObject(_ arguments: [String]) throws -> [String: Any] {
         let command = try #require(try ActionFlowCommand.parseAsRoot(["inspect"] + arguments) as? InspectCommand)
         let output = try InspectCommand.render(command.link, json: command.json,
-                                               authorizedDomains: command.authorizedDomains.isEmpty ? nil : command.authorizedDomains).get()
+                                               authorizedDomains: try command.authorizedDomains()).get()
         return try #require(try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [String: Any])
     }
 

@@ -132,6 +132,29 @@ struct ProjectInitTests {
         #expect(project.projectId == "mockproject-1234")
     }
 
+    @Test("inspect, matrix and the flow commands read the project file: the app's own domains and apps, none of the demo's")
+    func everyCommand() throws {
+        let app = try AppFolder.whole()
+        defer { app.remove() }
+        let output = app.path("project.yaml")
+        try initCommand(["--from", app.url.path, "--output", output]).run()
+
+        let link = "https://mockproject-1234.firebaseapp.com/__/auth/action?mode=resetPassword&oobCode=abc&apiKey=k&continueUrl=https%3A%2F%2Fwww.example.com%2Fa"
+        let inspect = try #require(ActionFlowCommand.parseAsRoot(["inspect", link, "--project", output]) as? InspectCommand)
+        #expect(try inspect.authorizedDomains() == ["localhost", "mockproject-1234.firebaseapp.com", "mockproject-1234.web.app"])
+        let text = try InspectCommand.render(link, json: false, authorizedDomains: try inspect.authorizedDomains()).get()
+        #expect(text.contains("continueUrl https://www.example.com/a  [NOT authorized]"), "www.example.com is the demo's domain, not this project's")
+
+        let matrix = try #require(ActionFlowCommand.parseAsRoot(["matrix", "--migration", "--project", output]) as? MatrixCommand)
+        let project = try matrix.projectFile.load()
+        #expect(project.projectId == "mockproject-1234" && project.apps.isEmpty)
+        guard case .failure(let refusal) = MatrixCommand.renderMigration(settings: matrix.settings, requestType: .passwordReset, project: project, format: .text) else {
+            Issue.record("the demo's apps in the field were shown for another project")
+            return
+        }
+        #expect(refusal.lines.joined().contains("project mockproject-1234 lists no apps in the field"))
+    }
+
     @Test("Files cut, of another platform or of two projects are refused, naming the file and the field")
     func badFiles() throws {
         let cases: [(files: [String: String], arguments: [String], says: String)] = [
