@@ -31,6 +31,16 @@ public struct AppConfigFiles: Sendable, Equatable {
     /// SHA-1 certificate hashes of the Android app's OAuth clients, as `AA:BB:…`.
     public var androidSHA1: [Sourced] = []
     public var hostingSites: [HostingSite] = []
+    /// The project's authorized domains as its public configuration gave them (`--online`),
+    /// and where from.
+    public var authorizedDomains: (domains: [String], source: String)?
+
+    public static func == (lhs: AppConfigFiles, rhs: AppConfigFiles) -> Bool {
+        lhs.files == rhs.files && lhs.projectId == rhs.projectId && lhs.projectNumber == rhs.projectNumber && lhs.apiKey == rhs.apiKey
+            && lhs.iOSBundleId == rhs.iOSBundleId && lhs.androidPackage == rhs.androidPackage && lhs.otherAndroidPackages == rhs.otherAndroidPackages
+            && lhs.androidSHA1 == rhs.androidSHA1 && lhs.hostingSites == rhs.hostingSites
+            && lhs.authorizedDomains?.domains == rhs.authorizedDomains?.domains && lhs.authorizedDomains?.source == rhs.authorizedDomains?.source
+    }
 }
 
 /// A configuration file that cannot be used, with the file and the field at fault.

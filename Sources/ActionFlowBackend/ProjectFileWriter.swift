@@ -27,13 +27,18 @@ public enum ProjectFileWriter {
         value("projectId", config.projectId, question: "the project id (Firebase console, Project settings).", placeholder: quoted(project))
         value("apiKey", config.apiKey, question: "the Web API key (Firebase console, Project settings).", placeholder: "\"your-api-key\"")
 
-        let defaultDomains = ["localhost", "\(project).firebaseapp.com", "\(project).web.app"]
-        out += [
-            "",
-            "# QUESTION: the hosts continue URLs may point at (Firebase console, Authentication,",
-            "# Settings, Authorized domains). A new project authorizes these; add your own.",
-            "authorizedDomains:",
-        ] + defaultDomains.map { "  - \(quoted($0))" }
+        if let online = config.authorizedDomains {
+            out += ["", "# \(online.source)", "authorizedDomains:"] + online.domains.map { "  - \(quoted($0))" }
+        } else {
+            let defaultDomains = ["localhost", "\(project).firebaseapp.com", "\(project).web.app"]
+            out += [
+                "",
+                "# QUESTION: the hosts continue URLs may point at (Firebase console, Authentication,",
+                "# Settings, Authorized domains; or --online asks the project). A new project",
+                "# authorizes these; add your own.",
+                "authorizedDomains:",
+            ] + defaultDomains.map { "  - \(quoted($0))" }
+        }
 
         out += [""]
         if let bundle = config.iOSBundleId {

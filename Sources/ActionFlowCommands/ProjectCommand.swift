@@ -1,6 +1,7 @@
 import ActionFlowBackend
 import ActionFlowClient
 import ActionFlowModel
+import ActionFlowTransport
 import ArgumentParser
 import Foundation
 
@@ -15,7 +16,7 @@ struct ProjectCommand: ParsableCommand {
 
 /// `actionflow project init --from PATH...`: a project file from `GoogleService-Info.plist`,
 /// `google-services.json`, `firebase.json` and `.firebaserc`.
-struct ProjectInitCommand: ParsableCommand {
+struct ProjectInitCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "init",
         abstract: "Write a project file from GoogleService-Info.plist, google-services.json, firebase.json and .firebaserc.",
@@ -40,14 +41,28 @@ struct ProjectInitCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The Android app to take when google-services.json lists several.", valueName: "package"))
     var androidPackage: String?
 
+    @Flag(help: "Ask the project's public configuration (GET /v1/projects?key=KEY) for its authorized domains.")
+    var online = false
+
+    @Option(help: ArgumentHelp("With --online: the API key to ask with (default: the one the files give).", valueName: "key"))
+    var apiKey: String?
+
+    @Option(help: ArgumentHelp("With --online: an Auth Emulator or `actionflow serve` to ask instead of production (default: $FIREBASE_AUTH_EMULATOR_HOST).", valueName: "host:port"))
+    var emulator: String?
+
+    @Option(help: "With --online: seconds the request may take.")
+    var timeout: Double = RESTTransportConfiguration.defaultTimeout
+
     func validate() throws {
         guard !paths.isEmpty else { throw ValidationError("--from: name the app's configuration files, or a folder holding them") }
+        if !online, apiKey != nil || emulator != nil { throw ValidationError("--api-key and --emulator go with --online") }
     }
 
-    func run() throws {
+    func run() async throws {
         do {
             if let output { try OutputFile.check(output, inputs: paths, force: force, option: "--output") }
-            let config = try AppConfigReader.read(paths, androidPackage: androidPackage)
+            var config = try AppConfigReader.read(paths, androidPackage: androidPackage)
+            if online { config.authorizedDomains = try await askAuthorizedDomains(config) }
             let text = ProjectFileWriter.yaml(config)
             // What is written must be a project every command runs on.
             _ = try ProjectConfigLoader.parse(text, fileName: output ?? "project file", base: ProjectConfigLoader.loadDefault())
@@ -64,5 +79,20 @@ struct ProjectInitCommand: ParsableCommand {
             FileHandle.standardError.write(Data("actionflow project init: \(error)\n".utf8))
             throw ExitCode(2)
         }
+    }
+
+    /// The project's authorized domains from its public configuration, over the REST transport's
+    /// HTTP client: production with the API key, or an emulator.
+    func askAuthorizedDomains(_ config: AppConfigFiles) async throws -> (domains: [String], source: String) {
+        guard let key = apiKey ?? config.apiKey?.value else { throw ValidationError("--online needs an API key: the files give none; pass --api-key") }
+        let configuration: RESTTransportConfiguration
+        do {
+            configuration = try RESTTransportConfiguration.resolve(emulator: emulator, apiKey: key, projectId: config.projectId?.value, timeout: timeout,
+                                                                  environment: ProcessInfo.processInfo.environment, defaultProjectId: config.projectId?.value ?? "")
+        } catch {
+            throw ValidationError(error.description)
+        }
+        let answer = try await PublicProjectConfiguration.fetch(configuration)
+        return (answer.authorizedDomains ?? [], "GET \(PublicProjectConfiguration.maskedURL(configuration)) (the project's public configuration)")
     }
 }

@@ -2,8 +2,11 @@ import ActionFlowBackend
 import ActionFlowClient
 @testable import ActionFlowCommands
 import ActionFlowModel
+import ActionFlowServer
+import ActionFlowTransport
 import ArgumentParser
 import Foundation
+import Logging
 import Testing
 
 /// `project init`: a project file from an app's own configuration files, in the shapes
@@ -118,14 +121,14 @@ struct ProjectInitTests {
         let app = try AppFolder.whole()
         defer { app.remove() }
         let output = app.path("project.yaml")
-        try initCommand(["--from", app.url.path, "--output", output]).run()
+        try await initCommand(["--from", app.url.path, "--output", output]).run()
         let written = try String(contentsOfFile: output, encoding: .utf8)
         try Data("mine\n".utf8).write(to: URL(fileURLWithPath: output))
-        #expect(throws: ExitCode.self) { try initCommand(["--from", app.url.path, "--output", output]).run() }
+        await #expect(throws: ExitCode.self) { try await initCommand(["--from", app.url.path, "--output", output]).run() }
         #expect(try String(contentsOfFile: output, encoding: .utf8) == "mine\n", "the user's file is kept")
-        try initCommand(["--from", app.url.path, "--output", output, "--force"]).run()
+        try await initCommand(["--from", app.url.path, "--output", output, "--force"]).run()
         #expect(try String(contentsOfFile: output, encoding: .utf8) == written)
-        #expect(throws: ExitCode.self) { try initCommand(["--from", output, "--output", output, "--force"]).run() }
+        await #expect(throws: ExitCode.self) { try await initCommand(["--from", output, "--output", output, "--force"]).run() }
 
         let run = try #require(ActionFlowCommand.parseAsRoot(["run", "verify-email-in-app", "--project", output]) as? RunCommand)
         let project = try run.transportOptions.project.load()
@@ -133,11 +136,11 @@ struct ProjectInitTests {
     }
 
     @Test("inspect, matrix and the flow commands read the project file: the app's own domains and apps, none of the demo's")
-    func everyCommand() throws {
+    func everyCommand() async throws {
         let app = try AppFolder.whole()
         defer { app.remove() }
         let output = app.path("project.yaml")
-        try initCommand(["--from", app.url.path, "--output", output]).run()
+        try await initCommand(["--from", app.url.path, "--output", output]).run()
 
         let link = "https://mockproject-1234.firebaseapp.com/__/auth/action?mode=resetPassword&oobCode=abc&apiKey=k&continueUrl=https%3A%2F%2Fwww.example.com%2Fa"
         let inspect = try #require(ActionFlowCommand.parseAsRoot(["inspect", link, "--project", output]) as? InspectCommand)
@@ -153,6 +156,28 @@ struct ProjectInitTests {
             return
         }
         #expect(refusal.lines.joined().contains("project mockproject-1234 lists no apps in the field"))
+    }
+
+    @Test("--online asks the project's public configuration for its authorized domains over a real socket; a server that is not there is said")
+    func online() async throws {
+        let app = try AppFolder.whole()
+        defer { app.remove() }
+        var logger = Logger(label: "project-init")
+        logger.logLevel = .critical
+        let served = try ProjectConfigLoader.loadDefault()
+        let server = try await AuthEmulatorServer(api: EmulatorAPI(transport: EmbeddedTransport(configuration: served), project: ServedProject(served)), port: 0, logger: logger).start()
+        let output = app.path("project.yaml")
+        try await initCommand(["--from", app.url.path, "--output", output, "--online", "--emulator", "127.0.0.1:\(server.port)"]).run()
+        let text = try String(contentsOfFile: output, encoding: .utf8)
+        #expect(text.contains("# GET http://127.0.0.1:\(server.port)/identitytoolkit.googleapis.com/v1/projects?key=AIzbSz"))
+        #expect(!text.contains("AIzbSzCn1N6LWIe6wthYyrgUUSAlUsdqMb-wvTo (the project"), "the key is masked in the comment")
+        let project = try ProjectConfigLoader.parse(text, fileName: "project.yaml", base: ProjectConfigLoader.loadDefault())
+        #expect(project.authorizedDomains == served.authorizedDomains, "the served project's answer")
+        await server.stop()
+        await #expect(throws: ExitCode(2)) {
+            try await initCommand(["--from", app.url.path, "--output", output, "--force", "--online", "--emulator", "127.0.0.1:\(server.port)"]).run()
+        }
+        #expect(try String(contentsOfFile: output, encoding: .utf8) == text, "a failed ask writes nothing")
     }
 
     @Test("Files cut, of another platform or of two projects are refused, naming the file and the field")
