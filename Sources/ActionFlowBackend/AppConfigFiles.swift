@@ -10,6 +10,11 @@ public struct AppConfigFiles: Sendable, Equatable {
     public struct Sourced: Sendable, Equatable {
         public var value: String
         public var source: String
+
+        public init(value: String, source: String) {
+            self.value = value
+            self.source = source
+        }
     }
 
     /// A Hosting site a `firebase.json` entry serves, and whether it serves association files.
@@ -17,6 +22,14 @@ public struct AppConfigFiles: Sendable, Equatable {
         public var name: Sourced
         /// `appAssociation: NONE`: the site serves no `apple-app-site-association` or `assetlinks.json`.
         public var servesNoAssociation: Bool
+        /// Redirects and rewrites whose `source` or `regex` matches an association file's path,
+        /// each with where it is (`firebase.json: hosting[0].redirects[1]`) and the path it takes.
+        public var rulesOnAssociationFiles: [(kind: String, pattern: String, path: String, source: String)] = []
+
+        public static func == (lhs: HostingSite, rhs: HostingSite) -> Bool {
+            lhs.name == rhs.name && lhs.servesNoAssociation == rhs.servesNoAssociation
+                && lhs.rulesOnAssociationFiles.map { "\($0.kind) \($0.pattern) \($0.path) \($0.source)" } == rhs.rulesOnAssociationFiles.map { "\($0.kind) \($0.pattern) \($0.path) \($0.source)" }
+        }
     }
 
     /// The files read, as named on the command line or found in a folder.
@@ -63,7 +76,8 @@ public enum AppConfigReader {
 
     /// Reads every file named, and the configuration files found in every folder named.
     /// `androidPackage` picks the app of a `google-services.json` that lists several.
-    public static func read(_ paths: [String], androidPackage: String? = nil) throws(AppConfigError) -> AppConfigFiles {
+    /// `knownProject` names the project when the files do not (a `firebase.json` read alone).
+    public static func read(_ paths: [String], androidPackage: String? = nil, knownProject: AppConfigFiles.Sourced? = nil) throws(AppConfigError) -> AppConfigFiles {
         var files: [String] = []
         for path in paths {
             var isFolder: ObjCBool = false
@@ -94,6 +108,7 @@ public enum AppConfigReader {
             result.files.append(file)
         }
         if let rc { try readFirebaserc(rc.document, file: rc.file, into: &result) }
+        if result.projectId == nil { result.projectId = knownProject }
         if let hosting { try readHosting(hosting.document, file: hosting.file, targets: rc.map { targets($0.document, project: result.projectId?.value) } ?? [:], into: &result) }
         guard result.projectId != nil else {
             throw AppConfigError(file: files.joined(separator: ", "), message: "none of these names the project: give a GoogleService-Info.plist, a google-services.json or a .firebaserc")
@@ -249,11 +264,24 @@ public enum AppConfigReader {
                 // No site named: the project's default site, named after the project.
                 sites = [.init(value: project, source: "\(name): \(field) (the default site)")]
             }
+            var rules: [(kind: String, pattern: String, path: String, source: String)] = []
+            for kind in ["redirects", "rewrites"] {
+                for (offset, rule) in ((entry[kind] as? [[String: Any]]) ?? []).enumerated() {
+                    let glob = rule["source"] as? String
+                    let regex = rule["regex"] as? String
+                    guard let pattern = glob ?? regex else { continue }
+                    for path in associationPaths where (glob.map { HostingPattern.glob($0, matches: path) } ?? regex.map { HostingPattern.regex($0, matches: path) } ?? false) {
+                        rules.append((kind, pattern, path, "\(name): \(field).\(kind)[\(offset)]"))
+                    }
+                }
+            }
             for site in sites where !result.hostingSites.contains(where: { $0.name.value == site.value }) {
-                result.hostingSites.append(.init(name: site, servesNoAssociation: association == "NONE"))
+                result.hostingSites.append(.init(name: site, servesNoAssociation: association == "NONE", rulesOnAssociationFiles: rules))
             }
         }
     }
+
+    static let associationPaths = ["/.well-known/apple-app-site-association", "/.well-known/assetlinks.json"]
 
     /// Keeps the first file's value of a field every file names; a different one is an error
     /// naming both files: the files of two projects do not make one project.
@@ -263,5 +291,66 @@ public enum AppConfigReader {
                                  message: "is '\(value.value)', but \(kept.source) is '\(kept.value)': these files belong to different projects")
         }
         kept = kept ?? value
+    }
+}
+
+/// Firebase Hosting's URL patterns in `firebase.json`: a `source` glob (`**` any path, `*` one
+/// segment, `?` one character, `{a,b}` either) or a `regex` (RE2, read here as ICU's), matched
+/// against the whole path.
+enum HostingPattern {
+    static func glob(_ pattern: String, matches path: String) -> Bool {
+        var regex = "^"
+        var inBraces = false
+        var characters = Array(pattern)[...]
+        while let character = characters.popFirst() {
+            switch character {
+            case "*" where characters.first == "*":
+                characters.removeFirst()
+                regex += ".*"
+            case "*": regex += "[^/]*"
+            case "?": regex += "[^/]"
+            case "{": inBraces = true; regex += "(?:"
+            case "}" where inBraces: inBraces = false; regex += ")"
+            case "," where inBraces: regex += "|"
+            default: regex += NSRegularExpression.escapedPattern(for: String(character))
+            }
+        }
+        return Self.regex(regex + "$", matches: path)
+    }
+
+    static func regex(_ pattern: String, matches path: String) -> Bool {
+        guard let expression = try? NSRegularExpression(pattern: pattern.hasPrefix("^") ? pattern : "^(?:\(pattern))$") else { return false }
+        return expression.firstMatch(in: path, range: NSRange(path.startIndex..., in: path)) != nil
+    }
+}
+
+extension AppConfigFiles {
+    /// `firebase.json`'s Hosting rules for each site that serves the project's links: association
+    /// files turned off, and redirects or rewrites that take their paths (docs/doctor.md, "Hosting").
+    public func hostingChecks(_ project: ProjectConfiguration) -> [DoctorCheck] {
+        let linkDomains = Set(LinkDomainDoctor.linkDomains(project) + [project.defaultHostingDomain])
+        let source = "docs/doctor.md, Hosting"
+        let phone = "the link opens the browser, not the app"
+        var checks: [DoctorCheck] = []
+        for site in hostingSites {
+            let domains = ["\(site.name.value).firebaseapp.com", "\(site.name.value).web.app"].filter(linkDomains.contains)
+            guard !domains.isEmpty else { continue }
+            let subject = "site \(site.name.value) (\(site.name.source))"
+            if site.servesNoAssociation {
+                checks.append(DoctorCheck(.fail, subject, "appAssociation is NONE: \(domains.joined(separator: ", ")) serve links but no association files", source: source, onThePhone: phone))
+            } else {
+                checks.append(DoctorCheck(.pass, subject, "serves association files (appAssociation AUTO)", source: source))
+            }
+            for rule in site.rulesOnAssociationFiles {
+                if rule.kind == "redirects" {
+                    checks.append(DoctorCheck(.fail, subject, "\(rule.source) '\(rule.pattern)' redirects \(rule.path): Hosting applies redirects before content, and the platforms follow no redirect",
+                                              source: source, onThePhone: phone))
+                } else {
+                    checks.append(DoctorCheck(.unknown, subject, "\(rule.source) '\(rule.pattern)' rewrites \(rule.path): assumed Hosting's own association file comes first; the fetch above shows what is served",
+                                              source: source))
+                }
+            }
+        }
+        return checks
     }
 }

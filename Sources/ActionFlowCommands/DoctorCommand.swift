@@ -26,6 +26,9 @@ struct DoctorCommand: AsyncParsableCommand {
     @Option(name: .customLong("domain"), help: ArgumentHelp("A link domain to check instead of the project's (HOST or HOST:PORT; repeat for more).", valueName: "host"))
     var domains: [String] = []
 
+    @Option(name: .customLong("from"), parsing: .upToNextOption, help: ArgumentHelp("The app's firebase.json (and .firebaserc), or a folder holding them: check its Hosting rules too.", valueName: "path"))
+    var configurationPaths: [String] = []
+
     @Option(name: .customLong("continue-url"), help: ArgumentHelp("A continue URL the app sends, to check its host is authorized (repeat for more).", valueName: "url"))
     var continueURLs: [String] = []
 
@@ -50,12 +53,14 @@ struct DoctorCommand: AsyncParsableCommand {
 
     func run() async throws {
         let loaded: ProjectConfiguration
+        let configuration: AppConfigFiles?
         let resolve: [AssociationFetcher.Resolve]
         let targets: [(host: String, authority: String)]
         do {
             var option = ProjectFileOption()
             option.projectFile = projectFile
             loaded = try option.load()
+            configuration = configurationPaths.isEmpty ? nil : try AppConfigReader.read(configurationPaths, knownProject: .init(value: loaded.projectId, source: "the project file"))
             resolve = try resolves.map { text in
                 guard let parsed = AssociationFetcher.Resolve(text) else { throw ValidationError("--resolve \(UntrustedText.sanitize(text)): expected HOST:PORT:ADDRESS") }
                 return parsed
@@ -77,6 +82,7 @@ struct DoctorCommand: AsyncParsableCommand {
             throw ExitCode(2)
         }
         let checks = await Self.checks(loaded, authorities: targets.map(\.authority), continueURLs: continueURLs, fetcher: fetcher)
+            + (configuration?.hostingChecks(loaded) ?? [])
         await fetcher.shutdown()
         let failed = checks.contains { $0.status == .fail }
         if json {

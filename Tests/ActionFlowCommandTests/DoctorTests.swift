@@ -167,6 +167,33 @@ struct DoctorTests {
         }
     }
 
+    @Test("firebase.json: a site that serves links with appAssociation NONE, or a redirect taking an association file's path, fails; a rewrite is a question")
+    func hostingRules() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("hosting-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("firebase.json")
+        try Data(#"""
+        {"hosting": [
+          {"site": "demo-actionflow", "appAssociation": "NONE",
+           "redirects": [{"source": "/.well-known/{apple-app-site-association,other}", "destination": "/aasa", "type": 301}],
+           "rewrites": [{"source": "**", "destination": "/index.html"}, {"regex": "^/\\.well-known/assetlinks\\.json$", "destination": "/al.json"}]},
+          {"site": "marketing", "redirects": [{"source": "**", "destination": "https://example.com", "type": 302}]}
+        ]}
+        """#.utf8).write(to: file)
+        let project = try ProjectConfigLoader.loadDefault()
+        let config = try AppConfigReader.read([file.path], knownProject: .init(value: project.projectId, source: "the project file"))
+        let checks = config.hostingChecks(project)
+        #expect(checks.allSatisfy { $0.subject.hasPrefix("site demo-actionflow") }, "the marketing site serves no links: not judged")
+        let failed = checks.filter { $0.status == .fail }.map(\.text)
+        #expect(failed.contains { $0.contains("appAssociation is NONE: demo-actionflow.firebaseapp.com, demo-actionflow.web.app serve links") })
+        #expect(failed.contains { $0.contains("hosting[0].redirects[0] '/.well-known/{apple-app-site-association,other}' redirects /.well-known/apple-app-site-association") })
+        #expect(!failed.contains { $0.contains("redirects /.well-known/assetlinks.json") })
+        let questions = checks.filter { $0.status == .unknown }.map(\.text)
+        #expect(questions.contains { $0.contains("rewrites[0] '**' rewrites /.well-known/assetlinks.json") })
+        #expect(questions.contains { $0.contains("rewrites[1]") && $0.contains("assetlinks.json") })
+    }
+
     @Test("Apple's path patterns: * and ?, first match decides, exclude and NOT keep a path out")
     func patterns() {
         #expect(LinkDomainDoctor.glob("/__/auth/*", matches: "/__/auth/links"))
