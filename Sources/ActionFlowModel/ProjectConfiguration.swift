@@ -123,6 +123,14 @@ public struct ProjectConfiguration: Sendable, Hashable, Codable {
         self.users = users
     }
 
+    /// The web origin the app's continue URLs start with when nothing says otherwise: the
+    /// project's first authorized domain of its own (not `localhost` nor a default Hosting
+    /// domain), else its default Hosting domain, so that a fresh app's links are authorized.
+    public var appOrigin: String {
+        let own = authorizedDomains.first { $0 != "localhost" && !Self.isDefaultHostingDomain($0) }
+        return "https://" + (own ?? authorizedDomains.first(where: Self.isDefaultHostingDomain) ?? defaultHostingDomain)
+    }
+
     public var defaultActionHandlerURL: String { "https://\(projectId).firebaseapp.com/__/auth/action" }
     public var effectiveActionHandlerURL: String { actionHandlerURL ?? defaultActionHandlerURL }
     public var defaultHostingDomain: String { hostingDomains.first ?? "\(projectId).firebaseapp.com" }

@@ -308,6 +308,7 @@ struct ProjectPaneDoctorTests {
         var project = try ProjectConfigLoader.loadDefault()
         project.projectId = "my-app-1234"
         project.hostingDomains = ["my-app-1234.firebaseapp.com", "links.my-app.test"]
+        project.authorizedDomains = ["localhost", "my-app-1234.firebaseapp.com", "my-app-1234.web.app"]
         let loop = LoopHarness(Interface(driver: EmbeddedWorld.driver(project: project), colorMode: .full256, width: 80, height: 24))
         loop.keys(.character("6"), .character("6"), .character("G"))
         return loop
@@ -337,6 +338,16 @@ struct ProjectPaneDoctorTests {
         other.projectId = "someone-else"
         loop.send(.doctorFinished(other, []))
         #expect(loop.screen.contains("1 passed, 1 failed"))
+    }
+
+    @Test("A fresh app on the user's own project continues on the project's own web origin, so that its emails are sent")
+    func ownOrigin() throws {
+        let loop = try Self.own()
+        #expect(loop.model.session.app.continueURLBase == "https://my-app-1234.firebaseapp.com", "not the demo's www.example.com")
+        var project = loop.model.session.project
+        project.authorizedDomains = ["localhost", "app.my-app.test", "my-app-1234.web.app"]
+        #expect(project.appOrigin == "https://app.my-app.test")
+        #expect(try ProjectConfigLoader.loadDefault().appOrigin == "https://www.example.com", "the demo's stories keep their origin")
     }
 
     @Test("The demo project's domains are never fetched, nor any where the runtime offers no check")
