@@ -108,6 +108,11 @@ public enum AppConfigReader {
             result.files.append(file)
         }
         if let rc { try readFirebaserc(rc.document, file: rc.file, into: &result) }
+        if let knownProject, let named = result.projectId, named.value != knownProject.value {
+            let parts = named.source.split(separator: ":", maxSplits: 1).map { $0.trimmingWhitespace() }
+            throw AppConfigError(file: parts.first ?? named.source, field: parts.count > 1 ? parts[1] : nil,
+                                 message: "is '\(named.value)', but \(knownProject.source) is '\(knownProject.value)': these files belong to another project")
+        }
         if result.projectId == nil { result.projectId = knownProject }
         if let hosting { try readHosting(hosting.document, file: hosting.file, targets: rc.map { targets($0.document, project: result.projectId?.value) } ?? [:], into: &result) }
         guard result.projectId != nil else {

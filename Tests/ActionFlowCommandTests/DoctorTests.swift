@@ -192,6 +192,14 @@ struct DoctorTests {
         let questions = checks.filter { $0.status == .unknown }.map(\.text)
         #expect(questions.contains { $0.contains("rewrites[0] '**' rewrites /.well-known/assetlinks.json") })
         #expect(questions.contains { $0.contains("rewrites[1]") && $0.contains("assetlinks.json") })
+
+        // The files of another project than the one checked are refused, naming the file and field.
+        try Data(#"{"projects": {"default": "someone-else"}}"#.utf8).write(to: folder.appendingPathComponent(".firebaserc"))
+        #expect {
+            _ = try AppConfigReader.read([folder.path], knownProject: .init(value: project.projectId, source: "the project file's projectId"))
+        } throws: { error in
+            "\(error)" == ".firebaserc: projects.default: is 'someone-else', but the project file's projectId is 'demo-actionflow': these files belong to another project"
+        }
     }
 
     @Test("Apple's path patterns: * and ?, first match decides, exclude and NOT keep a path out")
