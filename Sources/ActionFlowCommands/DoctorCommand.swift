@@ -65,7 +65,9 @@ struct DoctorCommand: AsyncParsableCommand {
                 guard let parsed = AssociationFetcher.Resolve(text) else { throw ValidationError("--resolve \(UntrustedText.sanitize(text)): expected HOST:PORT:ADDRESS") }
                 return parsed
             }
-            targets = try (domains.isEmpty ? LinkDomainDoctor.linkDomains(loaded) : domains).map(Self.target)
+            // The demo project's domains are examples: nothing is fetched from an address the user did not name.
+            let demo = loaded.projectId.hasPrefix("demo-")
+            targets = try (domains.isEmpty ? (demo ? [] : LinkDomainDoctor.linkDomains(loaded)) : domains).map(Self.target)
             for entry in resolve where !targets.contains(where: { $0.host == entry.host && Self.port(of: $0.authority) == entry.port }) {
                 throw ValidationError("--resolve \(entry.host):\(entry.port): no domain checked is fetched there")
             }
@@ -81,8 +83,12 @@ struct DoctorCommand: AsyncParsableCommand {
             FileHandle.standardError.write(Data("actionflow doctor: \(error)\n".utf8))
             throw ExitCode(2)
         }
-        let checks = await Self.checks(loaded, authorities: targets.map(\.authority), continueURLs: continueURLs, fetcher: fetcher)
+        var checks = await Self.checks(loaded, authorities: targets.map(\.authority), continueURLs: continueURLs, fetcher: fetcher)
             + (configuration?.hostingChecks(loaded) ?? [])
+        if targets.isEmpty {
+            checks.insert(DoctorCheck(.unknown, "project \(loaded.projectId)", "the demo project's link domains are examples and were not fetched: give --project FILE (actionflow project init) or --domain HOST",
+                                      source: "docs/doctor.md, Link domains"), at: 0)
+        }
         await fetcher.shutdown()
         let failed = checks.contains { $0.status == .fail }
         if json {
