@@ -22,6 +22,9 @@ public enum AppEvent: Sendable, Equatable, Codable {
     case linkTapped(messageID: String)
     /// A link pasted into the app (for example from a real inbox): the app handles it directly.
     case linkPasted(String)
+    /// A link tapped on the phone outside the mail app (a message, a note): the OS routes it as
+    /// it routes the email's.
+    case linkOpened(String)
     /// A new password typed into the app's form or the web widget's form, whichever is showing.
     case newPasswordSubmitted(String)
     /// The web widget's Continue button.

@@ -34,6 +34,9 @@ extension Session {
             let route = LinkRouter.route(tapped: message.link, on: app.device, project: project, requested: requestedSettings)
             return follow(route, link: message.link)
 
+        case .linkOpened(let link):
+            return follow(LinkRouter.route(tapped: link, on: app.device, project: project, requested: requestedSettings), link: link)
+
         case .linkPasted(let link):
             app.location = .app
             log(.linkPasted(link))

@@ -49,7 +49,7 @@ extension Session {
             return reduceEmailLinkSignIn(event)
         case .continueTapped:
             return reduceWebWidget(event)
-        case .mailboxOpened, .messageOpened, .linkTapped, .linkPasted, .storeActionTapped, .mailboxRefreshed:
+        case .mailboxOpened, .messageOpened, .linkTapped, .linkPasted, .linkOpened, .storeActionTapped, .mailboxRefreshed:
             return reduceMail(event)
         case .settingsEdited, .deviceEdited, .projectEdited, .continueURLBaseEdited, .localeEdited,
              .clockAdvanceRequested, .worldResetRequested, .retryTapped, .errorDismissed,

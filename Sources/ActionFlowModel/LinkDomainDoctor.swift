@@ -23,13 +23,31 @@ public struct DoctorCheck: Sendable, Hashable, Encodable {
     public var source: String
     /// On the phone, when the check fails: "the link opens the browser, not the app".
     public var onThePhone: String?
+    /// The link domain and platform whose association file failed, so that a link on it can be
+    /// tapped to see the phone do it.
+    public var domain: String?
+    public var platform: LinkDomainDoctor.Platform?
 
-    public init(_ status: Status, _ subject: String, _ text: String, source: String, onThePhone: String? = nil) {
+    public init(_ status: Status, _ subject: String, _ text: String, source: String, onThePhone: String? = nil,
+                domain: String? = nil, platform: LinkDomainDoctor.Platform? = nil) {
         self.status = status
         self.subject = subject
         self.text = text
         self.source = source
         self.onThePhone = onThePhone
+        self.domain = domain
+        self.platform = platform
+    }
+}
+
+extension DoctorCheck {
+    /// A failed check of `domain`'s association file for `platform`: a link on it can be tapped.
+    func tapping(_ domain: String, _ platform: LinkDomainDoctor.Platform) -> DoctorCheck {
+        guard status == .fail else { return self }
+        var check = self
+        check.domain = domain
+        check.platform = platform
+        return check
     }
 }
 
@@ -44,7 +62,7 @@ public enum FetchedFile: Sendable, Hashable {
 /// The rules `doctor` checks a project and its link domains against: pure, over files already
 /// fetched, so that each rule is tested on its own (docs/doctor.md).
 public enum LinkDomainDoctor {
-    public enum Platform: String, Sendable, CaseIterable {
+    public enum Platform: String, Sendable, Hashable, Encodable, CaseIterable {
         case apple, android
 
         public var path: String {
@@ -93,7 +111,7 @@ public enum LinkDomainDoctor {
         let subject = "\(domain) \(platform.fileName)"
         let phone = "the link opens the browser, not \(platform.appName)"
         func fail(_ text: String, _ source: String = platform.source) -> [DoctorCheck] {
-            [DoctorCheck(.fail, subject, text, source: source, onThePhone: phone)]
+            [DoctorCheck(.fail, subject, text, source: source, onThePhone: phone, domain: domain, platform: platform)]
         }
         guard case .answered(let status, let contentType, let location, let body, let cutAt) = fetched else {
             if case .failed(let reason) = fetched { return fail("https://\(domain)\(platform.path) \(reason)") }
@@ -121,8 +139,8 @@ public enum LinkDomainDoctor {
             return checks + fail("is not valid JSON")
         }
         switch platform {
-        case .apple: return checks + appleApps(json, subject: subject, project: project, phone: phone)
-        case .android: return checks + androidApps(json, subject: subject, project: project, phone: phone)
+        case .apple: return checks + appleApps(json, subject: subject, project: project, phone: phone).map { $0.tapping(domain, .apple) }
+        case .android: return checks + androidApps(json, subject: subject, project: project, phone: phone).map { $0.tapping(domain, .android) }
         }
     }
 

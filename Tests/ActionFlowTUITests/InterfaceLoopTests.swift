@@ -324,7 +324,8 @@ struct ProjectPaneDoctorTests {
         #expect(loop.screen.contains("Checking…"))
         let checks = [
             DoctorCheck(.pass, "links.my-app.test assetlinks.json", "answers 200", source: "Android"),
-            DoctorCheck(.fail, "links.my-app.test apple-app-site-association", "answers 301, a redirect", source: "Apple", onThePhone: "the link opens the browser, not the iOS app"),
+            DoctorCheck(.fail, "links.my-app.test apple-app-site-association", "answers 301, a redirect", source: "Apple", onThePhone: "the link opens the browser, not the iOS app",
+                        domain: "links.my-app.test", platform: .apple),
         ]
         loop.send(.doctorFinished(project, checks))
         #expect(loop.statusLine.contains("link domains checked: 1 failed"))
@@ -332,6 +333,13 @@ struct ProjectPaneDoctorTests {
         #expect(loop.screen.contains("✗ links.my-app.test apple-app-site"))
         #expect(loop.screen.contains("phone: the link opens the browser"))
         #expect(loop.screen.contains("1 passed, 1 failed"))
+
+        // Enter on the finding taps a link on that domain on a phone that could not verify it:
+        // the phone shows the browser, and the narration says why.
+        loop.keys(.enter)
+        #expect(loop.screen.contains("⚿ my-app-1234.firebaseapp.com") && loop.screen.contains("web widget"), "the browser, not the app")
+        #expect(!loop.model.session.app.device.linksVerified)
+        #expect(loop.model.session.narration.contains { $0.contains("universal links are not verified for links.my-app.test") })
 
         // An answer for a project since edited is kept out.
         var other = project

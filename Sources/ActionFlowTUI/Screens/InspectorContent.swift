@@ -550,10 +550,26 @@ enum InspectorContent {
         // Each finding is a control, so that the arrows reach every one however long the list.
         for (index, check) in checks.enumerated() where check.status != .pass {
             let phone = check.status == .fail ? check.onThePhone.map { " On the phone: \($0)." } ?? "" : ""
+            let tap = check.domain.flatMap { domain in check.platform.map { tapOnDomain(domain, $0, session) } } ?? []
             blocks.append(.control(Control(id: "project.doctor.\(index)", label: "\(check.status.mark) \(check.subject)", kind: .button,
-                                           note: Note("\(check.text) [\(check.source)]\(phone)", check.status == .fail ? .error : .warning))))
+                                           note: Note("\(check.text) [\(check.source)]\(phone)\(tap.isEmpty ? "" : " Enter: tap such a link on the phone.")",
+                                                      check.status == .fail ? .error : .warning),
+                                           forward: tap)))
         }
         return blocks
+    }
+
+    /// A password-reset link on `domain`, tapped on a phone of `platform` whose OS could not
+    /// verify the domain's association file (as the doctor found): the phone shows where it lands.
+    static func tapOnDomain(_ domain: String, _ platform: LinkDomainDoctor.Platform, _ session: Session) -> [InterfaceMessage] {
+        let project = session.project
+        var device = platform == .apple ? Device.iPhone : Device.pixel
+        device.linksVerified = false
+        let payload = ActionLinkBuilder.actionURL(handler: project.effectiveActionHandlerURL, operation: .passwordReset, oobCode: "doctor-sample-code", apiKey: project.apiKey,
+                                                  continueURL: session.app.continueURLBase + "/", lang: nil, tenantId: nil)
+        let apps = MobileLinkApps(iOSBundleID: project.iOSApp?.bundleId, iOSAppStoreID: project.iOSApp?.appStoreId, androidPackageName: project.androidApp?.packageName)
+        let link = ActionLinkBuilder.mobileLink(wrapping: payload, style: project.ownsDynamicLinkDomain(domain) ? .firebaseDynamicLinkDomain : .hostingDomain, domain: domain, apps: apps)
+        return [.send(.deviceEdited(device)), .send(.linkOpened(link))]
     }
 
     /// The project's apps in the field before and after the move to Hosting links, for the
