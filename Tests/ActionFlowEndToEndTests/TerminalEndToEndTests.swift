@@ -172,8 +172,10 @@ struct TerminalEndToEndTests {
             let due = started.addingTimeInterval(Double(index + 1) * 0.01)
             if due > Date() { Thread.sleep(until: due) }
         }
+        // The premise, not a speed target: the sizes came as a burst (each is a `tmux` process,
+        // slower on a loaded machine), not spread out.
         let stormSeconds = Date().timeIntervalSince(started)
-        #expect(stormSeconds < 6, "the storm took \(stormSeconds) s")
+        #expect(stormSeconds < 15, "the storm took \(stormSeconds) s")
         try tmux.resize(width: 100, height: 30)
         tmux.waitFor("INVALID_PASSWORD", "Flow  Set  Dev  Link  Net  Proj  Mail  Seq")
 
