@@ -6,13 +6,39 @@ import Foundation
 /// (Android), `firebase.json` and `.firebaserc` (Hosting). `actionflow project init` writes a
 /// project file from it (`ProjectFileWriter`).
 public struct AppConfigFiles: Sendable, Equatable {
-    /// A value and where it came from, as the project file's comment says it.
+    /// A value and where it came from: the file (as named, without its folder) and the field.
     public struct Sourced: Sendable, Equatable {
         public var value: String
+        public var file: String
+        public var field: String?
+        /// As the project file's comment says it: `google-services.json: project_info.project_id`.
+        public var source: String { field.map { "\(file): \($0)" } ?? file }
+
+        public init(value: String, file: String, field: String?) {
+            self.value = value
+            self.file = file
+            self.field = field
+        }
+    }
+
+    /// A redirect or rewrite of `firebase.json` that takes an association file's path.
+    public struct AssociationRule: Sendable, Equatable {
+        /// `redirects` or `rewrites`.
+        public var kind: String
+        /// Its `source` glob or `regex`.
+        public var pattern: String
+        public var path: String
+        /// Where it is: `firebase.json: hosting[0].redirects[1]`.
+        public var source: String
+    }
+
+    /// Authorized domains as the project's public configuration gave them, and where from.
+    public struct AuthorizedDomains: Sendable, Equatable {
+        public var domains: [String]
         public var source: String
 
-        public init(value: String, source: String) {
-            self.value = value
+        public init(domains: [String], source: String) {
+            self.domains = domains
             self.source = source
         }
     }
@@ -22,14 +48,8 @@ public struct AppConfigFiles: Sendable, Equatable {
         public var name: Sourced
         /// `appAssociation: NONE`: the site serves no `apple-app-site-association` or `assetlinks.json`.
         public var servesNoAssociation: Bool
-        /// Redirects and rewrites whose `source` or `regex` matches an association file's path,
-        /// each with where it is (`firebase.json: hosting[0].redirects[1]`) and the path it takes.
-        public var rulesOnAssociationFiles: [(kind: String, pattern: String, path: String, source: String)] = []
-
-        public static func == (lhs: HostingSite, rhs: HostingSite) -> Bool {
-            lhs.name == rhs.name && lhs.servesNoAssociation == rhs.servesNoAssociation
-                && lhs.rulesOnAssociationFiles.map { "\($0.kind) \($0.pattern) \($0.path) \($0.source)" } == rhs.rulesOnAssociationFiles.map { "\($0.kind) \($0.pattern) \($0.path) \($0.source)" }
-        }
+        /// Redirects and rewrites whose `source` or `regex` matches an association file's path.
+        public var rulesOnAssociationFiles: [AssociationRule] = []
     }
 
     /// The files read, as named on the command line or found in a folder.
@@ -44,16 +64,8 @@ public struct AppConfigFiles: Sendable, Equatable {
     /// SHA-1 certificate hashes of the Android app's OAuth clients, as `AA:BB:…`.
     public var androidSHA1: [Sourced] = []
     public var hostingSites: [HostingSite] = []
-    /// The project's authorized domains as its public configuration gave them (`--online`),
-    /// and where from.
-    public var authorizedDomains: (domains: [String], source: String)?
-
-    public static func == (lhs: AppConfigFiles, rhs: AppConfigFiles) -> Bool {
-        lhs.files == rhs.files && lhs.projectId == rhs.projectId && lhs.projectNumber == rhs.projectNumber && lhs.apiKey == rhs.apiKey
-            && lhs.iOSBundleId == rhs.iOSBundleId && lhs.androidPackage == rhs.androidPackage && lhs.otherAndroidPackages == rhs.otherAndroidPackages
-            && lhs.androidSHA1 == rhs.androidSHA1 && lhs.hostingSites == rhs.hostingSites
-            && lhs.authorizedDomains?.domains == rhs.authorizedDomains?.domains && lhs.authorizedDomains?.source == rhs.authorizedDomains?.source
-    }
+    /// The project's authorized domains from its public configuration (`--online`).
+    public var authorizedDomains: AuthorizedDomains?
 }
 
 /// A configuration file that cannot be used, with the file and the field at fault.
@@ -109,8 +121,7 @@ public enum AppConfigReader {
         }
         if let rc { try readFirebaserc(rc.document, file: rc.file, into: &result) }
         if let knownProject, let named = result.projectId, named.value != knownProject.value {
-            let parts = named.source.split(separator: ":", maxSplits: 1).map { $0.trimmingWhitespace() }
-            throw AppConfigError(file: parts.first ?? named.source, field: parts.count > 1 ? parts[1] : nil,
+            throw AppConfigError(file: named.file, field: named.field,
                                  message: "is '\(named.value)', but \(knownProject.source) is '\(knownProject.value)': these files belong to another project")
         }
         if result.projectId == nil { result.projectId = knownProject }
@@ -182,7 +193,7 @@ public enum AppConfigReader {
             guard let text = plist[key] as? String, !text.isEmpty else {
                 throw AppConfigError(file: file, field: key, message: "missing: is this an iOS app's GoogleService-Info.plist?")
             }
-            return .init(value: text, source: "\(name): \(key)")
+            return .init(value: text, file: name, field: key)
         }
         try agree(&result.projectId, try value("PROJECT_ID"), file: file)
         if plist["GCM_SENDER_ID"] != nil { try agree(&result.projectNumber, try value("GCM_SENDER_ID"), file: file) }
@@ -196,9 +207,9 @@ public enum AppConfigReader {
             throw AppConfigError(file: file, field: "project_info", message: "missing: is this an Android app's google-services.json?")
         }
         guard let projectId = info["project_id"] as? String, !projectId.isEmpty else { throw AppConfigError(file: file, field: "project_info.project_id", message: "missing") }
-        try agree(&result.projectId, .init(value: projectId, source: "\(name): project_info.project_id"), file: file)
+        try agree(&result.projectId, .init(value: projectId, file: name, field: "project_info.project_id"), file: file)
         if let number = info["project_number"] as? String {
-            try agree(&result.projectNumber, .init(value: number, source: "\(name): project_info.project_number"), file: file)
+            try agree(&result.projectNumber, .init(value: number, file: name, field: "project_info.project_number"), file: file)
         }
         let clients = (json["client"] as? [[String: Any]]) ?? []
         let packages = clients.map { (($0["client_info"] as? [String: Any])?["android_client_info"] as? [String: Any])?["package_name"] as? String }
@@ -215,10 +226,10 @@ public enum AppConfigReader {
             index = 0
         }
         let client = clients[index]
-        result.androidPackage = .init(value: packages[index] ?? "", source: "\(name): client[\(index)].client_info.android_client_info.package_name")
+        result.androidPackage = .init(value: packages[index] ?? "", file: name, field: "client[\(index)].client_info.android_client_info.package_name")
         result.otherAndroidPackages = packages.enumerated().filter { $0.offset != index }.compactMap(\.element)
         if let key = ((client["api_key"] as? [[String: Any]])?.first?["current_key"] as? String), result.apiKey == nil {
-            result.apiKey = .init(value: key, source: "\(name): client[\(index)].api_key[0].current_key")
+            result.apiKey = .init(value: key, file: name, field: "client[\(index)].api_key[0].current_key")
         }
         for (offset, oauth) in ((client["oauth_client"] as? [[String: Any]]) ?? []).enumerated() {
             guard let android = oauth["android_info"] as? [String: Any], let hash = android["certificate_hash"] as? String else { continue }
@@ -227,7 +238,7 @@ public enum AppConfigReader {
             }
             let fingerprint = stride(from: 0, to: 40, by: 2).map { hash.dropFirst($0).prefix(2).uppercased() }.joined(separator: ":")
             if !result.androidSHA1.contains(where: { $0.value == fingerprint }) {
-                result.androidSHA1.append(.init(value: fingerprint, source: "\(name): client[\(index)].oauth_client[\(offset)].android_info.certificate_hash"))
+                result.androidSHA1.append(.init(value: fingerprint, file: name, field: "client[\(index)].oauth_client[\(offset)].android_info.certificate_hash"))
             }
         }
     }
@@ -236,7 +247,7 @@ public enum AppConfigReader {
         guard let projects = json["projects"] as? [String: Any] else { return }
         guard let chosen = projects["default"] as? String ?? (projects.count == 1 ? projects.values.first as? String : nil) else { return }
         let field = projects["default"] != nil ? "projects.default" : "projects.\(projects.keys.first ?? "")"
-        try agree(&result.projectId, .init(value: chosen, source: "\((file as NSString).lastPathComponent): \(field)"), file: file)
+        try agree(&result.projectId, .init(value: chosen, file: (file as NSString).lastPathComponent, field: field), file: file)
     }
 
     /// `.firebaserc`'s Hosting targets for the project: target name to site names.
@@ -262,21 +273,21 @@ public enum AppConfigReader {
             }
             var sites: [AppConfigFiles.Sourced] = []
             if let site = entry["site"] as? String {
-                sites = [.init(value: site, source: "\(name): \(field).site")]
+                sites = [.init(value: site, file: name, field: "\(field).site")]
             } else if let target = entry["target"] as? String {
-                sites = (targets[target] ?? []).map { .init(value: $0, source: "\(name): \(field).target \(target), .firebaserc targets") }
+                sites = (targets[target] ?? []).map { .init(value: $0, file: name, field: "\(field).target \(target), .firebaserc targets") }
             } else if let project = result.projectId?.value {
                 // No site named: the project's default site, named after the project.
-                sites = [.init(value: project, source: "\(name): \(field) (the default site)")]
+                sites = [.init(value: project, file: name, field: "\(field) (the default site)")]
             }
-            var rules: [(kind: String, pattern: String, path: String, source: String)] = []
+            var rules: [AppConfigFiles.AssociationRule] = []
             for kind in ["redirects", "rewrites"] {
                 for (offset, rule) in ((entry[kind] as? [[String: Any]]) ?? []).enumerated() {
                     let glob = rule["source"] as? String
                     let regex = rule["regex"] as? String
                     guard let pattern = glob ?? regex else { continue }
                     for path in associationPaths where (glob.map { HostingPattern.glob($0, matches: path) } ?? regex.map { HostingPattern.regex($0, matches: path) } ?? false) {
-                        rules.append((kind, pattern, path, "\(name): \(field).\(kind)[\(offset)]"))
+                        rules.append(.init(kind: kind, pattern: pattern, path: path, source: "\(name): \(field).\(kind)[\(offset)]"))
                     }
                 }
             }
@@ -292,7 +303,7 @@ public enum AppConfigReader {
     /// naming both files: the files of two projects do not make one project.
     private static func agree(_ kept: inout AppConfigFiles.Sourced?, _ value: AppConfigFiles.Sourced, file: String) throws(AppConfigError) {
         if let kept, kept.value != value.value {
-            throw AppConfigError(file: file, field: String(value.source.split(separator: ":", maxSplits: 1).last ?? "").trimmingWhitespace(),
+            throw AppConfigError(file: file, field: value.field,
                                  message: "is '\(value.value)', but \(kept.source) is '\(kept.value)': these files belong to different projects")
         }
         kept = kept ?? value

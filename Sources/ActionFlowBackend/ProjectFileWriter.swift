@@ -17,11 +17,14 @@ public enum ProjectFileWriter {
             "# answer it here (the placeholder under it is a guess, used until you do).",
             "",
         ]
-        func value(_ key: String, _ sourced: AppConfigFiles.Sourced?, indent: String = "", question: String, placeholder: String) {
+        func known(_ key: String, _ sourced: AppConfigFiles.Sourced, indent: String = "") {
+            out += ["\(indent)# \(sourced.source)", "\(indent)\(key): \(quoted(sourced.value))"]
+        }
+        func value(_ key: String, _ sourced: AppConfigFiles.Sourced?, question: String, placeholder: String) {
             if let sourced {
-                out += ["\(indent)# \(sourced.source)", "\(indent)\(key): \(quoted(sourced.value))"]
+                known(key, sourced)
             } else {
-                out += ["\(indent)# QUESTION: \(question)", "\(indent)\(key): \(placeholder)"]
+                out += ["# QUESTION: \(question)", "\(key): \(placeholder)"]
             }
         }
         value("projectId", config.projectId, question: "the project id (Firebase console, Project settings).", placeholder: quoted(project))
@@ -43,7 +46,7 @@ public enum ProjectFileWriter {
         out += [""]
         if let bundle = config.iOSBundleId {
             out += ["iosApp:"]
-            value("bundleId", bundle, indent: "  ", question: "", placeholder: "")
+            known("bundleId", bundle, indent: "  ")
             out += [
                 "  # QUESTION: the App Store id, digits (App Store Connect, App Information, Apple ID).",
                 "  appStoreId: null",
@@ -61,7 +64,7 @@ public enum ProjectFileWriter {
                 out += ["# The file also lists \(config.otherAndroidPackages.joined(separator: ", ")): --android-package picks another."]
             }
             out += ["androidApp:"]
-            value("packageName", package, indent: "  ", question: "", placeholder: "")
+            known("packageName", package, indent: "  ")
             if config.androidSHA1.isEmpty {
                 out += ["  # QUESTION: the SHA-1 fingerprints of the signing keys (none in google-services.json).", "  sha1: []"]
             } else {
@@ -79,7 +82,7 @@ public enum ProjectFileWriter {
         }
 
         let sites = config.hostingSites.isEmpty
-            ? [AppConfigFiles.HostingSite(name: .init(value: project, source: "no firebase.json: the project's default site"), servesNoAssociation: false)]
+            ? [AppConfigFiles.HostingSite(name: .init(value: project, file: "no firebase.json", field: "the project's default site"), servesNoAssociation: false)]
             : config.hostingSites
         out += [
             "",

@@ -60,7 +60,7 @@ struct DoctorCommand: AsyncParsableCommand {
             var option = ProjectFileOption()
             option.projectFile = projectFile
             loaded = try option.load()
-            configuration = configurationPaths.isEmpty ? nil : try AppConfigReader.read(configurationPaths, knownProject: .init(value: loaded.projectId, source: "the project file's projectId"))
+            configuration = configurationPaths.isEmpty ? nil : try AppConfigReader.read(configurationPaths, knownProject: .init(value: loaded.projectId, file: "the project file's projectId", field: nil))
             resolve = try resolves.map { text in
                 guard let parsed = AssociationFetcher.Resolve(text) else { throw ValidationError("--resolve \(UntrustedText.sanitize(text)): expected HOST:PORT:ADDRESS") }
                 return parsed

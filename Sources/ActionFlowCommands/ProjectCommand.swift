@@ -83,7 +83,7 @@ struct ProjectInitCommand: AsyncParsableCommand {
 
     /// The project's authorized domains from its public configuration, over the REST transport's
     /// HTTP client: production with the API key, or an emulator.
-    func askAuthorizedDomains(_ config: AppConfigFiles) async throws -> (domains: [String], source: String) {
+    func askAuthorizedDomains(_ config: AppConfigFiles) async throws -> AppConfigFiles.AuthorizedDomains {
         guard let key = apiKey ?? config.apiKey?.value else { throw ValidationError("--online needs an API key: the files give none; pass --api-key") }
         let configuration: RESTTransportConfiguration
         do {
@@ -93,6 +93,6 @@ struct ProjectInitCommand: AsyncParsableCommand {
             throw ValidationError(error.description)
         }
         let answer = try await PublicProjectConfiguration.fetch(configuration)
-        return (answer.authorizedDomains ?? [], "GET \(PublicProjectConfiguration.maskedURL(configuration)) (the project's public configuration)")
+        return .init(domains: answer.authorizedDomains ?? [], source: "GET \(PublicProjectConfiguration.maskedURL(configuration)) (the project's public configuration)")
     }
 }

@@ -182,7 +182,7 @@ struct DoctorTests {
         ]}
         """#.utf8).write(to: file)
         let project = try ProjectConfigLoader.loadDefault()
-        let config = try AppConfigReader.read([file.path], knownProject: .init(value: project.projectId, source: "the project file"))
+        let config = try AppConfigReader.read([file.path], knownProject: .init(value: project.projectId, file: "the project file", field: nil))
         let checks = config.hostingChecks(project)
         #expect(checks.allSatisfy { $0.subject.hasPrefix("site demo-actionflow") }, "the marketing site serves no links: not judged")
         let failed = checks.filter { $0.status == .fail }.map(\.text)
@@ -196,7 +196,7 @@ struct DoctorTests {
         // The files of another project than the one checked are refused, naming the file and field.
         try Data(#"{"projects": {"default": "someone-else"}}"#.utf8).write(to: folder.appendingPathComponent(".firebaserc"))
         #expect {
-            _ = try AppConfigReader.read([folder.path], knownProject: .init(value: project.projectId, source: "the project file's projectId"))
+            _ = try AppConfigReader.read([folder.path], knownProject: .init(value: project.projectId, file: "the project file's projectId", field: nil))
         } throws: { error in
             "\(error)" == ".firebaserc: projects.default: is 'someone-else', but the project file's projectId is 'demo-actionflow': these files belong to another project"
         }
