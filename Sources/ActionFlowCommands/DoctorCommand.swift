@@ -54,30 +54,21 @@ struct DoctorCommand: AsyncParsableCommand {
     func run() async throws {
         let loaded: ProjectConfiguration
         let configuration: AppConfigFiles?
-        let resolve: [AssociationFetcher.Resolve]
         let targets: [(host: String, authority: String)]
+        let fetcher: AssociationFetcher
         do {
-            var option = ProjectFileOption()
-            option.projectFile = projectFile
-            loaded = try option.load()
+            loaded = try ProjectFileOption.load(projectFile)
             configuration = configurationPaths.isEmpty ? nil : try AppConfigReader.read(configurationPaths, knownProject: .init(value: loaded.projectId, file: "the project file's projectId", field: nil))
-            resolve = try resolves.map { text in
+            let resolve = try resolves.map { text in
                 guard let parsed = AssociationFetcher.Resolve(text) else { throw ValidationError("--resolve \(UntrustedText.sanitize(text)): expected HOST:PORT:ADDRESS") }
                 return parsed
             }
             // The demo project's domains are examples: nothing is fetched from an address the user did not name.
-            let demo = loaded.projectId.hasPrefix("demo-")
-            targets = try (domains.isEmpty ? (demo ? [] : LinkDomainDoctor.linkDomains(loaded)) : domains).map(Self.target)
+            targets = try (domains.isEmpty ? (LinkDomainDoctor.hasExampleDomains(loaded) ? [] : LinkDomainDoctor.linkDomains(loaded)) : domains).map(Self.target)
             for entry in resolve where !targets.contains(where: { $0.host == entry.host && Self.port(of: $0.authority) == entry.port }) {
                 throw ValidationError("--resolve \(entry.host):\(entry.port): no domain checked is fetched there")
             }
             guard (0.1...600).contains(timeout) else { throw ValidationError("--timeout must be between 0.1 and 600 seconds") }
-        } catch {
-            FileHandle.standardError.write(Data("actionflow doctor: \(error)\n".utf8))
-            throw ExitCode(2)
-        }
-        let fetcher: AssociationFetcher
-        do {
             fetcher = try AssociationFetcher(caCertificates: cacert, resolve: resolve, timeoutSeconds: timeout)
         } catch {
             FileHandle.standardError.write(Data("actionflow doctor: \(error)\n".utf8))
@@ -95,7 +86,7 @@ struct DoctorCommand: AsyncParsableCommand {
             let report = Report(project: loaded.projectId, domains: targets.map(\.authority), checks: checks, failed: failed)
             print(try JSONOutput.string(report, format: .command))
         } else {
-            print(Self.text(checks, project: loaded.projectId))
+            print(Self.text(checks))
         }
         if failed { throw ExitCode.failure }
     }
@@ -138,7 +129,7 @@ struct DoctorCommand: AsyncParsableCommand {
         authority.split(separator: ":").dropFirst().first.flatMap { Int($0) } ?? 443
     }
 
-    static func text(_ checks: [DoctorCheck], project: String) -> String {
+    static func text(_ checks: [DoctorCheck]) -> String {
         var lines: [String] = []
         var subject: String?
         for check in checks {
@@ -150,8 +141,8 @@ struct DoctorCommand: AsyncParsableCommand {
             lines.append("  \(check.status.mark) \(check.text)  [\(check.source)]")
             if check.status == .fail, let phone = check.onThePhone { lines.append("      on the phone: \(phone)") }
         }
-        let counts = [DoctorCheck.Status.pass, .fail, .unknown].map { status in checks.filter { $0.status == status }.count }
-        lines += ["", "\(counts[0]) passed, \(counts[1]) failed, \(counts[2]) not knowable from what was given"]
+        let count = LinkDomainDoctor.counts(checks)
+        lines += ["", "\(count.passed) passed, \(count.failed) failed, \(count.unknown) not knowable from what was given"]
         return lines.map(UntrustedText.sanitize).joined(separator: "\n")
     }
 }

@@ -44,10 +44,8 @@ struct InspectCommand: ParsableCommand {
     /// checks against none.
     func authorizedDomains() throws -> [String]? {
         if !authorizedDomainOptions.isEmpty || projectFile == nil { return authorizedDomainOptions.isEmpty ? nil : authorizedDomainOptions }
-        var option = ProjectFileOption()
-        option.projectFile = projectFile
         do {
-            return try option.load().authorizedDomains
+            return try ProjectFileOption.load(projectFile).authorizedDomains
         } catch {
             FileHandle.standardError.write(Data("actionflow inspect: \(error)\n".utf8))
             throw ExitCode(2)

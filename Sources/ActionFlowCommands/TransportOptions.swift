@@ -90,8 +90,13 @@ public struct ProjectFileOption: ParsableArguments, Sendable {
 
     /// The bundled project, with the file's settings laid over it.
     public func load() throws -> ProjectConfiguration {
+        try Self.load(projectFile)
+    }
+
+    /// The bundled project, with `file`'s settings laid over it (for options read in `run`).
+    public static func load(_ file: String?) throws -> ProjectConfiguration {
         let bundled = try ProjectConfigLoader.loadDefault()
-        guard let projectFile else { return bundled }
-        return try ProjectConfigLoader.load(overridesFrom: URL(fileURLWithPath: projectFile), base: bundled)
+        guard let file else { return bundled }
+        return try ProjectConfigLoader.load(overridesFrom: URL(fileURLWithPath: file), base: bundled)
     }
 }

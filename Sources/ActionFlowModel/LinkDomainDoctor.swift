@@ -99,6 +99,23 @@ public enum LinkDomainDoctor {
     /// The first SDK releases that can ask for Hosting links, `linkDomain` (docs/sdk-profiles.md).
     public static let hostingLinkMinimums: [SDKProfile.Platform: SDKVersion] = [.ios: "11.8.0", .android: "23.2.0"]
 
+    /// Whether the project's domains are examples (the bundled demo, `demo-`): never fetched,
+    /// since nothing is fetched from an address the user did not name.
+    public static func hasExampleDomains(_ project: ProjectConfiguration) -> Bool {
+        project.projectId.hasPrefix("demo-")
+    }
+
+    /// How many checks passed, failed, and could not be known.
+    public static func counts(_ checks: [DoctorCheck]) -> (passed: Int, failed: Int, unknown: Int) {
+        checks.reduce(into: (0, 0, 0)) { count, check in
+            switch check.status {
+            case .pass: count.0 += 1
+            case .fail: count.1 += 1
+            case .unknown: count.2 += 1
+            }
+        }
+    }
+
     /// The link domains to check when none is named: every domain the project's email links use.
     public static func linkDomains(_ project: ProjectConfiguration) -> [String] {
         var domains = project.hostingDomains.isEmpty ? [project.defaultHostingDomain] : project.hostingDomains
@@ -134,8 +151,8 @@ public enum LinkDomainDoctor {
         if platform == .apple, body.count > appleSizeLimit {
             return checks + fail("is \(body.count / 1024) KB: Apple reads at most \(appleSizeLimit / 1024) KB")
         }
-        guard let text = String(data: body, encoding: .utf8) else { return checks + fail("is not UTF-8 text") }
-        guard let json = try? JSONSerialization.jsonObject(with: Data(text.utf8), options: [.fragmentsAllowed]) else {
+        guard String(data: body, encoding: .utf8) != nil else { return checks + fail("is not UTF-8 text") }
+        guard let json = try? JSONSerialization.jsonObject(with: body, options: [.fragmentsAllowed]) else {
             return checks + fail("is not valid JSON")
         }
         switch platform {
@@ -245,19 +262,20 @@ public enum LinkDomainDoctor {
     /// The project's own settings, without the network: what it names, and what it cannot know.
     public static func projectChecks(_ project: ProjectConfiguration, continueURLs: [String]) -> [DoctorCheck] {
         let subject = "project \(project.projectId)"
+        let continueSource = "docs/doctor.md, Continue URLs"
         var checks: [DoctorCheck] = []
         if continueURLs.isEmpty {
-            checks.append(DoctorCheck(.unknown, subject, "continue URLs: give the ones your app sends with --continue-url to check their hosts are authorized", source: "docs/doctor.md, Continue URLs"))
+            checks.append(DoctorCheck(.unknown, subject, "continue URLs: give the ones your app sends with --continue-url to check their hosts are authorized", source: continueSource))
         }
         for url in continueURLs {
             switch ContinueURLPolicy.browserHost(of: url) {
             case .success(let host) where project.authorizedDomains.contains(host):
-                checks.append(DoctorCheck(.pass, subject, "continue URL host \(host) is an authorized domain", source: "docs/doctor.md, Continue URLs"))
+                checks.append(DoctorCheck(.pass, subject, "continue URL host \(host) is an authorized domain", source: continueSource))
             case .success(let host):
-                checks.append(DoctorCheck(.fail, subject, "continue URL host \(host) is not an authorized domain: sendOobCode answers UNAUTHORIZED_DOMAIN", source: "docs/doctor.md, Continue URLs",
+                checks.append(DoctorCheck(.fail, subject, "continue URL host \(host) is not an authorized domain: sendOobCode answers UNAUTHORIZED_DOMAIN", source: continueSource,
                                           onThePhone: "no email is sent; the app shows an error"))
             case .failure(let error):
-                checks.append(DoctorCheck(.fail, subject, "continue URL \(UntrustedText.sanitize(url)) is refused: \(error)", source: "docs/doctor.md, Continue URLs",
+                checks.append(DoctorCheck(.fail, subject, "continue URL \(UntrustedText.sanitize(url)) is refused: \(error)", source: continueSource,
                                           onThePhone: "no email is sent; the app shows an error"))
             }
         }

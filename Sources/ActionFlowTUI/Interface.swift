@@ -323,7 +323,7 @@ public struct Interface: Sendable {
         case .doctorFinished(let project, let checks):
             guard ui.doctor?.project == project else { return [] }
             ui.doctor?.checks = checks
-            let failed = checks.filter { $0.status == .fail }.count
+            let failed = LinkDomainDoctor.counts(checks).failed
             ui.message = failed == 0 ? "link domains checked: nothing failed" : "link domains checked: \(failed) failed (Project pane)"
             return []
         }
@@ -372,7 +372,7 @@ public struct Interface: Sendable {
     /// Why the link domains of `project` are not checked, if they are not: the demo project's
     /// domains are examples, and nothing is fetched from an address the user did not name.
     static func doctorRefusal(_ project: ProjectConfiguration, available: Bool) -> String? {
-        if project.projectId.hasPrefix("demo-") {
+        if LinkDomainDoctor.hasExampleDomains(project) {
             return "the demo project's domains are examples: open your own project (--project FILE, made by actionflow project init) to check its domains"
         }
         return available ? nil : "checking link domains is not offered here: run actionflow doctor"

@@ -57,7 +57,8 @@ public final class AssociationFetcher: Sendable {
         var configuration = HTTPClient.Configuration(tlsConfiguration: tls, redirectConfiguration: .disallow)
         configuration.connectionPool.retryConnectionEstablishment = false
         configuration.dnsOverride = Dictionary(resolve.map { ($0.host, $0.address) }, uniquingKeysWith: { first, _ in first })
-        client = HTTPClient(eventLoopGroup: MultiThreadedEventLoopGroup(numberOfThreads: 1), configuration: configuration)
+        // NIO's shared loops: a fetcher made for each check leaves no thread behind it.
+        client = HTTPClient(eventLoopGroup: MultiThreadedEventLoopGroup.singleton, configuration: configuration)
         self.timeoutSeconds = timeoutSeconds
     }
 

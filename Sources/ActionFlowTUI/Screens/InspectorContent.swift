@@ -24,7 +24,7 @@ enum InspectorContent {
         case .device: device(session)
         case .link: link(session, readOnly: ui.readOnly)
         case .network: network(session, ui)
-        case .project: project(session) + doctor(session, ui.doctor, readOnly: ui.readOnly)
+        case .project: project(session) + doctor(session, ui.doctor)
         case .mailbox: mailbox(session)
         case .sequence: SequencePane.blocks(session, width: 100).body
         }
@@ -531,7 +531,7 @@ enum InspectorContent {
 
     /// The link-domain checks of `actionflow doctor`: a button, then the last run's failures and
     /// questions, each failure with what the user meets on the phone.
-    private static func doctor(_ session: Session, _ run: DoctorRun?, readOnly: Bool) -> [Block] {
+    private static func doctor(_ session: Session, _ run: DoctorRun?) -> [Block] {
         var blocks: [Block] = [.blank, .line([Span("Link domains ", .title), Span("(actionflow doctor)", .muted)])]
         if let refusal = Interface.doctorRefusal(session.project, available: true) {
             return blocks + [.paragraph(refusal, .muted)]
@@ -545,8 +545,8 @@ enum InspectorContent {
         if run.project != session.project {
             blocks.append(.paragraph("These checks are of the project as it was before its last edit: check again.", .warning))
         }
-        let counts = [DoctorCheck.Status.pass, .fail, .unknown].map { status in checks.filter { $0.status == status }.count }
-        blocks.append(.paragraph("\(counts[0]) passed, \(counts[1]) failed, \(counts[2]) not knowable from the project file", counts[1] > 0 ? .error : .muted))
+        let count = LinkDomainDoctor.counts(checks)
+        blocks.append(.paragraph("\(count.passed) passed, \(count.failed) failed, \(count.unknown) not knowable from the project file", count.failed > 0 ? .error : .muted))
         // Each finding is a control, so that the arrows reach every one however long the list.
         for (index, check) in checks.enumerated() where check.status != .pass {
             let phone = check.status == .fail ? check.onThePhone.map { " On the phone: \($0)." } ?? "" : ""
