@@ -353,7 +353,7 @@ public final class TUIApplication {
     /// Does what the interface asked; returns whether it asked to quit. Of several saves asked
     /// for at once, the last is written.
     private func perform(_ commands: [InterfaceCommand], _ model: inout Interface, _ terminal: CursesTerminal) -> Bool {
-        if let recording = commands.last(where: { if case .save = $0 { true } else { false } }), case .save(let recording) = recording {
+        if let recording = commands.compactMap({ if case .save(let recording) = $0 { recording } else { nil } }).last {
             save(recording, &model)
         }
         for command in commands {

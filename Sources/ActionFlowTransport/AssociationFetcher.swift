@@ -83,8 +83,7 @@ public final class AssociationFetcher: Sendable {
                              location: response.headers.first(name: "location"), body: body, cutAt: cutAt)
         } catch {
             let failure = HTTPClientExchange.classify(error)
-            // The reason says it for DNS, refusals and timeouts; a TLS failure's own words say which check failed.
-            let detail = failure.isTLS || failure.reason == "could not be reached" ? " (\(UntrustedText.sanitize(String(failure.message.prefix(200)))))" : ""
+            let detail = failure.detailMatters ? " (\(UntrustedText.sanitize(String(failure.message.prefix(200)))))" : ""
             return .failed(failure.reason + detail)
         }
     }

@@ -24,7 +24,9 @@ public enum HTTPClientExchange {
         var outcome: Outcome
         public var message: String
 
-        public var isTLS: Bool { outcome == .tlsFailure }
+        /// Whether the client's own words add to `reason`: they say which TLS check failed, or
+        /// what an unclassified failure was; for DNS, refusals and timeouts the reason says it all.
+        public var detailMatters: Bool { outcome == .tlsFailure || outcome == .otherFailure }
 
         /// In a sentence: "refused the connection", "did not answer in time"...
         public var reason: String {
