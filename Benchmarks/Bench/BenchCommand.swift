@@ -12,7 +12,7 @@ struct BenchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "actionflow-bench",
         abstract: "Measure throughput and memory (build with -c release first). No subcommand: every section.",
-        subcommands: [BenchCoreCommand.self, BenchInspectCommand.self, BenchServeCommand.self, BenchTerminalCommand.self, BenchCaptureCommand.self]
+        subcommands: [BenchCoreCommand.self, BenchInspectCommand.self, BenchServeCommand.self, BenchTerminalCommand.self, BenchCaptureCommand.self, BenchPicturesCommand.self]
     )
 
     func run() async throws {

@@ -59,13 +59,19 @@ enum SessionChecks {
     }
 
     static func checkReviewExports(_ recording: SessionRecording, into violations: inout Violations) {
+        let drawing = SessionExport.Drawing(columns: 41, rows: 12)
         for format in [SessionExport.Format.mermaid, .markdown] {
-            let text = SessionExport.text(format, recording: recording, title: "fuzz", columns: 41, rows: 12)
+            let text = SessionExport.text(format, recording: recording, title: "fuzz", drawing: drawing)
             violations.expectSafeLines(text, of: "the \(format.rawValue) export")
         }
         // A cast is terminal output by design: it only has to be written.
-        let cast = SessionExport.text(.cast, recording: recording, title: "fuzz", columns: 41, rows: 12)
+        let cast = SessionExport.text(.cast, recording: recording, title: "fuzz", drawing: drawing)
         violations.expect(cast.hasPrefix("{"), "the cast export has no asciicast header")
+        // No text of the session becomes markup: the deck has its one script and one picture a step.
+        let deck = SessionExport.text(.html, recording: recording, title: "fuzz </svg><script>", drawing: drawing)
+        let steps = Replay(recording).stepCount + 1
+        violations.expect(deck.components(separatedBy: "<script").count == 2, "the deck has a script it did not write")
+        violations.expect(deck.components(separatedBy: "</svg>").count == steps + 1, "the deck's pictures do not close once a step")
     }
 
     static func checkFrames(_ session: Session, ui: inout UIState, into violations: inout Violations) {

@@ -3,7 +3,7 @@ import Foundation
 
 /// Wording shared by narration lines and error banners. Every untrusted string goes through
 /// `safe` before it is interpolated.
-enum Narration {
+public enum Narration {
     static func safe(_ text: String?) -> String {
         guard let text else { return "(none)" }
         return UntrustedText.sanitize(text)
@@ -35,7 +35,7 @@ enum Narration {
     }
 
     /// `CODE (meaning)` or the network failure, sanitized.
-    static func describe(_ failure: AuthFailure) -> String {
+    public static func describe(_ failure: AuthFailure) -> String {
         switch failure {
         case .server(let code, let detail):
             // A detail that repeats the code or the code's meaning is said once.

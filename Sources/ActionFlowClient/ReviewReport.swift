@@ -7,10 +7,29 @@ import Foundation
 public struct ReviewReport: Sendable {
     public var title: String
     public var session: Session
+    /// Each step with its picture, shown after the outcome (`export --format markdown --pictures`).
+    public var steps: [PictureStep]
 
-    public init(title: String, session: Session) {
+    /// A step as the report shows it beside its picture.
+    public struct PictureStep: Sendable {
+        public var title: String
+        /// The picture's path, relative to the report.
+        public var picture: String
+        public var narration: [String]
+        public var calls: [String]
+
+        public init(title: String, picture: String, narration: [String], calls: [String]) {
+            self.title = title
+            self.picture = picture
+            self.narration = narration
+            self.calls = calls
+        }
+    }
+
+    public init(title: String, session: Session, steps: [PictureStep] = []) {
         self.title = title
         self.session = session
+        self.steps = steps
     }
 
     /// The section headings, in order.
@@ -24,6 +43,7 @@ public struct ReviewReport: Sendable {
         var out = ["# Review: \(MarkdownText.inline(title))", ""]
         for (heading, body) in zip(Self.sections, bodies) {
             out += ["## \(heading)", ""] + body + [""]
+            if heading == "Outcome", !steps.isEmpty { out += ["## Steps", ""] + stepsShown + [""] }
         }
         return out.joined(separator: "\n")
     }
@@ -40,6 +60,18 @@ public struct ReviewReport: Sendable {
             return entry.lines.first.map { "- \(MarkdownText.inline($0))" }
         }
         return states + completions
+    }
+
+    var stepsShown: [String] {
+        let lines = steps.flatMap { step in
+            // A path from a user's file name: percent-encoded, so that no character ends the link.
+            let picture = step.picture.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(CharacterSet(charactersIn: "()"))) ?? "picture.svg"
+            return ["### \(MarkdownText.inline(step.title))", "", "![\(MarkdownText.inline(step.title))](\(picture))", ""]
+                + step.narration.map { "- \(MarkdownText.inline($0))" }
+                + step.calls.map { "- Call: \(MarkdownText.code($0))" }
+                + (step.narration.isEmpty && step.calls.isEmpty ? [] : [""])
+        }
+        return Array(lines.dropLast())
     }
 
     /// Where the app on a device ended: its device, screen, user and flow.
@@ -150,6 +182,13 @@ public struct ReviewReport: Sendable {
     }
 
     var findings: [String] {
+        let unique = uniqueFindings
+        guard !unique.isEmpty else { return ["None."] }
+        return unique.map { "- **\($0.severity.rawValue)** \(MarkdownText.code($0.code)): \(MarkdownText.inline($0.message))" }
+    }
+
+    /// The settings' and the link's findings and a capture's, each code once.
+    public var uniqueFindings: [Finding] {
         var all: [Finding] = []
         if let request = sendOobCodeRequests.last?.request {
             all += SettingsFindings.findings(for: session.app.sentSettings ?? session.app.settings, requestType: request.requestType, project: session.project)
@@ -159,9 +198,7 @@ public struct ReviewReport: Sendable {
             if case .captured(.finding(let finding, _)) = entry.fact { finding } else { nil }
         }
         var seen: Set<String> = []
-        let unique = all.filter { seen.insert($0.code).inserted }
-        guard !unique.isEmpty else { return ["None."] }
-        return unique.map { "- **\($0.severity.rawValue)** \(MarkdownText.code($0.code)): \(MarkdownText.inline($0.message))" }
+        return all.filter { seen.insert($0.code).inserted }
     }
 
     /// Each ASVS requirement the email actions touch, with its verdict and the flow's evidence.

@@ -8,6 +8,8 @@ struct SessionSource {
     var recording: SessionRecording
     /// The scenario's name, or the session file's name.
     var title: String
+    /// The scenario's description; nil for a session file or a capture.
+    var description: String? = nil
     /// The scenario's unmet expectation, where the recording stops; nil for a session file.
     var failure: ScenarioFailure?
 
@@ -44,7 +46,7 @@ struct SessionSource {
         guard let recording = transcript.recording else {
             throw transcript.failure ?? ScenarioFailure(source: scenario.source, step: 0, line: nil, message: "the scenario did not run")
         }
-        return SessionSource(recording: recording, title: scenario.name, failure: transcript.failure)
+        return SessionSource(recording: recording, title: scenario.name, description: scenario.description, failure: transcript.failure)
     }
 
     /// A `.har` path, or a JSON file whose first key is `log`, as every HAR writer puts it.

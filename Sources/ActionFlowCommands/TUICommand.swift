@@ -27,7 +27,7 @@ struct TUICommand: AsyncParsableCommand {
 
     @OptionGroup var deviceOptions: DeviceOptions
 
-    @Option(help: ArgumentHelp("Where e writes the session as a diagram, a report and a cast.", valueName: "folder"))
+    @Option(help: ArgumentHelp("Where e writes the session as a diagram, a report, a cast and a deck.", valueName: "folder"))
     var exportDir: String = InterfaceLaunch.defaultExportDirectory
 
     @Option(help: ArgumentHelp("Open this session file, or create it: the whole session is restored, and saved after every event.", valueName: "file"))

@@ -48,24 +48,24 @@ struct ActionHandlerPage {
     private func render(_ handler: HostedActionHandler) -> APIResponse {
         switch handler.step {
         case .resetForm(let email, let problem):
-            return page(status: problem == nil ? 200 : 400, title: "Reset your password", body: resetForm(email: HTML.escape(email.isEmpty ? "your account" : email), parameters: handler.parameters, problem: problem))
+            return page(status: problem == nil ? 200 : 400, title: "Reset your password", body: resetForm(email: Markup.escaped(email.isEmpty ? "your account" : email), parameters: handler.parameters, problem: problem))
         case .done(let outcome):
-            let email = outcome.email.map { "<p>\(HTML.escape($0))</p>" } ?? ""
-            return page(status: 200, title: outcome.title, body: email + "<p>\(HTML.escape(outcome.detail))</p>" + continueButton(handler.continueURL))
+            let email = outcome.email.map { "<p>\(Markup.escaped($0))</p>" } ?? ""
+            return page(status: 200, title: outcome.title, body: email + "<p>\(Markup.escaped(outcome.detail))</p>" + continueButton(handler.continueURL))
         case .forwarded(let target) where !Self.isWebAddress(target):
-            return page(status: 400, title: "Cannot finish signing in", body: "<p>The continue URL <code>\(HTML.escape(handler.continueURL ?? target))</code> is not a web address, so this page does not send you there.</p>")
+            return page(status: 400, title: "Cannot finish signing in", body: "<p>The continue URL <code>\(Markup.escaped(handler.continueURL ?? target))</code> is not a web address, so this page does not send you there.</p>")
         case .forwarded(let target):
-            var response = page(status: 303, title: "Finish signing in", body: "<p><a rel=\"noreferrer noopener\" href=\"\(HTML.escape(target))\">Continue to finish signing in</a></p>")
+            var response = page(status: 303, title: "Finish signing in", body: "<p><a rel=\"noreferrer noopener\" href=\"\(Markup.escaped(target))\">Continue to finish signing in</a></p>")
             response.headers["Location"] = target
             return response
         case .failed(.noCode):
             return page(status: 400, title: "Invalid link", body: "<p>The link has no <code>oobCode</code>. Open the full link from the email.</p>")
         case .failed(.unsupportedMode(let mode)):
-            return page(status: 400, title: "Unsupported action", body: "<p>This page does not handle mode <code>\(HTML.escape(mode))</code>.</p>")
+            return page(status: 400, title: "Unsupported action", body: "<p>This page does not handle mode <code>\(Markup.escaped(mode))</code>.</p>")
         case .failed(.noContinueURL):
             return page(status: 400, title: "Cannot finish signing in", body: "<p>The sign-in link has no <code>continueUrl</code>: there is no page to finish signing in on.</p>")
         case .failed(.continueURLNotAbsolute(let url)):
-            return page(status: 400, title: "Cannot finish signing in", body: "<p>The continue URL <code>\(HTML.escape(url))</code> is not an absolute URL.</p>")
+            return page(status: 400, title: "Cannot finish signing in", body: "<p>The continue URL <code>\(Markup.escaped(url))</code> is not an absolute URL.</p>")
         case .failed(.codeOfWrongKind):
             return failurePage(.server(.invalidOobCode, detail: nil), operation: handler.operation)
         case .failed(.call(let failure)):
@@ -77,7 +77,7 @@ struct ActionHandlerPage {
     }
 
     private func resetForm(email: String, parameters: [QueryParameter], problem: String?) -> String {
-        let problemHTML = problem.map { "<p class=\"problem\">\(HTML.escape($0))</p>" } ?? ""
+        let problemHTML = problem.map { "<p class=\"problem\">\(Markup.escaped($0))</p>" } ?? ""
         return """
         <p>for <strong>\(email)</strong></p>\(problemHTML)
         <form method="post">
@@ -101,16 +101,16 @@ struct ActionHandlerPage {
         case .userNotFound?, .emailNotFound?: "The account no longer exists."
         default: "The request failed."
         }
-        return page(status: 400, title: retry, body: "<p>\(explanation)</p><p class=\"code\"><code>\(HTML.escape(failure.wireMessage))</code></p>")
+        return page(status: 400, title: retry, body: "<p>\(explanation)</p><p class=\"code\"><code>\(Markup.escaped(failure.wireMessage))</code></p>")
     }
 
     /// Continue goes to the continue URL only when it is a web address; anything else is shown, not followed.
     private func continueButton(_ continueURL: String?) -> String {
         guard let continueURL, !continueURL.isEmpty else { return "" }
         guard Self.isWebAddress(continueURL) else {
-            return "<p>The continue URL <code>\(HTML.escape(continueURL))</code> is not a web address, so there is no Continue button.</p>"
+            return "<p>The continue URL <code>\(Markup.escaped(continueURL))</code> is not a web address, so there is no Continue button.</p>"
         }
-        return "<p><a class=\"button\" rel=\"noreferrer noopener\" href=\"\(HTML.escape(continueURL))\">Continue</a></p>"
+        return "<p><a class=\"button\" rel=\"noreferrer noopener\" href=\"\(Markup.escaped(continueURL))\">Continue</a></p>"
     }
 
     /// An http or https URL with a host: the only kind this page links or redirects to.
@@ -122,7 +122,7 @@ struct ActionHandlerPage {
 
     private func hiddenFields(_ parameters: [QueryParameter], keeping names: [String]) -> String {
         parameters.filter { names.contains($0.name) }.map {
-            "<input type=\"hidden\" name=\"\($0.name)\" value=\"\(HTML.escape($0.value))\">"
+            "<input type=\"hidden\" name=\"\($0.name)\" value=\"\(Markup.escaped($0.value))\">"
         }.joined(separator: "\n")
     }
 
@@ -132,22 +132,6 @@ struct ActionHandlerPage {
 }
 
 enum HTML {
-    static func escape(_ text: String) -> String {
-        var out = ""
-        out.reserveCapacity(text.utf8.count)
-        for character in UntrustedText.sanitize(text) {
-            switch character {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&#39;"
-            default: out.append(character)
-            }
-        }
-        return out
-    }
-
     /// `title` is plain text; `body` is already-escaped HTML.
     static func document(title: String, body: String) -> String {
         """
@@ -155,12 +139,12 @@ enum HTML {
         <html lang="en"><head><meta charset="utf-8">
         <meta name="viewport" content="width=device-width, initial-scale=1">
         <meta name="referrer" content="no-referrer">
-        <title>\(escape(title))</title>
+        <title>\(Markup.escaped(title))</title>
         <style>body{font-family:sans-serif;max-width:28rem;margin:3rem auto;padding:0 1rem}
         .button,button{display:inline-block;padding:.5rem 1rem;background:#1a73e8;color:#fff;border:0;border-radius:4px;text-decoration:none}
         label{display:block;margin:1rem 0}.problem{color:#c5221f}.code{color:#5f6368;font-size:.85rem}
         table{border-collapse:collapse}td,th{padding:.25rem .5rem;text-align:left;vertical-align:top}</style>
-        </head><body><h1>\(escape(title))</h1>
+        </head><body><h1>\(Markup.escaped(title))</h1>
         \(body)
         </body></html>
         """
@@ -179,10 +163,10 @@ struct MailboxPage {
             let messages = try await transport.mailbox()
             rows = messages.reversed().map(row).joined(separator: "\n")
         } catch {
-            rows = "<tr><td colspan=\"4\">\(HTML.escape(error.wireMessage))</td></tr>"
+            rows = "<tr><td colspan=\"4\">\(Markup.escaped(error.wireMessage))</td></tr>"
         }
         let body = """
-        <p>Project <code>\(HTML.escape(project.projectId))</code>. Newest first; reload to see new mail.</p>
+        <p>Project <code>\(Markup.escaped(project.projectId))</code>. Newest first; reload to see new mail.</p>
         <table><tr><th>To</th><th>Subject</th><th>Sent</th><th></th></tr>
         \(rows.isEmpty ? "<tr><td colspan=\"4\">No email sent yet.</td></tr>" : rows)
         </table>
@@ -191,8 +175,8 @@ struct MailboxPage {
     }
 
     private func row(_ message: MailMessage) -> String {
-        let open = localHandlerLink(message.link).map { "<a href=\"\(HTML.escape($0))\">open here</a>" } ?? ""
-        return "<tr><td>\(HTML.escape(message.to))</td><td>\(HTML.escape(message.subject))<br><code>\(HTML.escape(message.link))</code></td><td>\(HTML.escape(message.sentAt.iso8601Stamp))</td><td>\(open)</td></tr>"
+        let open = localHandlerLink(message.link).map { "<a href=\"\(Markup.escaped($0))\">open here</a>" } ?? ""
+        return "<tr><td>\(Markup.escaped(message.to))</td><td>\(Markup.escaped(message.subject))<br><code>\(Markup.escaped(message.link))</code></td><td>\(Markup.escaped(message.sentAt.iso8601Stamp))</td><td>\(open)</td></tr>"
     }
 
     /// The action URL inside the email's link (unwrapping `link=` layers), moved onto this server.

@@ -31,7 +31,7 @@ public enum InterfaceMessage: Sendable, Equatable {
     case playToEnd
     /// Plays every step of a story picked on the welcome screen, then leaves the user to it.
     case playStory(Scenario)
-    /// Writes the session as a diagram, a report and a cast into the export folder.
+    /// Writes the session as a diagram, a report, a cast and a deck into the export folder.
     case exportSession
     /// Copies one exchange of the Network pane as a curl command, secrets masked.
     case copyExchange(Int)

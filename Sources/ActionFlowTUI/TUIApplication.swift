@@ -363,7 +363,7 @@ public final class TUIApplication {
                 logger.debug("effect", metadata: ["effect": "\(Self.name(of: effect))"])
                 effectSink?.yield(effect)
             case .export(let recording, let title):
-                _ = model.update(.noted(export(recording, title: title, columns: terminal.width, rows: terminal.height)))
+                _ = model.update(.noted(export(recording, title: title, drawing: SessionExport.Drawing(columns: terminal.width, rows: terminal.height, theme: model.ui.theme))))
             case .copyToClipboard(let text):
                 terminal.copyToClipboard(text)
             case .runDoctor(let project, let continueURLs):
@@ -383,10 +383,10 @@ public final class TUIApplication {
     }
 
     /// The session in every export format; says where (or why not) for the status line.
-    private func export(_ recording: SessionRecording, title: String?, columns: Int, rows: Int) -> String {
+    private func export(_ recording: SessionRecording, title: String?, drawing: SessionExport.Drawing) -> String {
         let title = title ?? options.sessionFile.map { URL(fileURLWithPath: $0).deletingPathExtension().lastPathComponent } ?? "session"
         do throws(SessionExportError) {
-            let paths = try SessionExport.writeAll(recording: recording, title: title, into: options.exportDirectory, columns: columns, rows: rows)
+            let paths = try SessionExport.writeAll(recording: recording, title: title, into: options.exportDirectory, drawing: drawing)
             logger.info("exported", metadata: ["paths": "\(paths)"])
             // One stem and the extensions: three full paths would not fit the status line.
             let stem = (paths[0] as NSString).deletingPathExtension

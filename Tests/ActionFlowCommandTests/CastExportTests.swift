@@ -34,14 +34,20 @@ struct CastExportTests {
 
     /// The virtual environment's python with asciinema and pyte, created when missing.
     static func python() throws -> String {
+        try venvPython(venv, importing: "asciinema, pyte", installing: ["asciinema==2.4.*", "pyte"])
+    }
+
+    /// The python of the virtual environment at `venv`, created with `packages` when it cannot
+    /// import `modules`.
+    static func venvPython(_ venv: URL, importing modules: String, installing packages: [String]) throws -> String {
         let python = venv.appendingPathComponent("bin/python").path
-        if FileManager.default.isExecutableFile(atPath: python), try run(python, ["-c", "import asciinema, pyte"]).status == 0 {
+        if FileManager.default.isExecutableFile(atPath: python), try run(python, ["-c", "import \(modules)"]).status == 0 {
             return python
         }
         let created = try run("/usr/bin/env", ["python3", "-m", "venv", venv.path])
         try #require(created.status == 0, "python3 -m venv failed: \(created.errors)")
-        let installed = try run(venv.appendingPathComponent("bin/pip").path, ["install", "--quiet", "asciinema==2.4.*", "pyte"])
-        try #require(installed.status == 0, "pip install asciinema pyte failed: \(installed.errors)")
+        let installed = try run(venv.appendingPathComponent("bin/pip").path, ["install", "--quiet"] + packages)
+        try #require(installed.status == 0, "pip install \(packages.joined(separator: " ")) failed: \(installed.errors)")
         return python
     }
 

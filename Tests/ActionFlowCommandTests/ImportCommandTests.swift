@@ -210,7 +210,7 @@ import Testing
         let fromHAR = try await SessionSource.load(har, project: project)
         #expect(fromFile.recording == fromHAR.recording)
         #expect(fromHAR.title == "serve-emulator.har")
-        let markdown = SessionExport.text(.markdown, recording: fromHAR.recording, title: fromHAR.title, columns: 100, rows: 30)
+        let markdown = SessionExport.text(.markdown, recording: fromHAR.recording, title: fromHAR.title, drawing: SessionExport.Drawing(columns: 100, rows: 30))
         #expect(markdown.contains("## Security review (OWASP ASVS 5.0)"))
         #expect(markdown.contains("POST /v1/accounts:sendOobCode"))
     }

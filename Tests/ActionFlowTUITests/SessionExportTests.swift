@@ -32,10 +32,10 @@ struct SessionExportTests {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let recording = try await recording()
-        let first = try SessionExport.writeAll(recording: recording, title: "reset / demo", into: folder, columns: 100, rows: 30)
-        #expect(first.map { URL(fileURLWithPath: $0).lastPathComponent } == ["reset---demo-1.mmd", "reset---demo-1.md", "reset---demo-1.cast"])
-        let second = try SessionExport.writeAll(recording: recording, title: "reset / demo", into: folder, columns: 100, rows: 30)
-        #expect(second.map { URL(fileURLWithPath: $0).lastPathComponent } == ["reset---demo-2.mmd", "reset---demo-2.md", "reset---demo-2.cast"])
+        let first = try SessionExport.writeAll(recording: recording, title: "reset / demo", into: folder, drawing: SessionExport.Drawing(columns: 100, rows: 30))
+        #expect(first.map { URL(fileURLWithPath: $0).lastPathComponent } == ["reset---demo-1.mmd", "reset---demo-1.md", "reset---demo-1.cast", "reset---demo-1.html"])
+        let second = try SessionExport.writeAll(recording: recording, title: "reset / demo", into: folder, drawing: SessionExport.Drawing(columns: 100, rows: 30))
+        #expect(second.map { URL(fileURLWithPath: $0).lastPathComponent } == ["reset---demo-2.mmd", "reset---demo-2.md", "reset---demo-2.cast", "reset---demo-2.html"])
         #expect(try String(contentsOfFile: first[0], encoding: .utf8) == SequenceDiagram(recording.current).mermaid)
         #expect(try String(contentsOfFile: first[2], encoding: .utf8).hasPrefix("{\"height\":30,\"title\":\"reset / demo\",\"version\":2,\"width\":100}\n"))
     }
@@ -44,7 +44,7 @@ struct SessionExportTests {
     func refusals() async throws {
         let recording = try await recording()
         #expect(throws: SessionExportError.self) {
-            try SessionExport.writeAll(recording: recording, title: "x", into: "/no/such/folder", columns: 100, rows: 30)
+            try SessionExport.writeAll(recording: recording, title: "x", into: "/no/such/folder", drawing: SessionExport.Drawing(columns: 100, rows: 30))
         }
         let folder = try temporaryFolder()
         defer {
@@ -55,7 +55,7 @@ struct SessionExportTests {
         // Root writes anywhere: the refusal is only checkable as another user.
         if access(folder, W_OK) != 0 {
             do {
-                _ = try SessionExport.writeAll(recording: recording, title: "x", into: folder, columns: 100, rows: 30)
+                _ = try SessionExport.writeAll(recording: recording, title: "x", into: folder, drawing: SessionExport.Drawing(columns: 100, rows: 30))
                 Issue.record("an unwritable folder was accepted")
             } catch {
                 #expect(error.description.contains("no write permission"))

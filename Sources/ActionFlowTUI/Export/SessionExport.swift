@@ -2,40 +2,65 @@ import ActionFlowClient
 import Foundation
 
 /// A session's recording in the formats a design review uses: a Mermaid sequence diagram, a
-/// Markdown review report, an asciicast of the interface playing it, and its exchanges as a
-/// shell script of `curl` commands.
+/// Markdown review report, an asciicast of the interface playing it, a deck of its steps' pictures
+/// as one HTML file, a folder of SVG pictures, and its exchanges as a shell script of `curl`
+/// commands.
 public enum SessionExport {
     public enum Format: String, CaseIterable, Sendable {
-        case mermaid, markdown, cast, curl
+        case mermaid, markdown, cast, html, svg, curl
 
         public var fileExtension: String {
             switch self {
             case .mermaid: "mmd"
             case .markdown: "md"
             case .cast: "cast"
+            case .html: "html"
+            case .svg: "svg"
             case .curl: "sh"
             }
         }
 
+        /// Whether the format draws the interface's frames (a size and a theme apply).
+        public var drawsFrames: Bool { self == .cast || self == .html || self == .svg }
+
         /// What the interface's `e` writes: the review formats. A script of calls is asked for
-        /// by name (`export --format curl`).
-        static let review: [Format] = [.mermaid, .markdown, .cast]
+        /// by name (`export --format curl`), and so is a folder of pictures.
+        static let review: [Format] = [.mermaid, .markdown, .cast, .html]
     }
 
-    /// The file's text. `columns` and `rows` size the cast's terminal; `revealsSecrets` writes
-    /// a curl script's secrets as sent.
-    public static func text(_ format: Format, recording: SessionRecording, title: String, columns: Int, rows: Int, revealsSecrets: Bool = false) -> String {
+    /// How the frames of a cast, a deck or pictures are drawn.
+    public struct Drawing: Sendable {
+        public var columns: Int
+        public var rows: Int
+        public var style: StepPictures.Style
+
+        public init(columns: Int, rows: Int, theme: Theme = .dark, phoneOnly: Bool = false) {
+            self.columns = columns
+            self.rows = rows
+            style = StepPictures.Style(theme: theme, phoneOnly: phoneOnly)
+        }
+    }
+
+    /// The file's text, for every format but `svg` (a folder: `StepPictures.write`).
+    /// `description` opens a deck; `revealsSecrets` writes a curl script's secrets as sent.
+    public static func text(_ format: Format, recording: SessionRecording, title: String, description: String? = nil, drawing: Drawing, revealsSecrets: Bool = false) -> String {
         switch format {
         case .mermaid: SequenceDiagram(recording.current).mermaid
         case .markdown: ReviewReport(title: title, session: recording.current).markdown
-        case .cast: SessionCast(recording: recording, title: title, width: columns, height: rows).asciicast
+        case .cast: SessionCast(recording: recording, title: title, width: drawing.columns, height: drawing.rows, theme: drawing.style.theme).asciicast
+        case .html: deck(recording: recording, title: title, description: description, drawing: drawing).html
+        case .svg: preconditionFailure("pictures are a folder, written by StepPictures.write")
         case .curl: CurlScript(title: title, session: recording.current, revealsSecrets: revealsSecrets).script
         }
     }
 
+    public static func deck(recording: SessionRecording, title: String, description: String?, drawing: Drawing) -> ReviewDeck {
+        ReviewDeck(recording: recording, title: title, description: description, size: (drawing.columns, drawing.rows), style: drawing.style)
+    }
+
     /// Writes every review format into `folder` as `NAME-N.EXT`, N the first number no format's file
     /// uses yet, so that a second export never overwrites the first. Returns the paths written.
-    public static func writeAll(recording: SessionRecording, title: String, into folder: String, columns: Int, rows: Int) throws(SessionExportError) -> [String] {
+    public static func writeAll(recording: SessionRecording, title: String, into folder: String, drawing: Drawing) throws(SessionExportError) -> [String] {
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {
             throw SessionExportError("the folder \(folder) does not exist")
@@ -51,7 +76,7 @@ public enum SessionExport {
         var written: [String] = []
         for (format, path) in paths(counter) {
             do {
-                try Data(text(format, recording: recording, title: title, columns: columns, rows: rows).utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
+                try Data(text(format, recording: recording, title: title, drawing: drawing).utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
             } catch {
                 throw SessionExportError("cannot write \(path): \(error.localizedDescription)")
             }

@@ -6,6 +6,11 @@ extension Replay {
     /// The session as the interface shows a replay: the replayed session with its progress
     /// as a presenter's, so the narration names the current step.
     public func shownSession(title: String) -> Session {
+        shownSession(title: title, captions: stepStarts.map { Self.caption(of: recording.events[$0], in: session) })
+    }
+
+    /// `captions`: each step's, worked out once for a walk through every step.
+    func shownSession(title: String, captions: [String]) -> Session {
         var shown = session
         // A recording made headless sent its forms without typing into them: the fields show
         // what each form sent, as presenter mode shows it typed, not their placeholders.
@@ -19,9 +24,9 @@ extension Replay {
         for (device, fields) in sent where shown.devices.indices.contains(device) {
             shown.devices[device].drafts.merge(fields) { _, submitted in submitted }
         }
-        var progress = PresenterProgress(title: title, steps: stepStarts.map { Self.caption(of: recording.events[$0], in: shown) })
+        var progress = PresenterProgress(title: title, steps: captions)
         progress.played = stepsPlayed
-        progress.lastResult = lastStep.map { "step \(stepsPlayed): \(Self.caption(of: $0, in: shown))" }
+        progress.lastResult = stepsPlayed == 0 ? nil : "step \(stepsPlayed): \(captions[stepsPlayed - 1])"
         shown.presenter = progress
         return shown
     }
@@ -47,25 +52,20 @@ public struct SessionCast: Sendable {
     public let title: String
     public let width: Int
     public let height: Int
+    public let theme: Theme
+
+    public init(recording: SessionRecording, title: String, width: Int, height: Int, theme: Theme = .dark) {
+        self.recording = recording
+        self.title = title
+        self.width = width
+        self.height = height
+        self.theme = theme
+    }
 
     /// The frames the interface shows, from the recording's start, one per step, with the
     /// second each appears and the event that began its step.
     public var frames: [(time: TimeInterval, frame: Frame, step: AppEvent?)] {
-        var replay = Replay(recording)
-        var ui = UIState(colorMode: .full256)
-        ui.mode = .main
-        var time: TimeInterval = 0
-        var result = [(time: time, frame: render(replay, ui: ui), step: AppEvent?.none)]
-        while !replay.isAtEnd {
-            time += replay.pauseBeforeNext
-            replay.forwardStep()
-            result.append((time: time, frame: render(replay, ui: ui), step: replay.lastStep))
-        }
-        return result
-    }
-
-    private func render(_ replay: Replay, ui: UIState) -> Frame {
-        MainView.render(session: replay.shownSession(title: title), ui: ui, transport: replay.transportLabel, width: width, height: height)
+        SessionSteps(recording: recording, title: title, width: width, height: height, theme: theme).map { ($0.time, $0.frame, $0.event) }
     }
 
     /// The whole file: the header, then the events, one JSON value per line.
