@@ -67,11 +67,28 @@ public struct ReviewReport: Sendable {
             // A path from a user's file name: percent-encoded, so that no character ends the link.
             let picture = step.picture.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(CharacterSet(charactersIn: "()"))) ?? "picture.svg"
             return ["### \(MarkdownText.inline(step.title))", "", "![\(MarkdownText.inline(step.title))](\(picture))", ""]
-                + step.narration.map { "- \(MarkdownText.inline($0))" }
+                + Self.narrationItems(step.narration).map { item in
+                    (["- \(MarkdownText.inline(item[0]))"] + item.dropFirst().map { "  \(MarkdownText.inline($0))" }).joined(separator: "\n")
+                }
                 + step.calls.map { "- Call: \(MarkdownText.code($0))" }
                 + (step.narration.isEmpty && step.calls.isEmpty ? [] : [""])
         }
         return Array(lines.dropLast())
+    }
+
+    /// Narration lines as items: an indented line goes on with the line before it, as the
+    /// Narration pane shows it.
+    public static func narrationItems(_ lines: [String]) -> [[String]] {
+        var items: [[String]] = []
+        for line in lines {
+            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            if line.first?.isWhitespace == true, !items.isEmpty {
+                items[items.count - 1].append(trimmed)
+            } else {
+                items.append([trimmed])
+            }
+        }
+        return items
     }
 
     /// Where the app on a device ended: its device, screen, user and flow.

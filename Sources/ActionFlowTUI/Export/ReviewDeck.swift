@@ -87,14 +87,16 @@ public struct ReviewDeck: Sendable {
         let picture = StepPictures.svg(step, steps: steps, style: style)
         let inline = picture.drop { $0 != "\n" }.dropFirst()
         var out = "<section class=\"step\" id=\"step-\(step.number)\">\n<h2>\(Markup.escaped(StepPictures.title(of: step, steps: steps)))</h2>\n<figure>\n\(inline)</figure>\n"
-        out += list("Narration", step.narration, empty: step.number == 0 ? nil : "The step said nothing.")
-        out += list("Calls", step.calls, empty: step.number == 0 ? nil : "No backend call.")
+        let narration = ReviewReport.narrationItems(step.narration).map { $0.map(Markup.escaped).joined(separator: "<br>") }
+        out += list("Narration", narration, empty: step.number == 0 ? nil : "The step said nothing.")
+        out += list("Calls", step.calls.map(Markup.escaped), empty: step.number == 0 ? nil : "No backend call.")
         return out + "</section>\n"
     }
 
+    /// `items` are markup already escaped.
     private func list(_ heading: String, _ items: [String], empty: String?) -> String {
         guard !items.isEmpty else { return empty.map { "<p class=\"\(heading.lowercased())\">\($0)</p>\n" } ?? "" }
-        return "<h3>\(heading)</h3>\n<ul class=\"\(heading.lowercased())\">\n" + items.map { "<li>\(Markup.escaped($0))</li>\n" }.joined() + "</ul>\n"
+        return "<h3>\(heading)</h3>\n<ul class=\"\(heading.lowercased())\">\n" + items.map { "<li>\($0)</li>\n" }.joined() + "</ul>\n"
     }
 
     /// The sequence diagram's source, the findings and the security review, as the Markdown report has them.
