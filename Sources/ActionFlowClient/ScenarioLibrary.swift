@@ -6,16 +6,6 @@ import Foundation
 /// The scenarios shipped in `Resources/scenarios/` and the user stories in `Resources/stories/`,
 /// and running one on the embedded project.
 public enum ScenarioLibrary {
-    /// The scenarios the project promises to ship.
-    public static let requiredNames = [
-        "password-reset-in-app", "password-reset-web-widget",
-        "verify-email-in-app", "verify-email-web-widget",
-        "email-link-sign-in", "android-app-missing-install", "android-app-too-old",
-        "ios-webmail-in-app-browser", "mail-scanner-consumes-code", "expired-link",
-        "unauthorized-continue-domain", "legacy-dynamic-links",
-        "cross-device-email-link-sign-in-on-laptop", "revert-second-factor",
-    ]
-
     /// Every shipped scenario file, sorted by name.
     public static func shippedFiles() -> [URL] { yamlFiles(in: BundledResources.scenariosDirectory) }
 

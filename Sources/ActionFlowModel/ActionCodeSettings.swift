@@ -37,13 +37,6 @@ public struct ActionCodeSettings: Sendable, Equatable, Hashable, Codable {
     public static func iOSDefault(bundleID: String) -> ActionCodeSettings {
         ActionCodeSettings(iOSBundleID: bundleID)
     }
-
-    /// `setAndroidPackageName(_:installIfNotAvailable:minimumVersion:)`.
-    public mutating func setAndroidPackageName(_ name: String, installIfNotAvailable: Bool, minimumVersion: String?) {
-        androidPackageName = name
-        androidInstallIfNotAvailable = installIfNotAvailable
-        androidMinimumVersion = minimumVersion
-    }
 }
 
 /// Which SDK builds the request: decides `clientType` and the client-side checks.

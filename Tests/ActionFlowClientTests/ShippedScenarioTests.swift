@@ -3,6 +3,7 @@ import ActionFlowBackend
 import ActionFlowModel
 import ActionFlowTransport
 import Foundation
+import TestSupport
 import Testing
 
 /// Every scenario shipped in `Resources/scenarios/`, played against the embedded transport.
@@ -13,7 +14,7 @@ struct ShippedScenarioTests {
     @Test("at least the required scenarios ship")
     func required() {
         let names = Set(Self.files.map { $0.deletingPathExtension().lastPathComponent })
-        for name in ScenarioLibrary.requiredNames {
+        for name in requiredScenarioNames {
             #expect(names.contains(name), "missing scenario \(name)")
         }
     }

@@ -1,5 +1,6 @@
 @testable import ActionFlowCommands
 import ActionFlowClient
+import TestSupport
 import Testing
 
 @Suite("The root command routes options without a command to the interface")
@@ -120,7 +121,7 @@ struct NewcomerTests {
         let (entries, unreadable) = ScenariosCommand.entries()
         #expect(unreadable.isEmpty)
         #expect(entries.count == ScenarioLibrary.shippedFiles().count + ScenarioLibrary.storyFiles().count)
-        for name in ScenarioLibrary.requiredNames {
+        for name in requiredScenarioNames {
             let entry = entries.first { $0.name == name }
             #expect(entry?.kind == "scenario" && entry?.description.isEmpty == false && (entry?.steps ?? 0) > 0, "\(name)")
         }

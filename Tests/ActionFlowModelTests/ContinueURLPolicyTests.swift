@@ -115,7 +115,9 @@ import Testing
         var legacy = project
         legacy.mobileLinkStyle = .firebaseDynamicLinkDomain
         var settings = ActionCodeSettings(url: "https://www.example.com/subscribe", handleCodeInApp: false)
-        settings.setAndroidPackageName("com.example.android", installIfNotAvailable: false, minimumVersion: "10")
+        settings.androidPackageName = "com.example.android"
+        settings.androidInstallIfNotAvailable = false
+        settings.androidMinimumVersion = "10"
         let request = SendOobCodeRequest(requestType: .verifyEmail, email: nil, idToken: "T", settings: settings, clientType: .android)
         let link = ActionLinkBuilder.emailLink(for: request, oobCode: "C", lang: "fr", project: legacy, linkDomain: "example.page.link")
         let back = "https://example.page.link/?link=https%3A%2F%2Fwww.example.com%2Fsubscribe&apn=com.example.android&amv=10&afl=https%3A%2F%2Fwww.example.com%2Fsubscribe"

@@ -176,7 +176,9 @@ struct FaultTests {
         }
         defer { Task { await server.stop() } }
         var settings = ActionCodeSettings(url: "https://www.example.com/checkout?cartId=1234", handleCodeInApp: true, iOSBundleID: "com.example.ios", linkDomain: "links.example.com")
-        settings.setAndroidPackageName("com.example.android", installIfNotAvailable: true, minimumVersion: "12")
+        settings.androidPackageName = "com.example.android"
+        settings.androidInstallIfNotAvailable = true
+        settings.androidMinimumVersion = "12"
         let request = SendOobCodeRequest(requestType: .passwordReset, email: "ada@example.com", settings: settings, clientType: .iOS)
         let response = try await server.transport().sendOobCode(request, locale: "fr")
         #expect(response.email == "ada@example.com")

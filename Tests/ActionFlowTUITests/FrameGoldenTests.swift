@@ -123,7 +123,9 @@ struct FrameGoldenTests {
         old.installedVersion = 3
         let store = try await World.start(device: old)
         var settings = await store.state().app.settings
-        settings.setAndroidPackageName("com.example.android", installIfNotAvailable: false, minimumVersion: "11")
+        settings.androidPackageName = "com.example.android"
+        settings.androidInstallIfNotAvailable = false
+        settings.androidMinimumVersion = "11"
         await store.send(.settingsEdited(settings), .openRoute("/articles/42"), .forgotPasswordTapped, .passwordResetRequested(email: "alice@example.com"), .mailboxOpened)
         let upgrade = await store.send(.linkTapped(messageID: await store.state().inbox.last?.id ?? ""))
 

@@ -48,15 +48,10 @@ public enum Key: Hashable, Sendable {
 /// One unit of raw input: a character code, a curses function-key code or a mouse report.
 public enum InputUnit: Hashable, Sendable {
     case code(UInt32)
-    case functionKey(FunctionKey)
+    /// A function key as curses reports it, already mapped out of curses' numbering.
+    case functionKey(Key)
     case mouse(x: Int, y: Int, button: Key.MouseButton)
     case resize
-
-    /// Function keys as curses reports them, already mapped out of curses' numbering.
-    public enum FunctionKey: Hashable, Sendable {
-        case up, down, left, right, home, end, pageUp, pageDown, backspace, delete, backTab, enter
-        case function(Int)
-    }
 }
 
 /// Turns raw input into keys. Stateful across batches, because a bracketed paste
@@ -84,7 +79,7 @@ public struct KeyDecoder: Sendable {
                 keys += drainPending(final: false)
             case .functionKey(let function):
                 keys += drainPending(final: true)
-                keys.append(Self.key(for: function))
+                keys.append(function)
             case .mouse(let x, let y, let button):
                 keys += drainPending(final: true)
                 keys.append(.mouse(x: x, y: y, button: button))
@@ -151,24 +146,6 @@ public struct KeyDecoder: Sendable {
         case 8, 127: .backspace
         case 1...26: .control(Character(Unicode.Scalar(UInt8(code) + 0x60)))
         default: Unicode.Scalar(code).map { .character(Character($0)) } ?? .character("\u{FFFD}")
-        }
-    }
-
-    private static func key(for function: InputUnit.FunctionKey) -> Key {
-        switch function {
-        case .up: .up
-        case .down: .down
-        case .left: .left
-        case .right: .right
-        case .home: .home
-        case .end: .end
-        case .pageUp: .pageUp
-        case .pageDown: .pageDown
-        case .backspace: .backspace
-        case .delete: .delete
-        case .backTab: .backTab
-        case .enter: .enter
-        case .function(let n): .function(n)
         }
     }
 }
