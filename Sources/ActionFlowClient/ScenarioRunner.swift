@@ -18,6 +18,9 @@ public struct ScenarioTranscript: Sendable, Equatable {
     public var failure: ScenarioFailure?
     /// The session when the run stopped, with the events that led there.
     public var recording: SessionRecording?
+    /// For each step that sent an event, by the step's index in the scenario, the event's index in
+    /// the recording: where the scenario's own words for a step (its caption) apply.
+    public var sentEvents: [Int: Int] = [:]
     public var finalSession: Session? { recording?.current }
 
     public var passed: Bool { failure == nil }
@@ -91,7 +94,7 @@ public enum ScenarioRunner {
         var recentMark = journalMark
         // Narration lines are numbered through the transcript.
         var narrated = 0
-        for step in scenario.steps {
+        for (index, step) in scenario.steps.enumerated() {
             transcript.lines.append(.step(number: step.number, summary: step.action.summary))
             switch resolve(step.action, in: driver.session) {
             case .failure(let problem):
@@ -114,6 +117,7 @@ public enum ScenarioRunner {
                     return transcript
                 }
             case .success(.event(let event)):
+                transcript.sentEvents[index] = driver.events.count
                 await driver.send(event)
                 for line in driver.session.journal[journalMark...].flatMap(\.lines) {
                     narrated += 1

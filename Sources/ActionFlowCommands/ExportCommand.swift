@@ -122,7 +122,10 @@ struct ExportCommand: AsyncParsableCommand {
 
     func run() async throws {
         guard let prepared = await prepare() else { throw ExitCode(2) }
-        let (source, chosen, drawing) = (prepared.source, prepared.chosen, prepared.drawing)
+        let source = prepared.source
+        var drawing = prepared.drawing
+        drawing.captions = source.captions
+        let chosen = prepared.chosen
         do {
             try write(chosen, source: source, drawing: drawing, picturesFolder: prepared.picturesFolder)
         } catch {
@@ -136,10 +139,12 @@ struct ExportCommand: AsyncParsableCommand {
     }
 
     private func write(_ chosen: Format, source: SessionSource, drawing: SessionExport.Drawing, picturesFolder: String?) throws {
-        let steps = SessionSteps(recording: source.recording, title: source.title, width: drawing.columns, height: drawing.rows, theme: drawing.style.theme)
+        let steps = drawing.steps(of: source.recording, title: source.title)
         switch chosen {
         case .svg:
-            try OutputFolder.replace(output!) { folder in try StepPictures.write(steps, into: folder, style: drawing.style) }
+            // `prepare` refused svg without --output.
+            guard let output else { return }
+            try OutputFolder.replace(output) { folder in try StepPictures.write(steps, into: folder, style: drawing.style) }
         case .html:
             let deck = SessionExport.deck(recording: source.recording, title: source.title, description: source.description, drawing: drawing)
             if let output {

@@ -1,5 +1,6 @@
 import ActionFlowClient
 import ActionFlowModel
+import ActionFlowTUI
 import Foundation
 
 /// FILE as `replay` and `export` take it: a session file, an HTTP capture (HAR) played as a
@@ -10,6 +11,8 @@ struct SessionSource {
     var title: String
     /// The scenario's description; nil for a session file or a capture.
     var description: String? = nil
+    /// The scenario's own captions, by the index of the event that begins their step.
+    var captions: [Int: String] = [:]
     /// The scenario's unmet expectation, where the recording stops; nil for a session file.
     var failure: ScenarioFailure?
 
@@ -46,7 +49,8 @@ struct SessionSource {
         guard let recording = transcript.recording else {
             throw transcript.failure ?? ScenarioFailure(source: scenario.source, step: 0, line: nil, message: "the scenario did not run")
         }
-        return SessionSource(recording: recording, title: scenario.name, description: scenario.description, failure: transcript.failure)
+        return SessionSource(recording: recording, title: scenario.name, description: scenario.description,
+                             captions: Interface.presentedCaptions(scenario, sentEvents: transcript.sentEvents), failure: transcript.failure)
     }
 
     /// A `.har` path, or a JSON file whose first key is `log`, as every HAR writer puts it.

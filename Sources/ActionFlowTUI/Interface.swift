@@ -433,6 +433,17 @@ public struct Interface: Sendable {
         }
     }
 
+    /// The presenter's caption of each step of `scenario` that sent an event, by the index of that
+    /// event in a recording of it (`ScenarioTranscript.sentEvents`): the words the room saw.
+    public static func presentedCaptions(_ scenario: Scenario, sentEvents: [Int: Int]) -> [Int: String] {
+        let groups = stepGroups(scenario)
+        var captions: [Int: String] = [:]
+        for (group, caption) in zip(groups, Self.captions(scenario, groups: groups)) {
+            if let event = sentEvents[group[0]] { captions[event] = caption }
+        }
+        return captions
+    }
+
     /// The caption of presented step `index` (0-based among the groups).
     func stepCaption(_ index: Int) -> String {
         stepCaptions.indices.contains(index) ? stepCaptions[index] : ""

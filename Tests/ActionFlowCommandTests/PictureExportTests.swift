@@ -96,7 +96,7 @@ struct PictureExportTests {
             try #require(read.status == 0, "svg_rows.py failed on \(file.lastPathComponent): \(read.errors)")
             let pictures = try JSONDecoder().decode([String: Picture].self, from: read.output)
             let source = try await SessionSource.load(file.path, project: ProjectFileOption.parse([]))
-            let steps = Array(SessionSteps(recording: source.recording, title: source.title, width: 100, height: 30, theme: theme))
+            let steps = Array(SessionSteps(recording: source.recording, title: source.title, width: 100, height: 30, theme: theme, captions: source.captions))
             #expect(pictures.count == steps.count, "\(file.lastPathComponent): \(pictures.count) pictures for \(steps.count) steps")
             let digits = max(2, String(steps.count - 1).count)
             for step in steps {
@@ -158,7 +158,7 @@ struct DeckBrowserTests {
         let report = try JSONDecoder().decode(Report.self, from: result.output)
 
         let source = try await SessionSource.load(scenario, project: ProjectFileOption.parse([]))
-        let steps = Array(SessionSteps(recording: source.recording, title: source.title, width: 100, height: 30))
+        let steps = Array(SessionSteps(recording: source.recording, title: source.title, width: 100, height: 30, captions: source.captions))
         let titles = steps.map { StepPictures.title(of: $0, steps: steps.count - 1) }
         #expect(report.listed == steps.map(\.caption))
         // One step on screen at a time: the start, each → the next (the last stays), ← one back.

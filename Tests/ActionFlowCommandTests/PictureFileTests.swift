@@ -166,7 +166,7 @@ struct PictureFileTests {
     @Test("the deck is one file that fetches nothing: its own style and script, the pictures inline, hostile text as text")
     func deckFile() async throws {
         let source = try await SessionSource.load("password-reset-in-app", project: ProjectFileOption.parse([]))
-        let deck = ReviewDeck(recording: source.recording, title: Self.hostile, description: "Line one\n" + Self.hostile, size: (100, 30), style: .init(theme: .light, phoneOnly: false)).html
+        let deck = ReviewDeck(recording: source.recording, title: Self.hostile, description: "Line one\n" + Self.hostile, drawing: SessionExport.Drawing(columns: 100, rows: 30, theme: .light)).html
         #expect(deck.components(separatedBy: "<script").count == 2)
         #expect(deck.contains("Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'\""))
         #expect(!deck.contains(" src=") && !deck.contains("<link") && !deck.contains("@import") && !deck.contains("url("))
@@ -190,4 +190,21 @@ struct PictureFileTests {
         let readme = try String(contentsOf: CastExportTests.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
         #expect(readme.contains("](docs/pictures/password-reset-in-app-step-4.svg)"))
     }
+
+    @Test("a scenario's pictures carry the captions the presenter shows: its own words, an attempt, \"again\"")
+    func presenterCaptions() async throws {
+        let root = try folder()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let pictures = (root as NSString).appendingPathComponent("pictures")
+        try await export(["old-app-after-hosting-switch", "--format", "svg", "--output", pictures])
+        let names = try FileManager.default.contentsOfDirectory(atPath: pictures).sorted()
+        #expect(names.contains("06-the-project-switches-from-dynamic-links-to-hosting-links.svg"), "\(names)")
+        #expect(names.contains("07-opens-articles-42-in-the-app-again.svg"))
+        let picture = try String(contentsOfFile: (pictures as NSString).appendingPathComponent(names[12]), encoding: .utf8)
+        #expect(picture.contains("<title>Step 12 of 16: Bob updates to build 3.1, which also claims the Hosting domain</title>"))
+        // The same words as the presenter's for that scenario.
+        let scenario = try ScenarioParser.load(contentsOf: try ScenarioLibrary.locate("old-app-after-hosting-switch"))
+        #expect(Interface.captions(scenario, groups: Interface.stepGroups(scenario)).contains("Bob updates to build 3.1, which also claims the Hosting domain"))
+    }
 }
+

@@ -12,15 +12,14 @@ public struct ReviewDeck: Sendable {
     public var recording: SessionRecording
     public var title: String
     public var description: String?
-    public var size: (columns: Int, rows: Int)
-    public var style: StepPictures.Style
+    public var drawing: SessionExport.Drawing
+    private var style: StepPictures.Style { drawing.style }
 
-    public init(recording: SessionRecording, title: String, description: String?, size: (columns: Int, rows: Int), style: StepPictures.Style) {
+    public init(recording: SessionRecording, title: String, description: String?, drawing: SessionExport.Drawing) {
         self.recording = recording
         self.title = title
         self.description = description
-        self.size = size
-        self.style = style
+        self.drawing = drawing
     }
 
     /// The whole file.
@@ -33,7 +32,7 @@ public struct ReviewDeck: Sendable {
     /// Hands the file to `output` piece by piece, a step at a time, so that a deck of thousands
     /// of steps is written in the memory of one.
     public func write(to output: (String) throws -> Void) rethrows {
-        let steps = SessionSteps(recording: recording, title: title, width: size.columns, height: size.rows, theme: style.theme)
+        let steps = drawing.steps(of: recording, title: title)
         let total = steps.count - 1
         try output(head)
         var list = "<nav id=\"step-list\" aria-label=\"Steps\"><h2>Steps</h2><ol start=\"0\">\n"

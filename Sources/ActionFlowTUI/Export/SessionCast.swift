@@ -52,20 +52,24 @@ public struct SessionCast: Sendable {
     public let title: String
     public let width: Int
     public let height: Int
-    public let theme: Theme
+    public let drawing: SessionExport.Drawing
 
-    public init(recording: SessionRecording, title: String, width: Int, height: Int, theme: Theme = .dark) {
+    public init(recording: SessionRecording, title: String, drawing: SessionExport.Drawing) {
         self.recording = recording
         self.title = title
-        self.width = width
-        self.height = height
-        self.theme = theme
+        width = drawing.columns
+        height = drawing.rows
+        self.drawing = drawing
+    }
+
+    public init(recording: SessionRecording, title: String, width: Int, height: Int) {
+        self.init(recording: recording, title: title, drawing: SessionExport.Drawing(columns: width, rows: height))
     }
 
     /// The frames the interface shows, from the recording's start, one per step, with the
     /// second each appears and the event that began its step.
     public var frames: [(time: TimeInterval, frame: Frame, step: AppEvent?)] {
-        SessionSteps(recording: recording, title: title, width: width, height: height, theme: theme).map { ($0.time, $0.frame, $0.event) }
+        drawing.steps(of: recording, title: title).map { ($0.time, $0.frame, $0.event) }
     }
 
     /// The whole file: the header, then the events, one JSON value per line.

@@ -33,11 +33,20 @@ public enum SessionExport {
         public var columns: Int
         public var rows: Int
         public var style: StepPictures.Style
+        /// A scenario's own captions, by the index of the event that begins their step
+        /// (`Interface.presentedCaptions`).
+        public var captions: [Int: String]
 
-        public init(columns: Int, rows: Int, theme: Theme = .dark, phoneOnly: Bool = false) {
+        public init(columns: Int, rows: Int, theme: Theme = .dark, phoneOnly: Bool = false, captions: [Int: String] = [:]) {
             self.columns = columns
             self.rows = rows
             style = StepPictures.Style(theme: theme, phoneOnly: phoneOnly)
+            self.captions = captions
+        }
+
+        /// The steps of `recording` drawn so.
+        public func steps(of recording: SessionRecording, title: String) -> SessionSteps {
+            SessionSteps(recording: recording, title: title, width: columns, height: rows, theme: style.theme, captions: captions)
         }
     }
 
@@ -47,7 +56,7 @@ public enum SessionExport {
         switch format {
         case .mermaid: SequenceDiagram(recording.current).mermaid
         case .markdown: ReviewReport(title: title, session: recording.current).markdown
-        case .cast: SessionCast(recording: recording, title: title, width: drawing.columns, height: drawing.rows, theme: drawing.style.theme).asciicast
+        case .cast: SessionCast(recording: recording, title: title, drawing: drawing).asciicast
         case .html: deck(recording: recording, title: title, description: description, drawing: drawing).html
         case .svg: preconditionFailure("pictures are a folder, written by StepPictures.write")
         case .curl: CurlScript(title: title, session: recording.current, revealsSecrets: revealsSecrets).script
@@ -55,7 +64,7 @@ public enum SessionExport {
     }
 
     public static func deck(recording: SessionRecording, title: String, description: String?, drawing: Drawing) -> ReviewDeck {
-        ReviewDeck(recording: recording, title: title, description: description, size: (drawing.columns, drawing.rows), style: drawing.style)
+        ReviewDeck(recording: recording, title: title, description: description, drawing: drawing)
     }
 
     /// Writes every review format into `folder` as `NAME-N.EXT`, N the first number no format's file

@@ -39,7 +39,9 @@ public struct SessionSteps: Sequence, IteratorProtocol, Sendable {
     /// Each step's caption, said of the device it happened on.
     public let captions: [String]
 
-    public init(recording: SessionRecording, title: String, width: Int, height: Int, theme: Theme = .dark) {
+    /// `captions`: a scenario's own words for the steps that begin at these event indexes
+    /// (`Interface.presentedCaptions`); every other step is captioned by its event.
+    public init(recording: SessionRecording, title: String, width: Int, height: Int, theme: Theme = .dark, captions: [Int: String] = [:]) {
         replay = Replay(recording)
         self.title = title
         var ui = UIState(colorMode: .full256, theme: theme)
@@ -49,7 +51,8 @@ public struct SessionSteps: Sequence, IteratorProtocol, Sendable {
         self.height = height
         lastCall = recording.start.exchanges.map(\.id).max() ?? 0
         let replay = replay
-        captions = replay.stepStarts.map { Replay.caption(of: recording.events[$0], in: recording.current) }
+        let presented = captions
+        self.captions = replay.stepStarts.map { presented[$0] ?? Replay.caption(of: recording.events[$0], in: recording.current) }
     }
 
     /// How many steps `next()` gives in all, the start included.
