@@ -41,7 +41,7 @@ struct DoctorCommand: AsyncParsableCommand {
     @Option(help: "Seconds each fetch may take.")
     var timeout: Double = 5
 
-    @Flag(help: "One JSON object: {project, checks: [{status, subject, text, source, onThePhone}], failed}.")
+    @Flag(help: "One JSON object: {project, checks: [{status, subject, text, source, onThePhone, domain, platform}], failed}; domain and platform name a failed association file.")
     var json = false
 
     struct Report: Encodable {
