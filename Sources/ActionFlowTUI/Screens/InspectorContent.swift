@@ -2,6 +2,7 @@ import ActionFlowBackend
 import ActionFlowClient
 import ActionFlowModel
 import Foundation
+import Synchronization
 
 /// The inspector's panes as blocks. Editable panes send the client a whole edited value
 /// (`settingsEdited`, `deviceEdited`, `projectEdited`); the client decides what it means.
@@ -574,10 +575,21 @@ enum InspectorContent {
 
     /// The project's apps in the field before and after the move to Hosting links, for the
     /// settings the app sends now (`matrix --migration` has the reasons).
+    /// The field apps' routes depend on the project and the settings alone, while every pane is
+    /// prepared again after each change of the session: the last ones are kept (a build is about
+    /// 3.5 million instructions, most of the Project pane's).
+    private static let lastMigration = Mutex<(project: ProjectConfiguration, settings: ActionCodeSettings, migration: LinkMigration)?>(nil)
+
     private static func fieldApps(_ session: Session) -> [Block] {
         let project = session.project
         guard !project.apps.isEmpty, !project.dynamicLinkDomains.isEmpty else { return [] }
-        let migration = LinkMigration.build(project: project, settings: session.app.settingsToSend(), requestType: .passwordReset)
+        let settings = session.app.settingsToSend()
+        let migration = lastMigration.withLock { kept in
+            if let kept, kept.project == project, kept.settings == settings { return kept.migration }
+            let built = LinkMigration.build(project: project, settings: settings, requestType: .passwordReset)
+            kept = (project, settings, built)
+            return built
+        }
         func place(_ route: TapRoute) -> String {
             switch route.destination {
             case .app, .store: "app"
