@@ -104,8 +104,9 @@ struct ExportCommand: AsyncParsableCommand {
             case (_, nil):
                 if pictures { throw ExportError("--pictures writes the pictures beside the report: name the report with --output FILE") }
             }
-            return Prepared(source: try await SessionSource.load(file, project: project, keepsCapturedValues: chosen == .curl), chosen: chosen,
-                            drawing: SessionExport.Drawing(columns: terminalSize.columns, rows: terminalSize.rows, theme: chosenTheme, phoneOnly: phoneOnly),
+            let source = try await SessionSource.load(file, project: project, keepsCapturedValues: chosen == .curl)
+            return Prepared(source: source, chosen: chosen,
+                            drawing: SessionExport.Drawing(columns: terminalSize.columns, rows: terminalSize.rows, theme: chosenTheme, phoneOnly: phoneOnly, captions: source.captions),
                             picturesFolder: picturesFolder)
         } catch {
             FileHandle.standardError.write(Data("actionflow export: \(error)\n".utf8))
@@ -123,11 +124,8 @@ struct ExportCommand: AsyncParsableCommand {
     func run() async throws {
         guard let prepared = await prepare() else { throw ExitCode(2) }
         let source = prepared.source
-        var drawing = prepared.drawing
-        drawing.captions = source.captions
-        let chosen = prepared.chosen
         do {
-            try write(chosen, source: source, drawing: drawing, picturesFolder: prepared.picturesFolder)
+            try write(prepared.chosen, source: source, drawing: prepared.drawing, picturesFolder: prepared.picturesFolder)
         } catch {
             FileHandle.standardError.write(Data("actionflow export: \(error)\n".utf8))
             throw ExitCode(2)
@@ -146,7 +144,7 @@ struct ExportCommand: AsyncParsableCommand {
             guard let output else { return }
             try OutputFolder.replace(output) { folder in try StepPictures.write(steps, into: folder, style: drawing.style) }
         case .html:
-            let deck = SessionExport.deck(recording: source.recording, title: source.title, description: source.description, drawing: drawing)
+            let deck = ReviewDeck(recording: source.recording, title: source.title, description: source.description, drawing: drawing)
             if let output {
                 var failure: Int32?
                 let writeFailure = DescriptorWrite.replaceFile(at: output, mode: 0o644) { descriptor in
@@ -161,7 +159,7 @@ struct ExportCommand: AsyncParsableCommand {
                 deck.write { print($0, terminator: "") }
             }
         default:
-            var text = SessionExport.text(chosen, recording: source.recording, title: source.title, description: source.description, drawing: drawing, revealsSecrets: revealSecrets)
+            let text: String
             if let picturesFolder {
                 // The pictures first, then the report that shows them: never a report without its pictures.
                 let relative = (picturesFolder as NSString).lastPathComponent
@@ -173,6 +171,8 @@ struct ExportCommand: AsyncParsableCommand {
                     }
                 }
                 text = ReviewReport(title: source.title, session: source.recording.current, steps: shown).markdown
+            } else {
+                text = SessionExport.text(chosen, recording: source.recording, title: source.title, description: source.description, drawing: drawing, revealsSecrets: revealSecrets)
             }
             guard let output else {
                 print(text, terminator: "")

@@ -50,15 +50,13 @@ extension Replay {
 public struct SessionCast: Sendable {
     public let recording: SessionRecording
     public let title: String
-    public let width: Int
-    public let height: Int
     public let drawing: SessionExport.Drawing
+    public var width: Int { drawing.columns }
+    public var height: Int { drawing.rows }
 
     public init(recording: SessionRecording, title: String, drawing: SessionExport.Drawing) {
         self.recording = recording
         self.title = title
-        width = drawing.columns
-        height = drawing.rows
         self.drawing = drawing
     }
 

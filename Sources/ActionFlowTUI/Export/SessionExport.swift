@@ -57,14 +57,10 @@ public enum SessionExport {
         case .mermaid: SequenceDiagram(recording.current).mermaid
         case .markdown: ReviewReport(title: title, session: recording.current).markdown
         case .cast: SessionCast(recording: recording, title: title, drawing: drawing).asciicast
-        case .html: deck(recording: recording, title: title, description: description, drawing: drawing).html
+        case .html: ReviewDeck(recording: recording, title: title, description: description, drawing: drawing).html
         case .svg: preconditionFailure("pictures are a folder, written by StepPictures.write")
         case .curl: CurlScript(title: title, session: recording.current, revealsSecrets: revealsSecrets).script
         }
-    }
-
-    public static func deck(recording: SessionRecording, title: String, description: String?, drawing: Drawing) -> ReviewDeck {
-        ReviewDeck(recording: recording, title: title, description: description, drawing: drawing)
     }
 
     /// Writes every review format into `folder` as `NAME-N.EXT`, N the first number no format's file

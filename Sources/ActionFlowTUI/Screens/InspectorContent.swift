@@ -573,13 +573,13 @@ enum InspectorContent {
         return [.send(.deviceEdited(device)), .send(.linkOpened(link))]
     }
 
-    /// The project's apps in the field before and after the move to Hosting links, for the
-    /// settings the app sends now (`matrix --migration` has the reasons).
     /// The field apps' routes depend on the project and the settings alone, while every pane is
     /// prepared again after each change of the session: the last ones are kept (a build is about
     /// 3.5 million instructions, most of the Project pane's).
     private static let lastMigration = Mutex<(project: ProjectConfiguration, settings: ActionCodeSettings, migration: LinkMigration)?>(nil)
 
+    /// The project's apps in the field before and after the move to Hosting links, for the
+    /// settings the app sends now (`matrix --migration` has the reasons).
     private static func fieldApps(_ session: Session) -> [Block] {
         let project = session.project
         guard !project.apps.isEmpty, !project.dynamicLinkDomains.isEmpty else { return [] }
