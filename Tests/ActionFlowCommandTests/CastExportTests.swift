@@ -33,22 +33,8 @@ struct CastExportTests {
     }
 
     /// The virtual environment's python with asciinema and pyte, created when missing.
-    static func python() throws -> String {
-        try venvPython(venv, importing: "asciinema, pyte", installing: ["asciinema==2.4.*", "pyte"])
-    }
-
-    /// The python of the virtual environment at `venv`, created with `packages` when it cannot
-    /// import `modules`.
-    static func venvPython(_ venv: URL, importing modules: String, installing packages: [String]) throws -> String {
-        let python = venv.appendingPathComponent("bin/python").path
-        if FileManager.default.isExecutableFile(atPath: python), try run(python, ["-c", "import \(modules)"]).status == 0 {
-            return python
-        }
-        let created = try run("/usr/bin/env", ["python3", "-m", "venv", venv.path])
-        try #require(created.status == 0, "python3 -m venv failed: \(created.errors)")
-        let installed = try run(venv.appendingPathComponent("bin/pip").path, ["install", "--quiet"] + packages)
-        try #require(installed.status == 0, "pip install \(packages.joined(separator: " ")) failed: \(installed.errors)")
-        return python
+    static func python() async throws -> String {
+        try await virtualEnvironmentPython(venv, importing: "asciinema, pyte", installing: ["asciinema==2.4.*", "pyte"])
     }
 
     /// What the interface shows once the recording has played to its end.
@@ -65,7 +51,7 @@ struct CastExportTests {
         defer { try? FileManager.default.removeItem(atPath: castPath) }
         let command = try #require(try ActionFlowCommand.parseAsRoot(["export", file, "--format", "cast", "--size", "\(size.0)x\(size.1)", "--output", castPath]) as? ExportCommand)
         try await command.run()
-        let python = try Self.python()
+        let python = try await Self.python()
         let asciinema = Self.venv.appendingPathComponent("bin/asciinema").path
         let played = try Self.run(asciinema, ["cat", castPath])
         try #require(played.status == 0, "asciinema cat failed: \(played.errors)")

@@ -15,8 +15,8 @@ struct PictureExportTests {
     static let venv = CastExportTests.packageRoot.appendingPathComponent(".build/svg-venv")
     static let rowsScript = CastExportTests.packageRoot.appendingPathComponent("Tests/ActionFlowCommandTests/Interop/svg_rows.py")
 
-    static func python() throws -> String {
-        try CastExportTests.venvPython(venv, importing: "cairosvg, PIL", installing: ["cairosvg"])
+    static func python() async throws -> String {
+        try await virtualEnvironmentPython(venv, importing: "cairosvg, PIL", installing: ["cairosvg"])
     }
 
     struct Picture: Decodable {
@@ -82,7 +82,7 @@ struct PictureExportTests {
     @Test("every step of every shipped scenario and story: CairoSVG renders it, and reads back the frame's text on the frame's cells",
           arguments: [(Theme.dark, false), (.light, true)])
     func everyShippedScenario(theme: Theme, phoneOnly: Bool) async throws {
-        let python = try Self.python()
+        let python = try await Self.python()
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("pictures-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: root) }
@@ -127,8 +127,8 @@ struct DeckBrowserTests {
     static let chromium = "/usr/bin/chromium"
     static let chromedriver = "/usr/bin/chromedriver"
 
-    static func python() throws -> String {
-        try CastExportTests.venvPython(venv, importing: "selenium", installing: ["selenium"])
+    static func python() async throws -> String {
+        try await virtualEnvironmentPython(venv, importing: "selenium", installing: ["selenium"])
     }
 
     struct Report: Decodable {
@@ -146,7 +146,7 @@ struct DeckBrowserTests {
     func pageThrough(scenario: String) async throws {
         try #require(FileManager.default.isExecutableFile(atPath: Self.chromium) && FileManager.default.isExecutableFile(atPath: Self.chromedriver),
                      "install Debian's chromium and chromium-driver (.ci/run does)")
-        let python = try Self.python()
+        let python = try await Self.python()
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("deck-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }

@@ -87,6 +87,15 @@ struct PictureFileTests {
         return path
     }
 
+    /// Exports `scenario`'s pictures into a folder of their own and hands `body` its path.
+    func withPictures(of scenario: String, _ body: (String) throws -> Void) async throws {
+        let root = try folder()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let pictures = (root as NSString).appendingPathComponent("pictures")
+        try await export([scenario, "--format", "svg", "--output", pictures])
+        try body(pictures)
+    }
+
     func export(_ arguments: [String]) async throws {
         let command = try #require(try ActionFlowCommand.parseAsRoot(["export"] + arguments) as? ExportCommand)
         try await command.run()
@@ -177,34 +186,30 @@ struct PictureFileTests {
 
     @Test("the README's picture is what the export draws today (ACTIONFLOW_UPDATE_GOLDEN=1 rewrites it)")
     func readmePicture() async throws {
-        let root = try folder()
-        defer { try? FileManager.default.removeItem(atPath: root) }
-        let pictures = (root as NSString).appendingPathComponent("pictures")
-        try await export(["password-reset-in-app", "--format", "svg", "--output", pictures])
-        let drawn = try String(contentsOfFile: (pictures as NSString).appendingPathComponent("04-asks-for-a-password-reset-email-for-bob-example-com.svg"), encoding: .utf8)
-        let shown = CastExportTests.packageRoot.appendingPathComponent("docs/pictures/password-reset-in-app-step-4.svg")
-        if ProcessInfo.processInfo.environment["ACTIONFLOW_UPDATE_GOLDEN"] == "1" {
-            try Data(drawn.utf8).write(to: shown)
+        try await withPictures(of: "password-reset-in-app") { pictures in
+            let drawn = try String(contentsOfFile: (pictures as NSString).appendingPathComponent("04-asks-for-a-password-reset-email-for-bob-example-com.svg"), encoding: .utf8)
+            let shown = CastExportTests.packageRoot.appendingPathComponent("docs/pictures/password-reset-in-app-step-4.svg")
+            if ProcessInfo.processInfo.environment["ACTIONFLOW_UPDATE_GOLDEN"] == "1" {
+                try Data(drawn.utf8).write(to: shown)
+            }
+            #expect(try String(contentsOf: shown, encoding: .utf8) == drawn, "docs/pictures/password-reset-in-app-step-4.svg is out of date: run with ACTIONFLOW_UPDATE_GOLDEN=1")
+            let readme = try String(contentsOf: CastExportTests.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
+            #expect(readme.contains("](docs/pictures/password-reset-in-app-step-4.svg)"))
         }
-        #expect(try String(contentsOf: shown, encoding: .utf8) == drawn, "docs/pictures/password-reset-in-app-step-4.svg is out of date: run with ACTIONFLOW_UPDATE_GOLDEN=1")
-        let readme = try String(contentsOf: CastExportTests.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
-        #expect(readme.contains("](docs/pictures/password-reset-in-app-step-4.svg)"))
     }
 
     @Test("a scenario's pictures carry the captions the presenter shows: its own words, an attempt, \"again\"")
     func presenterCaptions() async throws {
-        let root = try folder()
-        defer { try? FileManager.default.removeItem(atPath: root) }
-        let pictures = (root as NSString).appendingPathComponent("pictures")
-        try await export(["old-app-after-hosting-switch", "--format", "svg", "--output", pictures])
-        let names = try FileManager.default.contentsOfDirectory(atPath: pictures).sorted()
-        #expect(names.contains("06-the-project-switches-from-dynamic-links-to-hosting-links.svg"), "\(names)")
-        #expect(names.contains("07-opens-articles-42-in-the-app-again.svg"))
-        let picture = try String(contentsOfFile: (pictures as NSString).appendingPathComponent(names[12]), encoding: .utf8)
-        #expect(picture.contains("<title>Step 12 of 16: Bob updates to build 3.1, which also claims the Hosting domain</title>"))
-        // The same words as the presenter's for that scenario.
-        let scenario = try ScenarioParser.load(contentsOf: try ScenarioLibrary.locate("old-app-after-hosting-switch"))
-        #expect(Interface.captions(scenario, groups: Interface.stepGroups(scenario)).contains("Bob updates to build 3.1, which also claims the Hosting domain"))
+        try await withPictures(of: "old-app-after-hosting-switch") { pictures in
+            let names = try FileManager.default.contentsOfDirectory(atPath: pictures).sorted()
+            #expect(names.contains("06-the-project-switches-from-dynamic-links-to-hosting-links.svg"), "\(names)")
+            #expect(names.contains("07-opens-articles-42-in-the-app-again.svg"))
+            let picture = try String(contentsOfFile: (pictures as NSString).appendingPathComponent(names[12]), encoding: .utf8)
+            #expect(picture.contains("<title>Step 12 of 16: Bob updates to build 3.1, which also claims the Hosting domain</title>"))
+            // The same words as the presenter's for that scenario.
+            let scenario = try ScenarioParser.load(contentsOf: try ScenarioLibrary.locate("old-app-after-hosting-switch"))
+            #expect(Interface.captions(scenario, groups: Interface.stepGroups(scenario)).contains("Bob updates to build 3.1, which also claims the Hosting domain"))
+        }
     }
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// A real browser against serve: headless Chromium (Debian's `chromium` and `chromium-driver`)
@@ -12,7 +13,7 @@ struct BrowserInteropTests {
     static let chromedriver = "/usr/bin/chromedriver"
 
     static func python() async throws -> String {
-        try await FirebaseAdminInteropTests.venvPython(venv, importing: "selenium", installing: "selenium")
+        try await virtualEnvironmentPython(venv, importing: "selenium", installing: ["selenium"])
     }
 
     struct Report: Decodable {

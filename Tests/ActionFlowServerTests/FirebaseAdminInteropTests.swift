@@ -33,22 +33,7 @@ struct FirebaseAdminInteropTests {
 
     /// The virtual environment's python with firebase-admin, created when missing.
     static func python() async throws -> String {
-        try await venvPython(venv, importing: "firebase_admin", installing: "firebase-admin")
-    }
-
-    /// The python of the virtual environment at `venv`, created with `package` when `module`
-    /// cannot be imported there.
-    static func venvPython(_ venv: URL, importing module: String, installing package: String) async throws -> String {
-        let python = venv.appendingPathComponent("bin/python").path
-        if FileManager.default.isExecutableFile(atPath: python),
-           try await run(python, ["-c", "import \(module)"]).status == 0 {
-            return python
-        }
-        let created = try await run("/usr/bin/env", ["python3", "-m", "venv", venv.path])
-        try #require(created.status == 0, "python3 -m venv failed: \(created.errors)")
-        let installed = try await run(venv.appendingPathComponent("bin/pip").path, ["install", "--quiet", package])
-        try #require(installed.status == 0, "pip install \(package) failed: \(installed.errors)")
-        return python
+        try await virtualEnvironmentPython(venv, importing: "firebase_admin", installing: ["firebase-admin"])
     }
 
     struct AdminReport: Decodable {

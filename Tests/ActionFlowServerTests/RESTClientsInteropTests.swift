@@ -1,5 +1,6 @@
 import ActionFlowBackend
 import Foundation
+import TestSupport
 import Testing
 
 /// pyrebase4 and firebase-rest-api, Python clients of Firebase's REST API written elsewhere,
@@ -26,8 +27,8 @@ struct RESTClientsInteropTests {
     }
 
     static func run(as behaviour: ServeBehaviour) async throws -> Report {
-        _ = try await FirebaseAdminInteropTests.venvPython(venv, importing: "pyrebase", installing: "pyrebase4")
-        let python = try await FirebaseAdminInteropTests.venvPython(venv, importing: "firebase", installing: "firebase-rest-api")
+        _ = try await virtualEnvironmentPython(venv, importing: "pyrebase", installing: ["pyrebase4"])
+        let python = try await virtualEnvironmentPython(venv, importing: "firebase", installing: ["firebase-rest-api"])
         let fixture = try await ServeFixture.start(as: behaviour)
         defer { Task { await fixture.stop() } }
         let result = try await FirebaseAdminInteropTests.run(python, [script.path, "127.0.0.1:\(fixture.server.port)", fixture.configuration.projectId, fixture.configuration.apiKey], timeout: .seconds(120))
