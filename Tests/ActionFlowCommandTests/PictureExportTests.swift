@@ -22,6 +22,7 @@ struct PictureExportTests {
     struct Picture: Decodable {
         var title: String?
         var caption: String?
+        var captionLines: [String]
         var cells: [[Cell]]
         var size: [Int]
         var corner: String
@@ -106,7 +107,11 @@ struct PictureExportTests {
                 #expect(picture.title == title && picture.caption == title)
                 #expect(picture.corner == (theme == .dark ? "#000000" : "#ffffff"), "\(name): the background is \(picture.corner)")
                 let region = phoneOnly ? try #require(step.phones) : Rect(x: 0, y: 0, width: 100, height: 30)
-                #expect(picture.size == [region.width * FrameSVG.cellWidth + 24, region.height * FrameSVG.cellHeight + 54])
+                // The caption stays inside the picture: a line of it at most as many letters as fit, each 20 pixels high.
+                let fitting = (region.width * FrameSVG.cellWidth) / 10
+                #expect(picture.captionLines.allSatisfy { $0.count <= fitting }, "\(name): a caption line overflows: \(picture.captionLines)")
+                #expect(picture.size == [region.width * FrameSVG.cellWidth + 24, region.height * FrameSVG.cellHeight + 24 + picture.captionLines.count * 20 + 10])
+                #expect(phoneOnly || picture.captionLines.count == 1, "\(name): a whole screen's caption fits one line")
                 let wanted = Self.cells(of: step.frame, region: region)
                 let placed = picture.placed
                 for row in 0..<region.height where wanted[row] != placed[row] {

@@ -59,8 +59,14 @@ struct PictureFileTests {
         #expect(Set(parsed.elements) == ["svg", "title", "style", "rect", "text", "g", "path"])
         #expect(!svg.contains("<script"))
         #expect(!svg.contains("\u{202E}"), "a bidi override reaches the picture")
-        let row0 = try #require(parsed.texts.first { $0.text.contains("alert") })
-        #expect(row0.text.hasPrefix("</svg><script>alert(1)</script> & \"q\""))
+        // The screen's first row, whose cells start at column 0 (the caption's lines stand at the margin).
+        let row0 = try #require(parsed.texts.first { $0.text.contains("alert") && $0.x?.hasPrefix("0 ") == true })
+        // Its first 30 columns: the box at column 30 covers the rest.
+        #expect(row0.text == "</svg><script>alert(1)</script")
+        // The caption, wider than this 40-column picture, goes on over lines within it, whole.
+        let caption = parsed.texts.filter { $0.x == "12" }.map(\.text)
+        #expect(caption.count == 2 && caption.allSatisfy { $0.count <= 36 }, "\(caption)")
+        #expect(caption.joined(separator: " ") == UntrustedText.sanitize(Self.hostile))
         // Each cell on its own column: a wide character takes two, a cluster one position.
         #expect(parsed.texts.contains { $0.x == "9" && $0.text == "👩‍💻" })
         #expect(parsed.texts.contains { $0.x == "36" && $0.text == "漢" })

@@ -13,11 +13,19 @@ public enum FrameSVG {
     /// From a row's top to the text's baseline (DejaVu Sans Mono's ascent, 0.928 em, centred).
     public static let baseline = 14
     static let margin = 12
-    static let captionHeight = 30
+    /// A line of the caption, and the room a bold 15-pixel sans-serif letter takes at most
+    /// (DejaVu Sans Bold's widest common letters are 0.64 em).
+    static let captionLineHeight = 20
+    static let captionLetterWidth = 10
+    /// The space below the caption's last line.
+    static let captionGap = 10
 
-    /// The picture of `region` of `frame`, with `caption` over it and as its title.
+    /// The picture of `region` of `frame`, with `caption` over it and as its title. A caption
+    /// wider than the picture (a phone alone) goes on over more lines rather than past its edge.
     public static func document(_ frame: Frame, region: Rect, caption: String, colors: ShownColors) -> String {
         let width = region.width * cellWidth + 2 * margin
+        let captionLines = wrapped(UntrustedText.sanitize(caption), letters: max(10, (width - 2 * margin) / captionLetterWidth))
+        let captionHeight = captionLines.count * captionLineHeight + captionGap
         let height = region.height * cellHeight + 2 * margin + captionHeight
         let background = colors.defaultBackground.description
         var out = """
@@ -27,15 +35,31 @@ public enum FrameSVG {
         <title>\(Markup.escaped(caption))</title>
         <style>text{white-space:pre;unicode-bidi:bidi-override;direction:ltr}</style>
         <rect width="\(width)" height="\(height)" fill="\(background)"/>
-        <text class="caption" x="\(margin)" y="\(margin + 16)" font-family="'DejaVu Sans', Helvetica, Arial, sans-serif" font-weight="bold" fill="\(colors.defaultForeground.description)">\(Markup.escaped(caption))</text>
-        <g class="screen" transform="translate(\(margin),\(margin + captionHeight))">
 
         """
+        for (index, line) in captionLines.enumerated() {
+            out += "<text class=\"caption\" x=\"\(margin)\" y=\"\(margin + 16 + index * captionLineHeight)\" font-family=\"'DejaVu Sans', Helvetica, Arial, sans-serif\" font-weight=\"bold\" fill=\"\(colors.defaultForeground.description)\">\(Markup.escaped(line))</text>\n"
+        }
+        out += "<g class=\"screen\" transform=\"translate(\(margin),\(margin + captionHeight))\">\n"
         for y in region.y..<region.maxY {
             out += row(frame, y: y, region: region, colors: colors)
         }
         out += "</g>\n</svg>\n"
         return out
+    }
+
+    /// `text` in lines of at most `letters` characters, broken at spaces (a longer word alone on its line).
+    static func wrapped(_ text: String, letters: Int) -> [String] {
+        var lines: [String] = []
+        var line = ""
+        for word in text.split(separator: " ", omittingEmptySubsequences: true) {
+            if !line.isEmpty, line.count + 1 + word.count > letters {
+                lines.append(line)
+                line = ""
+            }
+            line += (line.isEmpty ? "" : " ") + word
+        }
+        return lines + (line.isEmpty && !lines.isEmpty ? [] : [line])
     }
 
     /// One row: its backgrounds, its box-drawing lines, then its text runs.

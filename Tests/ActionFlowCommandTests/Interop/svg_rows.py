@@ -4,7 +4,7 @@ its text is read back through CairoSVG's own parser, each character put on the r
 column its position gives.
 
 Usage: python svg_rows.py FOLDER CELL_WIDTH CELL_HEIGHT BASELINE
-Prints one JSON object: for each file, its title, caption, size, corner colour and its
+Prints one JSON object: for each file, its title, caption (its lines joined, and each line), size, corner colour and its
 non-blank cells as [row, column, text].
 """
 import io
@@ -31,11 +31,11 @@ def read(path, cell_width, cell_height, baseline):
     image = Image.open(io.BytesIO(png)).convert("RGB")
     tree = Tree(bytestring=data)
     title = next((child.text for child in tree.children if child.tag == "title"), None)
-    caption = None
+    captions = []
     cells = {}
     for node in texts(tree):
         if node.get("class") == "caption":
-            caption = node.text
+            captions.append(node.text or "")
             continue
         xs = [float(value) for value in node.get("x").split()]
         row = round((float(node.get("y")) - baseline) / cell_height)
@@ -48,7 +48,7 @@ def read(path, cell_width, cell_height, baseline):
             for x, character in zip(xs, text):
                 cells[(row, round(x / cell_width))] = character
     found = [[row, column, text] for (row, column), text in sorted(cells.items()) if text.strip()]
-    return {"title": title, "caption": caption, "cells": found, "size": list(image.size), "corner": "#%02x%02x%02x" % image.getpixel((1, 1))}
+    return {"title": title, "caption": " ".join(captions), "captionLines": captions, "cells": found, "size": list(image.size), "corner": "#%02x%02x%02x" % image.getpixel((1, 1))}
 
 
 def main():
