@@ -102,6 +102,31 @@ struct FrameTests {
         #expect(frame.cells.allSatisfy { cell in cell.text.unicodeScalars.allSatisfy { $0.value >= 0x20 && $0.value != 0x7F } })
     }
 
+    @Test("A cell keeps every emoji sequence whole, and of stacked combining marks only whole marks up to its room")
+    func clustersInACell() {
+        let kiss = "👩🏻\u{200D}❤️\u{200D}💋\u{200D}👨🏼"
+        let family = "🧑\u{200D}🧑\u{200D}🧒\u{200D}🧒"
+        var frame = Frame(width: 8, height: 1)
+        frame.put(kiss + family + "e" + String(repeating: "\u{301}", count: 40) + "z", x: 0, y: 0)
+        #expect(frame[0, 0].text == kiss)
+        #expect(frame[2, 0].text == family)
+        let stacked = frame[4, 0].text
+        #expect(stacked.utf8.count == 39 && stacked.unicodeScalars.first == "e" && stacked.unicodeScalars.dropFirst().allSatisfy { $0 == "\u{301}" })
+        #expect(frame[5, 0].text == "z")
+        #expect(frame[1, 0].isContinuation && !frame[4, 0].isContinuation)
+    }
+
+    @Test("Writing over half of a wide character blanks its other half; box drawing and a cluster that widens do what they show")
+    func wideRemnants() {
+        var frame = Frame(width: 7, height: 1)
+        frame.put("日本─©\u{FE0F}", x: 0, y: 0)
+        #expect(frame.text == "日本─©\u{FE0F}")
+        frame.put("a", x: 1, y: 0)
+        frame.put("b", x: 2, y: 0)
+        frame.put("c", x: 5, y: 0)
+        #expect(frame.text == " ab ─c ")
+    }
+
     @Test("Boxes draw their edges and title")
     func box() {
         var frame = Frame(width: 12, height: 3)

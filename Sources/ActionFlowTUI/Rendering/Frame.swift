@@ -41,16 +41,114 @@ public struct Rect: Hashable, Sendable {
 /// One screen cell: a grapheme cluster and its style. The cell right of a wide character holds
 /// an empty `text` (a continuation) so the grid stays aligned with the terminal's columns.
 public struct Cell: Hashable, Sendable {
-    public var text: String
     public var style: CellStyle
+    private var cluster: CellText
 
     public init(text: String = " ", style: CellStyle = .plain) {
-        self.text = text
         self.style = style
+        cluster = CellText(text)
+    }
+
+    init(scalar: Unicode.Scalar, style: CellStyle) {
+        self.style = style
+        cluster = CellText(scalar)
+    }
+
+    public var text: String {
+        get { cluster.string }
+        set { cluster = CellText(newValue) }
     }
 
     public static let blank = Cell()
-    public var isContinuation: Bool { text.isEmpty }
+    public var isContinuation: Bool { cluster.count == 0 }
+
+    /// Whether the cell is the first half of a wide character (its continuation follows it).
+    var isWide: Bool {
+        // A wide character takes three UTF-8 bytes or more; a box-drawing scalar alone, also
+        // three, is one column and needs no measuring.
+        guard cluster.count >= 3, let first = cluster.firstScalar else { return false }
+        if UTF8.width(first) == cluster.count, DisplayWidth.isSingleColumnScalar(first.value) { return false }
+        return DisplayWidth.of(text) == 2
+    }
+
+    /// The cluster's UTF-8, without making a `String`.
+    func withUTF8<Result>(_ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+        cluster.withUTF8(body)
+    }
+}
+
+/// A cell's cluster as UTF-8 kept in place, so that a frame's cells are plain memory: made,
+/// copied, compared and freed without reference counting (a `String` a cell was about a third
+/// of drawing a frame). It holds 39 bytes, the longest emoji sequence (35) and more; of a longer
+/// cluster, which only stacked combining marks make, it keeps the whole scalars that fit, as a
+/// terminal keeps only a few marks on a cell.
+struct CellText: Hashable, Sendable {
+    static let capacity = 39
+    // Bytes 0 to 38 the UTF-8, zero after it; byte 39 the count.
+    private var words: (UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0)
+
+    init(_ text: String) {
+        var text = text
+        text.withUTF8 { utf8 in
+            var count = utf8.count
+            if count > Self.capacity {
+                // Back to the start of a scalar: a continuation byte is 10xxxxxx.
+                count = Self.capacity
+                while count > 0, utf8[count] & 0xC0 == 0x80 { count -= 1 }
+            }
+            store(UnsafeBufferPointer(rebasing: utf8[0..<count]))
+        }
+    }
+
+    init(_ scalar: Unicode.Scalar) {
+        var encoded: (UInt8, UInt8, UInt8, UInt8) = (0, 0, 0, 0)
+        var count = 0
+        withUnsafeMutableBytes(of: &encoded) { bytes in
+            UTF8.encode(scalar) { byte in
+                bytes[count] = byte
+                count += 1
+            }
+        }
+        withUnsafeBytes(of: encoded) { store(UnsafeBufferPointer(rebasing: $0.bindMemory(to: UInt8.self)[0..<count])) }
+    }
+
+    private mutating func store(_ utf8: UnsafeBufferPointer<UInt8>) {
+        withUnsafeMutableBytes(of: &words) { bytes in
+            for index in utf8.indices { bytes[index] = utf8[index] }
+            bytes[Self.capacity] = UInt8(utf8.count)
+        }
+    }
+
+    var count: Int { withUnsafeBytes(of: words) { Int($0[Self.capacity]) } }
+
+    func withUTF8<Result>(_ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+        withUnsafeBytes(of: words) { bytes in
+            body(UnsafeBufferPointer(rebasing: bytes.bindMemory(to: UInt8.self)[0..<Int(bytes[Self.capacity])]))
+        }
+    }
+
+    var string: String { withUTF8 { String(decoding: $0, as: UTF8.self) } }
+
+    var firstScalar: Unicode.Scalar? {
+        withUTF8 { utf8 in
+            var iterator = utf8.makeIterator()
+            var decoder = UTF8()
+            if case .scalarValue(let scalar) = decoder.decode(&iterator) { return scalar }
+            return nil
+        }
+    }
+
+    static func == (lhs: CellText, rhs: CellText) -> Bool {
+        lhs.words == rhs.words
+    }
+
+    func hash(into hasher: inout Hasher) {
+        hasher.combine(words.0)
+        hasher.combine(words.1)
+        hasher.combine(words.2)
+        hasher.combine(words.3)
+        hasher.combine(words.4)
+    }
 }
 
 /// A styled run of text.
@@ -110,11 +208,11 @@ public struct Frame: Hashable, Sendable {
 
     /// Fills a rectangle with blanks of a role's style.
     public mutating func fill(_ rect: Rect, role: Role = .text, character: Character = " ") {
-        let style = palette.style(role)
+        let cell = Cell(text: String(character), style: palette.style(role))
         let clipped = clip(rect)
         for y in clipped.y..<clipped.maxY {
             for x in clipped.x..<clipped.maxX {
-                self[x, y] = Cell(text: String(character), style: style)
+                self[x, y] = cell
             }
         }
     }
@@ -164,9 +262,6 @@ public struct Frame: Hashable, Sendable {
         return column
     }
 
-    /// Single-character strings of the ASCII bytes, by byte.
-    private static let asciiCells: [String] = (0..<128).map { String(UnicodeScalar(UInt8($0))) }
-
     /// `put` of text whose every scalar is a character of one column that needs no sanitizing
     /// (`DisplayWidth.isSingleColumnScalar`), which most of a screen is: it skips grapheme
     /// breaking, which was a third of a key's work.
@@ -176,8 +271,7 @@ public struct Frame: Hashable, Sendable {
             if column >= area.maxX { break }
             if column >= area.x {
                 clearWideRemnant(x: column, y: y, area: area)
-                let cell = scalar.value < 0x80 ? Self.asciiCells[Int(scalar.value)] : String(scalar)
-                self[column, y] = Cell(text: cell, style: style)
+                self[column, y] = Cell(scalar: scalar, style: style)
             }
             column += 1
         }
@@ -195,12 +289,11 @@ public struct Frame: Hashable, Sendable {
     }
 
     /// Overwriting half of a wide character leaves the other half blank, as a terminal would.
-    /// A wide character takes three UTF-8 bytes or more, so most cells are not measured at all.
     private mutating func clearWideRemnant(x: Int, y: Int, area: Rect) {
         let current = self[x, y]
         if current.isContinuation, x - 1 >= 0 {
             self[x - 1, y] = Cell(text: " ", style: self[x - 1, y].style)
-        } else if current.text.utf8.count >= 3, DisplayWidth.of(current.text) == 2, x + 1 < width {
+        } else if x + 1 < width, current.isWide {
             self[x + 1, y] = Cell(text: " ", style: current.style)
         }
     }

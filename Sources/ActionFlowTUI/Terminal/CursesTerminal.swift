@@ -312,8 +312,7 @@ public final class CursesTerminal: TerminalDriver {
                         style = cells[offset].style
                         bytes += self.bytes(for: style)
                     }
-                    var text = cells[offset].text
-                    text.withUTF8 { Self.appendPrintable($0, to: &bytes) }
+                    cells[offset].withUTF8 { Self.appendPrintable($0, to: &bytes) }
                     cursor = (x + 1, run.y)
                 }
             }
