@@ -96,8 +96,11 @@ extension String {
 
     /// The longest prefix that fits in `columns`, with `…` when cut.
     public func truncated(toColumns columns: Int) -> String {
-        let safe = screenSafe
         guard columns > 0 else { return "" }
+        if let count = printableASCIICount {
+            return count <= columns ? self : String(decoding: utf8.prefix(columns - 1), as: UTF8.self) + "…"
+        }
+        let safe = screenSafe
         if DisplayWidth.of(safe) <= columns { return safe }
         var result = ""
         var used = 0
@@ -128,6 +131,15 @@ extension String {
     public func padded(toColumns columns: Int) -> String {
         let cut = truncated(toColumns: columns)
         let width = DisplayWidth.of(cut)
-        return width < columns ? cut + String(repeating: " ", count: columns - width) : cut
+        guard width < columns else { return cut }
+        let blanks = columns - width
+        return cut + (blanks <= Self.spaces.utf8.count ? String(decoding: Self.spaces.utf8.prefix(blanks), as: UTF8.self) : String(repeating: " ", count: blanks))
+    }
+
+    private static let spaces = String(repeating: " ", count: 256)
+
+    /// The length of text that is all printable ASCII (a column a byte, nothing to sanitize); nil for other text.
+    var printableASCIICount: Int? {
+        utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7F } ? utf8.count : nil
     }
 }

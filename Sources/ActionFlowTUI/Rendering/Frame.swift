@@ -49,9 +49,9 @@ public struct Cell: Hashable, Sendable {
         cluster = CellText(text)
     }
 
-    init(scalar: Unicode.Scalar, style: CellStyle) {
+    init(singleColumn scalar: Unicode.Scalar, style: CellStyle) {
         self.style = style
-        cluster = CellText(scalar)
+        cluster = CellText(singleColumn: scalar)
     }
 
     public var text: String {
@@ -63,13 +63,7 @@ public struct Cell: Hashable, Sendable {
     public var isContinuation: Bool { cluster.count == 0 }
 
     /// Whether the cell is the first half of a wide character (its continuation follows it).
-    var isWide: Bool {
-        // A wide character takes three UTF-8 bytes or more; a box-drawing scalar alone, also
-        // three, is one column and needs no measuring.
-        guard cluster.count >= 3, let first = cluster.firstScalar else { return false }
-        if UTF8.width(first) == cluster.count, DisplayWidth.isSingleColumnScalar(first.value) { return false }
-        return DisplayWidth.of(text) == 2
-    }
+    var isWide: Bool { cluster.isWide }
 
     /// The cluster's UTF-8, without making a `String`.
     func withUTF8<Result>(_ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
@@ -84,8 +78,10 @@ public struct Cell: Hashable, Sendable {
 /// terminal keeps only a few marks on a cell.
 struct CellText: Hashable, Sendable {
     static let capacity = 39
-    // Bytes 0 to 38 the UTF-8, zero after it; byte 39 the count.
+    // Bytes 0 to 38 the UTF-8, zero after it; byte 39 the count, its top bit set when the
+    // cluster takes two columns (measured once here, not at every write over it).
     private var words: (UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0)
+    private static let wideFlag: UInt8 = 0x80
 
     init(_ text: String) {
         var text = text
@@ -96,47 +92,43 @@ struct CellText: Hashable, Sendable {
                 count = Self.capacity
                 while count > 0, utf8[count] & 0xC0 == 0x80 { count -= 1 }
             }
-            store(UnsafeBufferPointer(rebasing: utf8[0..<count]))
-        }
-    }
-
-    init(_ scalar: Unicode.Scalar) {
-        var encoded: (UInt8, UInt8, UInt8, UInt8) = (0, 0, 0, 0)
-        var count = 0
-        withUnsafeMutableBytes(of: &encoded) { bytes in
-            UTF8.encode(scalar) { byte in
-                bytes[count] = byte
-                count += 1
+            withUnsafeMutableBytes(of: &words) { bytes in
+                for index in 0..<count { bytes[index] = utf8[index] }
+                bytes[Self.capacity] = UInt8(count)
             }
         }
-        withUnsafeBytes(of: encoded) { store(UnsafeBufferPointer(rebasing: $0.bindMemory(to: UInt8.self)[0..<count])) }
-    }
-
-    private mutating func store(_ utf8: UnsafeBufferPointer<UInt8>) {
-        withUnsafeMutableBytes(of: &words) { bytes in
-            for index in utf8.indices { bytes[index] = utf8[index] }
-            bytes[Self.capacity] = UInt8(utf8.count)
+        // A wide character takes three UTF-8 bytes or more.
+        if count >= 3, DisplayWidth.of(string) == 2 {
+            withUnsafeMutableBytes(of: &words) { $0[Self.capacity] |= Self.wideFlag }
         }
     }
 
-    var count: Int { withUnsafeBytes(of: words) { Int($0[Self.capacity]) } }
+    /// A scalar of one column (`DisplayWidth.isSingleColumnScalar`), encoded straight into place.
+    init(singleColumn scalar: Unicode.Scalar) {
+        let value = scalar.value
+        let (encoded, count): (UInt64, UInt64) = switch value {
+        case ..<0x80: (UInt64(value), 1)
+        case ..<0x800: (UInt64(0xC0 | value >> 6) | UInt64(0x80 | value & 0x3F) << 8, 2)
+        case ..<0x10000: (UInt64(0xE0 | value >> 12) | UInt64(0x80 | value >> 6 & 0x3F) << 8 | UInt64(0x80 | value & 0x3F) << 16, 3)
+        default: (UInt64(0xF0 | value >> 18) | UInt64(0x80 | value >> 12 & 0x3F) << 8 | UInt64(0x80 | value >> 6 & 0x3F) << 16
+                  | UInt64(0x80 | value & 0x3F) << 24, 4)
+        }
+        words.0 = encoded.littleEndian
+        words.4 = (count << 56).littleEndian
+    }
+
+    private var lastByte: UInt8 { withUnsafeBytes(of: words) { $0[Self.capacity] } }
+    var count: Int { Int(lastByte & ~Self.wideFlag) }
+    var isWide: Bool { lastByte & Self.wideFlag != 0 }
 
     func withUTF8<Result>(_ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
-        withUnsafeBytes(of: words) { bytes in
-            body(UnsafeBufferPointer(rebasing: bytes.bindMemory(to: UInt8.self)[0..<Int(bytes[Self.capacity])]))
+        let count = count
+        return withUnsafeBytes(of: words) { bytes in
+            body(UnsafeBufferPointer(rebasing: bytes.bindMemory(to: UInt8.self)[0..<count]))
         }
     }
 
     var string: String { withUTF8 { String(decoding: $0, as: UTF8.self) } }
-
-    var firstScalar: Unicode.Scalar? {
-        withUTF8 { utf8 in
-            var iterator = utf8.makeIterator()
-            var decoder = UTF8()
-            if case .scalarValue(let scalar) = decoder.decode(&iterator) { return scalar }
-            return nil
-        }
-    }
 
     static func == (lhs: CellText, rhs: CellText) -> Bool {
         lhs.words == rhs.words
@@ -266,12 +258,16 @@ public struct Frame: Hashable, Sendable {
     /// (`DisplayWidth.isSingleColumnScalar`), which most of a screen is: it skips grapheme
     /// breaking, which was a third of a key's work.
     private mutating func putSingleColumnScalars(_ text: String, x: Int, y: Int, style: CellStyle, area: Rect) -> Int {
+        putSingleColumnScalars(text.unicodeScalars, x: x, y: y, style: style, area: area)
+    }
+
+    private mutating func putSingleColumnScalars(_ scalars: some Sequence<Unicode.Scalar>, x: Int, y: Int, style: CellStyle, area: Rect) -> Int {
         var column = x
-        for scalar in text.unicodeScalars {
+        for scalar in scalars {
             if column >= area.maxX { break }
             if column >= area.x {
                 clearWideRemnant(x: column, y: y, area: area)
-                self[column, y] = Cell(scalar: scalar, style: style)
+                self[column, y] = Cell(singleColumn: scalar, style: style)
             }
             column += 1
         }
@@ -310,9 +306,11 @@ public struct Frame: Hashable, Sendable {
         guard rect.width >= 2, rect.height >= 2 else { return }
         let style = palette.style(role)
         let (tl, tr, bl, br) = rounded ? ("╭", "╮", "╰", "╯") : ("┌", "┐", "└", "┘")
-        let horizontal = String(repeating: "─", count: rect.width - 2)
-        put(tl + horizontal + tr, x: rect.x, y: rect.y, style: style)
-        put(bl + horizontal + br, x: rect.x, y: rect.maxY - 1, style: style)
+        for (y, left, right) in [(rect.y, tl, tr), (rect.maxY - 1, bl, br)] {
+            put(left, x: rect.x, y: y, style: style)
+            putRepeated("─", count: rect.width - 2, x: rect.x + 1, y: y, style: style, clip: bounds)
+            put(right, x: rect.maxX - 1, y: y, style: style)
+        }
         for y in (rect.y + 1)..<(rect.maxY - 1) {
             put("│", x: rect.x, y: y, style: style)
             put("│", x: rect.maxX - 1, y: y, style: style)
@@ -325,7 +323,14 @@ public struct Frame: Hashable, Sendable {
 
     /// A horizontal rule across `rect` at row `y`.
     public mutating func rule(in rect: Rect, y: Int, role: Role = .border) {
-        put(String(repeating: "─", count: rect.width), x: rect.x, y: y, role: role, clip: rect)
+        putRepeated("─", count: rect.width, x: rect.x, y: y, style: palette.style(role), clip: rect)
+    }
+
+    /// `put` of a one-column scalar `count` times, without making the string.
+    private mutating func putRepeated(_ scalar: Unicode.Scalar, count: Int, x: Int, y: Int, style: CellStyle, clip: Rect) {
+        let area = self.clip(clip)
+        guard y >= area.y, y < area.maxY else { return }
+        putSingleColumnScalars(repeatElement(scalar, count: max(0, count)), x: x, y: y, style: style, area: area)
     }
 
     private func clip(_ rect: Rect) -> Rect {
