@@ -221,7 +221,7 @@ public struct Frame: Hashable, Sendable {
     public mutating func put(_ text: String, x: Int, y: Int, style: CellStyle, clip: Rect? = nil) -> Int {
         let area = self.clip(clip ?? bounds)
         guard y >= area.y, y < area.maxY else { return x + text.displayWidth }
-        if DisplayWidth.singleColumnCount(text) != nil {
+        if text.printableASCIICount != nil || DisplayWidth.singleColumnCount(text) != nil {
             return putSingleColumnScalars(text, x: x, y: y, style: style, area: area)
         }
         var column = x
@@ -241,10 +241,10 @@ public struct Frame: Hashable, Sendable {
                 if column + columns > area.maxX {
                     self[column, y] = Cell(text: " ", style: style)
                 } else {
-                    clearWideRemnant(x: column, y: y, area: area)
+                    clearWideRemnant(x: column, y: y)
                     self[column, y] = Cell(text: String(character), style: style)
                     if columns == 2 {
-                        clearWideRemnant(x: column + 1, y: y, area: area)
+                        clearWideRemnant(x: column + 1, y: y)
                         self[column + 1, y] = Cell(text: "", style: style)
                     }
                 }
@@ -258,18 +258,27 @@ public struct Frame: Hashable, Sendable {
     /// (`DisplayWidth.isSingleColumnScalar`), which most of a screen is: it skips grapheme
     /// breaking, which was a third of a key's work.
     private mutating func putSingleColumnScalars(_ text: String, x: Int, y: Int, style: CellStyle, area: Rect) -> Int {
-        putSingleColumnScalars(text.unicodeScalars, x: x, y: y, style: style, area: area)
+        // Printable ASCII, most of a screen, is a scalar a byte: no decoding.
+        text.printableASCIICount != nil
+            ? putSingleColumnScalars(text.utf8.lazy.map { Unicode.Scalar($0) }, x: x, y: y, style: style, area: area)
+            : putSingleColumnScalars(text.unicodeScalars, x: x, y: y, style: style, area: area)
     }
 
     private mutating func putSingleColumnScalars(_ scalars: some Sequence<Unicode.Scalar>, x: Int, y: Int, style: CellStyle, area: Rect) -> Int {
         var column = x
-        for scalar in scalars {
-            if column >= area.maxX { break }
-            if column >= area.x {
-                clearWideRemnant(x: column, y: y, area: area)
-                self[column, y] = Cell(singleColumn: scalar, style: style)
+        let width = width
+        // Straight into the row's storage: checking and copying through the subscript at every
+        // cell was most of writing one.
+        cells.withUnsafeMutableBufferPointer { cells in
+            let row = y * width
+            for scalar in scalars {
+                if column >= area.maxX { break }
+                if column >= area.x {
+                    Self.clearWideRemnant(cells, row: row, column: column, width: width)
+                    cells[row + column] = Cell(singleColumn: scalar, style: style)
+                }
+                column += 1
             }
-            column += 1
         }
         return column
     }
@@ -285,12 +294,17 @@ public struct Frame: Hashable, Sendable {
     }
 
     /// Overwriting half of a wide character leaves the other half blank, as a terminal would.
-    private mutating func clearWideRemnant(x: Int, y: Int, area: Rect) {
-        let current = self[x, y]
-        if current.isContinuation, x - 1 >= 0 {
-            self[x - 1, y] = Cell(text: " ", style: self[x - 1, y].style)
-        } else if x + 1 < width, current.isWide {
-            self[x + 1, y] = Cell(text: " ", style: current.style)
+    private mutating func clearWideRemnant(x: Int, y: Int) {
+        let width = width
+        cells.withUnsafeMutableBufferPointer { Self.clearWideRemnant($0, row: y * width, column: x, width: width) }
+    }
+
+    private static func clearWideRemnant(_ cells: UnsafeMutableBufferPointer<Cell>, row: Int, column: Int, width: Int) {
+        let current = cells[row + column]
+        if current.isContinuation, column > 0 {
+            cells[row + column - 1] = Cell(singleColumn: " ", style: cells[row + column - 1].style)
+        } else if column + 1 < width, current.isWide {
+            cells[row + column + 1] = Cell(singleColumn: " ", style: current.style)
         }
     }
 
