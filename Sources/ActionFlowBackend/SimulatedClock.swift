@@ -40,8 +40,6 @@ public struct SimulatedClock: Sendable, Hashable, Codable {
 struct SeededGenerator: RandomNumberGenerator, Sendable, Hashable, Codable {
     private var state: UInt64
 
-    init(seed: UInt64) { state = seed }
-
     /// A seed derived from text with FNV-1a (Swift's `Hasher` is randomised per process).
     init(seedText: String) {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325

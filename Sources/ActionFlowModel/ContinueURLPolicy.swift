@@ -133,7 +133,7 @@ public enum ContinueURLPolicy {
             hostPart = hostPart[..<portColon]
         }
         let decoded: String
-        switch percentDecodeHost(hostPart) {
+        switch PercentEncoding.decode(hostPart) {
         case .none: return fail("the host of the continue URL has a malformed percent escape")
         case .some(let value): decoded = value
         }
@@ -210,23 +210,6 @@ public enum ContinueURLPolicy {
         if text.isEmpty { return true }
         guard text.count <= 5, text.allSatisfy({ $0.isASCII && $0.isNumber }), let value = Int(text) else { return false }
         return value <= 65535
-    }
-
-    private static func percentDecodeHost(_ text: Substring) -> String? {
-        guard text.utf8.contains(UInt8(ascii: "%")) else { return String(text) }
-        var bytes: [UInt8] = []
-        var iterator = Array(text.utf8).makeIterator()
-        while let byte = iterator.next() {
-            if byte == UInt8(ascii: "%") {
-                guard let high = iterator.next(), let low = iterator.next(),
-                      let value = UInt8(String(decoding: [high, low], as: UTF8.self), radix: 16)
-                else { return nil }
-                bytes.append(value)
-            } else {
-                bytes.append(byte)
-            }
-        }
-        return String(validating: bytes, as: UTF8.self)
     }
 
     /// Lower case, one trailing dot dropped: `WWW.Example.com.` and `www.example.com` are one host.

@@ -1,36 +1,5 @@
 import Foundation
 
-/// What the hosted email action handler page (`/__/auth/action`, the "web widget") does when a
-/// link opens it, by mode.
-public enum HostedPageAction: Sendable, Equatable {
-    /// Checks the reset code without consuming it (`resetPassword` with `oobCode` only), then
-    /// asks for a new password.
-    case checkResetCode
-    /// Applies the code on load (`accounts:update` with `oobCode`), which consumes it.
-    case applyCode
-    /// Leaves the code alone and sends the browser on to the continue URL with the link's
-    /// parameters, where the web app signs in with it (firebase-tools
-    /// `src/emulator/auth/handlers.ts` lines 172-191).
-    case forwardToContinueURL
-    /// Nothing the page can do with this mode.
-    case unsupported
-
-    public init(_ operation: ActionCodeOperation) {
-        switch operation {
-        case .passwordReset: self = .checkResetCode
-        // A revert removes the second factor on load: `accounts:update` applies a
-        // REVERT_SECOND_FACTOR_ADDITION code (firebase-tools `src/emulator/auth/apiSpec.ts:5523`),
-        // as the SDKs' `applyActionCode` sends it (firebase-js-sdk
-        // `packages/auth/src/core/strategies/email_and_password.ts:169-174`). The emulator's own
-        // page has no such mode (`handlers.ts:41-193`, "Invalid mode") and never issues the code
-        // (`operations.ts:2141`), so this stands in for the hosted page.
-        case .verifyEmail, .verifyAndChangeEmail, .recoverEmail, .revertSecondFactorAddition: self = .applyCode
-        case .emailLink: self = .forwardToContinueURL
-        case .unknown: self = .unsupported
-        }
-    }
-}
-
 /// The hosted email action handler as one state machine: the interface's web widget, the mail
 /// scanner's browser and `serve`'s page all run it, and differ only in how they make its calls
 /// and draw its steps. Rules, from firebase-tools `src/emulator/auth/handlers.ts` (the
@@ -169,9 +138,12 @@ public struct HostedActionHandler: Sendable, Hashable, Codable {
         step = .loading
     }
 
+    /// What the page does on load, by mode: checks a reset code without consuming it, then asks
+    /// for a new password; applies any other code (`accounts:update`), which consumes it; sends
+    /// a sign-in link on to its continue URL, where the web app signs in with it (firebase-tools
+    /// `src/emulator/auth/handlers.ts` lines 172-191).
     private mutating func load() -> Call? {
-        let action = HostedPageAction(operation)
-        guard action != .unsupported else {
+        guard operation != .unknown else {
             step = .failed(.unsupportedMode(mode))
             return nil
         }
@@ -179,15 +151,21 @@ public struct HostedActionHandler: Sendable, Hashable, Codable {
             step = .failed(.noCode(mode: mode))
             return nil
         }
-        switch action {
-        case .checkResetCode:
+        switch operation {
+        case .passwordReset:
             return .checkResetCode(ResetPasswordRequest(oobCode: oobCode))
-        case .applyCode:
+        // A revert removes the second factor on load: `accounts:update` applies a
+        // REVERT_SECOND_FACTOR_ADDITION code (firebase-tools `src/emulator/auth/apiSpec.ts:5523`),
+        // as the SDKs' `applyActionCode` sends it (firebase-js-sdk
+        // `packages/auth/src/core/strategies/email_and_password.ts:169-174`). The emulator's own
+        // page has no such mode (`handlers.ts:41-193`, "Invalid mode") and never issues the code
+        // (`operations.ts:2141`), so this stands in for the hosted page.
+        case .verifyEmail, .verifyAndChangeEmail, .recoverEmail, .revertSecondFactorAddition:
             return .applyCode(UpdateAccountRequest(oobCode: oobCode))
-        case .forwardToContinueURL:
+        case .emailLink:
             step = Self.forward(parameters)
             return nil
-        case .unsupported:
+        case .unknown:
             return nil
         }
     }

@@ -386,7 +386,6 @@ public struct QueryAccountsRequest: Sendable, Hashable, Codable {
     public var sortBy: String?
     public var tenantId: String?
     public var targetProjectId: String?
-    public init(returnUserInfo: Bool? = nil) { self.returnUserInfo = returnUserInfo }
 }
 
 public struct QueryAccountsResponse: Sendable, Hashable, Codable {

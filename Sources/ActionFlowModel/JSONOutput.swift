@@ -8,26 +8,18 @@ public enum JSONOutput {
         /// How a `Date` is written: `JSONEncoder`'s `.deferredToDate` or `.secondsSince1970`.
         public enum Dates: Sendable { case secondsSinceReferenceDate, secondsSince1970 }
 
-        /// `.prettyPrinted`: each member on a line of its own, two spaces deeper.
-        public let pretty: Bool
-        /// `.sortedKeys`, where output must be the same from run to run.
-        public let sortedKeys: Bool
-        /// Without `.withoutEscapingSlashes`: `/` is written `\/`.
-        public let escapesSlashes: Bool
         /// What `UntrustedText` would replace (DEL, C1, bidi controls...) as `\u` escapes, which
         /// JSON readers decode back: output for a terminal that changes no value.
         public let terminalSafe: Bool
-        public let dates: Dates
         /// Made once: `JSONEncoder` is thread-safe, and making one per answer shows in `serve`'s profile.
         let encoder: JSONEncoder
 
+        /// `pretty`: `.prettyPrinted`, each member on a line of its own, two spaces deeper;
+        /// `sortedKeys`: `.sortedKeys`, where output must be the same from run to run;
+        /// `escapesSlashes`: without `.withoutEscapingSlashes`, `/` is written `\/`.
         public init(pretty: Bool = false, sortedKeys: Bool = false, escapesSlashes: Bool = false, terminalSafe: Bool = false,
                     dates: Dates = .secondsSinceReferenceDate) {
-            self.pretty = pretty
-            self.sortedKeys = sortedKeys
-            self.escapesSlashes = escapesSlashes
             self.terminalSafe = terminalSafe
-            self.dates = dates
             encoder = JSONEncoder()
             var formatting: JSONEncoder.OutputFormatting = escapesSlashes ? [] : .withoutEscapingSlashes
             if pretty { formatting.insert(.prettyPrinted) }

@@ -108,11 +108,15 @@ enum EmulatorSchema {
     /// The place `RESTMapping`'s "Invalid value at 'a.b'" names, when it is one in the body.
     static func invalidValuePath(_ failure: AuthFailure, in object: [String: Any]) -> [Step]? {
         guard case .server(.invalidArgument, let detail?) = failure, detail.hasPrefix("Invalid value at '"), detail.hasSuffix("'") else { return nil }
-        let dotted = detail.dropFirst("Invalid value at '".count).dropLast()
-        let path: [Step] = dotted.split(separator: ".").map { name in
+        let path = steps(detail.dropFirst("Invalid value at '".count).dropLast().split(separator: "."))
+        return path.isEmpty || value(at: path, in: object) == nil ? nil : path
+    }
+
+    /// A coding path's names as steps (`JSONDecoder` names an array's element "Index N").
+    static func steps(_ names: [some StringProtocol]) -> [Step] {
+        names.map { name in
             if name.hasPrefix("Index "), let index = Int(name.dropFirst("Index ".count)) { .index(index) } else { .key(String(name)) }
         }
-        return path.isEmpty || value(at: path, in: object) == nil ? nil : path
     }
 
     /// The JSON type `Wire` reads at `path`, learnt by decoding the body (its nulls left out)

@@ -197,11 +197,11 @@ enum RESTMapping {
             do {
                 return try sharedDecoder.decode(Wire.self, from: data)
             } catch let DecodingError.typeMismatch(type, context) where type == String.self || type == Optional<String>.self {
-                let path = context.codingPath.map(\.stringValue)
-                guard let value = value(at: path, in: object), let text = scalarText(value) else {
-                    throw .server(.invalidArgument, detail: "Invalid value at '\(path.joined(separator: "."))'")
+                let path = EmulatorSchema.steps(context.codingPath.map(\.stringValue))
+                guard let value = EmulatorSchema.value(at: path, in: object), let text = scalarText(value) else {
+                    throw .server(.invalidArgument, detail: "Invalid value at '\(fieldPath(context))'")
                 }
-                object = setting(text, at: path, in: object) as? [String: Any] ?? object
+                object = EmulatorSchema.replacing(at: path, with: text, in: object) as? [String: Any] ?? object
             } catch let DecodingError.keyNotFound(key, _) {
                 throw .server(missingFieldCode(key.stringValue), detail: nil)
             } catch let DecodingError.typeMismatch(_, context), let DecodingError.valueNotFound(_, context) {
@@ -227,35 +227,6 @@ enum RESTMapping {
             return number.stringValue
         }
         return nil
-    }
-
-    private static func value(at path: [String], in root: Any) -> Any? {
-        var current: Any = root
-        for component in path {
-            if let object = current as? [String: Any] {
-                guard let next = object[component] else { return nil }
-                current = next
-            } else if let array = current as? [Any], let index = Int(component.replacingOccurrences(of: "Index ", with: "")), array.indices.contains(index) {
-                current = array[index]
-            } else {
-                return nil
-            }
-        }
-        return current
-    }
-
-    private static func setting(_ text: String, at path: [String], in root: Any) -> Any {
-        guard let first = path.first else { return text }
-        let rest = Array(path.dropFirst())
-        if var object = root as? [String: Any] {
-            object[first] = setting(text, at: rest, in: object[first] ?? NSNull())
-            return object
-        }
-        if var array = root as? [Any], let index = Int(first.replacingOccurrences(of: "Index ", with: "")), array.indices.contains(index) {
-            array[index] = setting(text, at: rest, in: array[index])
-            return array
-        }
-        return root
     }
 
     private static func fieldPath(_ context: DecodingError.Context) -> String {

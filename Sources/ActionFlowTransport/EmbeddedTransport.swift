@@ -24,11 +24,6 @@ public final class EmbeddedTransport: AuthTransport, @unchecked Sendable {
         self.init(project: SimulatedProject(configuration: configuration, behaviour: behaviour))
     }
 
-    /// The project from `Resources/project.yaml`.
-    public convenience init() throws(ProjectConfigError) {
-        self.init(configuration: try ProjectConfigLoader.loadDefault())
-    }
-
     public var summary: String { "embedded \(configuration.projectId)" }
 
     public var capabilities: TransportCapabilities {

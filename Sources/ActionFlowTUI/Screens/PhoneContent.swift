@@ -66,11 +66,6 @@ enum PhoneContent {
         return blocks
     }
 
-    /// "Android 14 · app v11 installed", "iOS 18 · app not installed", "Desktop browser".
-    static func deviceLabel(_ device: Device) -> String {
-        deviceLabels(device)[0]
-    }
-
     /// What a device's frame can say of it, from the fullest to the shortest: the system, the
     /// app (its build, never to be read as the SDK's version) and the SDK release it ships.
     static func deviceLabels(_ device: Device) -> [String] {
@@ -359,36 +354,16 @@ enum PhoneContent {
 enum Clock {
     /// `2026-11-23 16:05` in UTC; drawn in the status line of every frame.
     static func format(_ date: Date) -> String {
-        // 1970 to 9999 by arithmetic on days (the proleptic Gregorian calendar, which agrees with
-        // Foundation's there), without a calendar per frame.
+        // 1970 to 9999 from the UTC stamp (no calendar per frame); Foundation's calendar, which
+        // turns Julian before 1582, for the rest.
         let seconds = date.timeIntervalSince1970.rounded(.down)
         if seconds >= 0, seconds <= Date.endOf9999.timeIntervalSince1970 {
-            let minutes = Int(seconds) / 60
-            let (year, month, day) = civilDate(daysSince1970: minutes / 1440)
-            let minuteOfDay = minutes % 1440
-            return "\(padded(year, 4))-\(padded(month, 2))-\(padded(day, 2)) \(padded(minuteOfDay / 60, 2)):\(padded(minuteOfDay % 60, 2))"
+            let stamp = date.iso8601Stamp
+            return stamp.prefix(10) + " " + stamp.dropFirst(11).prefix(5)
         }
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = TimeZone(identifier: "UTC") ?? .current
         let c = calendar.dateComponents([.year, .month, .day, .hour, .minute], from: date)
         return String(format: "%04d-%02d-%02d %02d:%02d", c.year ?? 0, c.month ?? 0, c.day ?? 0, c.hour ?? 0, c.minute ?? 0)
-    }
-
-    private static func padded(_ value: Int, _ digits: Int) -> String {
-        let text = String(value)
-        return String(repeating: "0", count: max(0, digits - text.count)) + text
-    }
-
-    /// Year, month and day of a day counted from 1970-01-01 (not before it).
-    private static func civilDate(daysSince1970 days: Int) -> (year: Int, month: Int, day: Int) {
-        let shifted = days + 719_468
-        let era = shifted / 146_097
-        let dayOfEra = shifted - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let monthFromMarch = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * monthFromMarch + 2) / 5 + 1
-        let month = monthFromMarch < 10 ? monthFromMarch + 3 : monthFromMarch - 9
-        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
     }
 }
