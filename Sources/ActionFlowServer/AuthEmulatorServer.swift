@@ -23,10 +23,7 @@ public struct AuthEmulatorServer: Sendable {
     /// Told of every exchange once it is answered (`serve --inspect`).
     public let observer: ExchangeObserver?
 
-    public static let defaultHost = ServeDefaults.host
-    public static let defaultPort = ServeDefaults.port
-
-    public init(api: EmulatorAPI, host: String = AuthEmulatorServer.defaultHost, port: Int = AuthEmulatorServer.defaultPort, limits: ServerLimits = ServerLimits(), logger: Logger, upstream: UpstreamForwarder? = nil,
+    public init(api: EmulatorAPI, host: String = ServeDefaults.host, port: Int = ServeDefaults.port, limits: ServerLimits = ServerLimits(), logger: Logger, upstream: UpstreamForwarder? = nil,
                 observer: ExchangeObserver? = nil) {
         self.api = api
         self.observer = observer

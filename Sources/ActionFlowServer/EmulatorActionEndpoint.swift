@@ -31,17 +31,16 @@ struct EmulatorActionEndpoint {
         }
         let code = pending ?? nil
         /// `INVALID_OOB_CODE` (or the emulator's 501 for a code of another kind) becomes the mode's
-        /// "expired or already used" answer; other errors answer as the API does.
-        func applying(expired: [String: String], success: (UpdateAccountResponse) -> [String: String]) -> APIResponse {
+        /// "expired or already used" answer; other errors answer as the API does. A continue URL,
+        /// where the mode follows one, is where it then sends the browser.
+        func applying(expired: [String: String], redirecting: Bool = true, success: (UpdateAccountResponse) -> [String: String]) -> APIResponse {
             do throws(AuthFailure) {
                 let applied = try onProject { (project) throws(AuthFailure) in
                     try project.update(UpdateAccountRequest(oobCode: oobCode), caller: .client)
                 }
-                if let continueUrl { return Self.redirect(continueUrl) }
+                if redirecting, let continueUrl { return Self.redirect(continueUrl) }
                 return Self.answer(200, success(applied))
-            } catch .server(.invalidOobCode, _) {
-                return Self.answer(400, expired)
-            } catch .server(.notImplemented, _) {
+            } catch .server(.invalidOobCode, _), .server(.notImplemented, _) {
                 return Self.answer(400, expired)
             } catch {
                 return api.response(for: error)
@@ -53,18 +52,8 @@ struct EmulatorActionEndpoint {
             guard code?.requestType == .recoverEmail else {
                 return Self.answer(400, ["error": "Requested mode does not match the OOB code provided.", "instructions": retry])
             }
-            do throws(AuthFailure) {
-                let applied = try onProject { (project) throws(AuthFailure) in
-                    try project.update(UpdateAccountRequest(oobCode: oobCode), caller: .client)
-                }
-                return Self.answer(200, ["success": "The email has been successfully reset.", "email": applied.email ?? ""])
-            } catch .server(.invalidOobCode, _) {
-                return Self.answer(400, ["error": "Your request to revert your email has expired or the link has already been used.", "instructions": retry])
-            } catch .server(.notImplemented, _) {
-                return Self.answer(400, ["error": "Your request to revert your email has expired or the link has already been used.", "instructions": retry])
-            } catch {
-                return api.response(for: error)
-            }
+            let expired = ["error": "Your request to revert your email has expired or the link has already been used.", "instructions": retry]
+            return applying(expired: expired, redirecting: false) { ["success": "The email has been successfully reset.", "email": $0.email ?? ""] }
         case "resetPassword":
             guard let code, code.requestType == .passwordReset else {
                 return Self.answer(400, ["error": "Your request to reset your password has expired or the link has already been used.", "instructions": "Try resetting your password again."])

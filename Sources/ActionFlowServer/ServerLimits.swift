@@ -17,16 +17,10 @@ public struct ServerLimits: Sendable, Equatable {
     public var lingerBytes: Int
     public var lingerTime: Duration
 
-    public static let defaultMaxHeaderBytes = ServeDefaults.maxHeaderBytes
-    /// The HTTP parser's own ceiling on a request head.
-    public static let parserHeaderCeiling = ServeDefaults.parserHeaderCeiling
-    public static let defaultMaxConnections = ServeDefaults.maxConnections
-    public static let defaultIdleTimeout = ServeDefaults.idleTimeout
-
     public init(
-        maxHeaderBytes: Int = ServerLimits.defaultMaxHeaderBytes,
-        maxConnections: Int = ServerLimits.defaultMaxConnections,
-        idleTimeout: Duration = ServerLimits.defaultIdleTimeout,
+        maxHeaderBytes: Int = ServeDefaults.maxHeaderBytes,
+        maxConnections: Int = ServeDefaults.maxConnections,
+        idleTimeout: Duration = ServeDefaults.idleTimeout,
         lingerBytes: Int = 16 * 1024 * 1024,
         lingerTime: Duration = .seconds(5)
     ) {
@@ -38,7 +32,7 @@ public struct ServerLimits: Sendable, Equatable {
     }
 
     /// The head size the parser enforces: `maxHeaderBytes`, within the parser's own ceiling.
-    var enforcedHeaderBytes: Int { min(maxHeaderBytes, Self.parserHeaderCeiling) }
+    var enforcedHeaderBytes: Int { min(maxHeaderBytes, ServeDefaults.parserHeaderCeiling) }
 
     /// Raises this process's open-file limit to its hard limit (servers need one descriptor per
     /// connection; many systems start with 1024) and returns how many connections it allows,

@@ -346,7 +346,7 @@ public struct Interface: Sendable {
         var commands: [InterfaceCommand] = []
         if let now, var typing, typing.due <= now {
             typing.typed += 1
-            typing.due = now.addingTimeInterval(Self.typingPause / max(0.01, speed))
+            typing.due = now.addingTimeInterval(Replay.typingPause / max(0.01, speed))
             self.typing = typing
             if typing.typed >= typing.total { commands += finishTyping() }
         }
@@ -365,9 +365,6 @@ public struct Interface: Sendable {
         }
         return commands
     }
-
-    /// Seconds between two typed characters.
-    static let typingPause = Replay.typingPause
 
     /// Why the link domains of `project` are not checked, if they are not: the demo project's
     /// domains are examples, and nothing is fetched from an address the user did not name.

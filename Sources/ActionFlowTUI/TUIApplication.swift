@@ -32,12 +32,13 @@ final class ReplyQueue: Sendable {
     }
 
     /// The replies to one effect.
-    func post(_ replies: [AppEvent]) {
-        content.withLock { content in
-            content.replies.append(replies)
-            Self.wake(content)
-        }
-    }
+    func post(_ replies: [AppEvent]) { change { $0.replies.append(replies) } }
+
+    /// Panes laid out away from the loop, which wakes to take them.
+    func post(_ panes: [PanePreparation.Pane]) { change { $0.preparedPanes = panes } }
+
+    /// A message for the interface from work done off the loop.
+    func post(message: InterfaceMessage) { change { $0.messages.append(message) } }
 
     /// Traffic seen by the server. Only the first post since the loop last took them wakes it:
     /// under load the loop takes them in batches, not one wake per request.
@@ -50,18 +51,23 @@ final class ReplyQueue: Sendable {
         }
     }
 
-    func takeObserved() -> [AppEvent] {
+    func take() -> [[AppEvent]] { take(\.replies, leaving: []) }
+    func takeObserved() -> [AppEvent] { take(\.observed, leaving: []) }
+    func takeMessages() -> [InterfaceMessage] { take(\.messages, leaving: []) }
+    func takePreparedPanes() -> [PanePreparation.Pane]? { take(\.preparedPanes, leaving: nil) }
+
+    /// Changes the content and wakes the loop.
+    private func change(_ body: (inout Content) -> Void) {
         content.withLock { content in
-            defer { content.observed = [] }
-            return content.observed
+            body(&content)
+            Self.wake(content)
         }
     }
 
-    /// Panes laid out away from the loop, which wakes to take them.
-    func post(_ panes: [PanePreparation.Pane]) {
+    private func take<Value: Sendable>(_ field: WritableKeyPath<Content, Value> & Sendable, leaving empty: Value) -> Value {
         content.withLock { content in
-            content.preparedPanes = panes
-            Self.wake(content)
+            defer { content[keyPath: field] = empty }
+            return content[keyPath: field]
         }
     }
 
@@ -70,35 +76,6 @@ final class ReplyQueue: Sendable {
         guard content.wakeDescriptor >= 0 else { return }
         var byte: UInt8 = 1
         _ = write(content.wakeDescriptor, &byte, 1)
-    }
-
-    /// A message for the interface from work done off the loop.
-    func post(message: InterfaceMessage) {
-        content.withLock { content in
-            content.messages.append(message)
-            Self.wake(content)
-        }
-    }
-
-    func takeMessages() -> [InterfaceMessage] {
-        content.withLock { content in
-            defer { content.messages = [] }
-            return content.messages
-        }
-    }
-
-    func takePreparedPanes() -> [PanePreparation.Pane]? {
-        content.withLock { content in
-            defer { content.preparedPanes = nil }
-            return content.preparedPanes
-        }
-    }
-
-    func take() -> [[AppEvent]] {
-        content.withLock { content in
-            defer { content.replies = [] }
-            return content.replies
-        }
     }
 }
 

@@ -116,7 +116,7 @@ struct InterfaceLoopTests {
         #expect(loop.screen.contains("Sign in"))
         loop.keys(.character("n"))
         // A few characters in: the email is being typed, nothing is sent yet.
-        for _ in 0..<4 { loop.wait(Interface.typingPause) }
+        for _ in 0..<4 { loop.wait(Replay.typingPause) }
         #expect(loop.emailField.contains("bob@"), "\(loop.screen)")
         #expect(!loop.emailField.contains("bob@example.com"))
         #expect(loop.model.driver.session.exchanges.isEmpty)

@@ -2,7 +2,7 @@ import ActionFlowTUI
 
 /// A terminal in memory: keeps the last frame and counts what each present would send.
 @MainActor
-public final class MemoryTerminal: TerminalDriver {
+public final class MemoryTerminal {
     public private(set) var width: Int
     public private(set) var height: Int
     public let colorMode: ColorMode

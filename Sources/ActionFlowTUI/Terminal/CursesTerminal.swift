@@ -48,7 +48,7 @@ public enum TerminalInput: Sendable, Equatable {
 /// one write each: curses' own update (its copy of the screen, compared again cell by cell,
 /// and a terminfo expansion at each change of colour) cost more than the rest of a key.
 @MainActor
-public final class CursesTerminal: TerminalDriver {
+public final class CursesTerminal {
     public private(set) var colorMode: ColorMode = .monochrome
     private var screen: Frame?
     private var drawing = DrawingStrings()
@@ -285,11 +285,13 @@ public final class CursesTerminal: TerminalDriver {
         invalidate()
     }
 
+    /// Forgets what is on screen so the next `present` draws every cell (after resume or resize).
     public func invalidate() {
         screen = nil
         cursorShown = nil
     }
 
+    /// Draws the frame, sending only the cells that differ from the last one presented.
     public func present(_ frame: Frame) {
         var bytes = output
         bytes.removeAll(keepingCapacity: true)

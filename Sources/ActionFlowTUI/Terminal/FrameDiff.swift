@@ -1,17 +1,5 @@
 import Foundation
 
-/// Something that shows frames: a real terminal through curses, or memory for tests.
-@MainActor
-public protocol TerminalDriver: AnyObject {
-    var width: Int { get }
-    var height: Int { get }
-    var colorMode: ColorMode { get }
-    /// Draws the frame, sending only the cells that differ from the last one presented.
-    func present(_ frame: Frame)
-    /// Forgets what is on screen so the next `present` draws every cell (after resume or resize).
-    func invalidate()
-}
-
 /// The cells that changed between two frames, grouped in runs along each row.
 public enum FrameDiff {
     public struct Run: Hashable, Sendable {
