@@ -84,11 +84,7 @@ extension SimulatedProject {
         guard let provider else {
             return SignInResponse(kind: "identitytoolkit#SignupNewUserResponse", localId: account.localId, email: account.email, displayName: account.displayName, idToken: nil, refreshToken: nil, expiresIn: nil)
         }
-        let tokens = issueTokens(account, provider: provider)
-        return SignInResponse(
-            kind: "identitytoolkit#SignupNewUserResponse", localId: account.localId, email: account.email, displayName: account.displayName,
-            idToken: tokens.idToken, refreshToken: tokens.refreshToken, expiresIn: tokens.expiresIn
-        )
+        return signInResponse(account, kind: "identitytoolkit#SignupNewUserResponse", provider: provider)
     }
 
     // MARK: signInWithPassword
@@ -393,10 +389,7 @@ extension SimulatedProject {
         }
         account.lastLoginAt = clock.now
         insert(account)
-        let tokens = issueTokens(account, provider: "password")
-        return SignInResponse(
-            kind: "identitytoolkit#EmailLinkSigninResponse", localId: account.localId, email: email, displayName: account.displayName,
-            idToken: tokens.idToken, refreshToken: tokens.refreshToken, expiresIn: tokens.expiresIn, isNewUser: isNewUser
-        )
+        // `setEmail` above: the account's email is `email`.
+        return signInResponse(account, kind: "identitytoolkit#EmailLinkSigninResponse", provider: "password", isNewUser: isNewUser)
     }
 }

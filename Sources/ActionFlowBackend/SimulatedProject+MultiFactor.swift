@@ -170,7 +170,7 @@ extension SimulatedProject {
             "signInProvider": provider, "projectId": configuration.projectId,
         ]
         if let tenant { payload["tenantId"] = tenant.tenantId }
-        let json = JSONOutput.string(plain: payload, format: JSONOutput.Format(sortedKeys: true)) ?? "{}"
+        let json = JSONOutput.string(plain: payload, format: .wire) ?? "{}"
         var response = SignInResponse(kind: kind, localId: account.localId, email: email, idToken: nil, refreshToken: nil, expiresIn: nil, registered: registered, isNewUser: isNewUser)
         response.mfaPendingCredential = Data(json.utf8).base64EncodedString()
         response.mfaInfo = factors.map { Self.record($0, obfuscating: true) }

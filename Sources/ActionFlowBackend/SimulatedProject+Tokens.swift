@@ -73,7 +73,7 @@ extension SimulatedProject {
         if let name = account.displayName { claims["name"] = name }
         if let picture = account.photoUrl { claims["picture"] = picture }
         if provider == "anonymous" { claims["provider_id"] = "anonymous" }
-        let payload = Data((JSONOutput.string(plain: claims, format: Self.tokenJSON) ?? "{}").utf8)
+        let payload = Data((JSONOutput.string(plain: claims, format: .wire) ?? "{}").utf8)
         let token = "eyJhbGciOiJub25lIiwidHlwIjoiSldUIn0." + Self.base64URL(payload) + "."
         sessions[token] = Session(localId: account.localId, generation: account.sessionGeneration, provider: provider, issuedAt: issuedAt)
         return token
@@ -134,9 +134,6 @@ extension SimulatedProject {
 
     // MARK: Encodings
 
-    /// Claims and records as `JSONSerialization` writes them with `.sortedKeys, .withoutEscapingSlashes`.
-    static let tokenJSON = JSONOutput.Format(sortedKeys: true)
-
     /// The emulator's refresh token: base64 of a JSON record.
     static func encodeRefreshToken(localId: String, provider: String, projectId: String, tenantId: String?) -> String {
         var record: [String: Any] = [
@@ -144,7 +141,7 @@ extension SimulatedProject {
             "extraClaims": [String: Any](), "projectId": projectId,
         ]
         if let tenantId { record["tenantId"] = tenantId }
-        return Data((JSONOutput.string(plain: record, format: tokenJSON) ?? "").utf8).base64EncodedString()
+        return Data((JSONOutput.string(plain: record, format: .wire) ?? "").utf8).base64EncodedString()
     }
 
     /// A refresh token's record, or nil when it is not one (Node's base64 reading is lenient:

@@ -8,17 +8,9 @@ public enum ActionCodeOperation: String, Sendable, Codable, CaseIterable {
     case revertSecondFactorAddition
     case unknown
 
-    /// Parses a `mode` query value; anything unrecognised is `.unknown`.
+    /// Parses a `mode` query value; anything unrecognised is `.unknown` (whose `mode` is nil).
     public init(mode: String) {
-        switch mode {
-        case "resetPassword": self = .passwordReset
-        case "verifyEmail": self = .verifyEmail
-        case "recoverEmail": self = .recoverEmail
-        case "signIn": self = .emailLink
-        case "verifyAndChangeEmail": self = .verifyAndChangeEmail
-        case "revertSecondFactorAddition": self = .revertSecondFactorAddition
-        default: self = .unknown
-        }
+        self = Self.allCases.first { $0.mode == mode } ?? .unknown
     }
 
     /// The `mode` query value, nil for `.unknown`.

@@ -31,6 +31,8 @@ public enum JSONOutput {
         /// serve's replies: compact, keys sorted (`JSONEncoder` otherwise orders an object's
         /// members by its dictionary's hash, so two answers of the same value could differ).
         public static let wire = Format(sortedKeys: true)
+        /// Exchange records: pretty, sorted, so that they read the same every run.
+        public static let record = Format(pretty: true, sortedKeys: true)
         /// `--json`: pretty, sorted, safe on a terminal.
         public static let command = Format(pretty: true, sortedKeys: true, terminalSafe: true)
         /// `--jsonl`: `command` on one line.

@@ -102,14 +102,12 @@ public enum SecretMasking {
     /// with sorted keys so records read the same every run. Text that is not JSON is masked as links.
     public static func maskJSON(_ data: Data) -> String {
         guard let document = try? bodyDecoder.decode(JSONValue.self, from: data),
-              let masked = try? JSONOutput.string(maskJSONValue(document, key: nil), format: maskedFormat) else {
+              let masked = try? JSONOutput.string(maskJSONValue(document, key: nil), format: .record) else {
             return maskLinks(in: String(decoding: data, as: UTF8.self))
         }
         return masked
     }
 
-    /// Pretty-printed with sorted keys, so that records read the same every run.
-    private static let maskedFormat = JSONOutput.Format(pretty: true, sortedKeys: true)
     /// Shared (both are thread-safe): every exchange of a flow is masked.
     private static let bodyFormat = JSONOutput.Format()
     private static let bodyDecoder = JSONDecoder()

@@ -79,7 +79,7 @@ public struct APIResponse: Sendable {
 
     /// A JSON object built from plain values (for answers with no wire type of their own).
     static func jsonObject(_ object: [String: Any], status: Int = 200) -> APIResponse {
-        let data = JSONOutput.string(plain: object, format: JSONOutput.Format(sortedKeys: true)).map { Data($0.utf8) } ?? Data("{}".utf8)
+        let data = JSONOutput.string(plain: object, format: .wire).map { Data($0.utf8) } ?? Data("{}".utf8)
         return APIResponse(status: status, contentType: jsonType, body: data)
     }
 

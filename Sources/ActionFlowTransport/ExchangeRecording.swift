@@ -17,11 +17,11 @@ extension ExchangeRecord {
         switch result {
         case .success(let response):
             status = 200
-            responseBody = Self.maskedJSON(response)
+            responseBody = SecretMasking.maskedJSON(response)
             answer = Self.unmaskedJSON(response)
         case .failure(.server(let code, let detail)):
             status = 400
-            responseBody = Self.maskedJSON(ErrorEnvelope(failure: code, detail: detail))
+            responseBody = SecretMasking.maskedJSON(ErrorEnvelope(failure: code, detail: detail))
             failure = .server(code, detail: detail)
         case .failure(.network(.httpStatus(let httpStatus, let body))):
             status = httpStatus
@@ -33,22 +33,17 @@ extension ExchangeRecord {
             failure = other
         }
         self.init(
-            id: id, request: Self.requestLine(operation, apiKey: apiKey), requestBody: Self.maskedJSON(request),
+            id: id, request: Self.requestLine(operation, apiKey: apiKey), requestBody: SecretMasking.maskedJSON(request),
             requestHeaders: headers, status: status, responseBody: responseBody, failure: failure,
             startedAt: startedAt, duration: duration,
             unmasked: UnmaskedRequest(body: Self.unmaskedJSON(request), apiKey: apiKey, response: answer)
         )
     }
 
-    /// A request or response body as sent, laid out as `maskedJSON` lays it out.
+    /// A request or response body as sent, laid out as `SecretMasking.maskedJSON` lays it out.
     static func unmaskedJSON(_ value: some Encodable) -> String {
-        if let text = try? JSONOutput.string(value, format: unmaskedFormat) { return text }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-        return (try? encoder.encode(value)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+        (try? JSONOutput.string(value, format: .record)) ?? "{}"
     }
-
-    private static let unmaskedFormat = JSONOutput.Format(pretty: true, sortedKeys: true)
 
     /// `POST /v1/accounts:sendOobCode?key=fake-a…(masked)`.
     public static func requestLine(_ operation: IdentityToolkitOperation, apiKey: String?) -> String {
@@ -60,11 +55,6 @@ extension ExchangeRecord {
     public var operation: IdentityToolkitOperation? {
         let path = request.split(separator: " ", maxSplits: 1).dropFirst().first?.prefix { $0 != "?" } ?? ""
         return IdentityToolkitOperation.allCases.first { RESTTransportConfiguration.path(of: $0) == path }
-    }
-
-    /// The masked JSON of a request or response body.
-    public static func maskedJSON(_ value: some Encodable) -> String {
-        SecretMasking.maskedJSON(value)
     }
 
     /// Runs a call and measures it.

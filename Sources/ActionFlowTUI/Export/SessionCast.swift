@@ -132,6 +132,6 @@ public struct SessionCast: Sendable {
 
     /// As `JSONSerialization` writes it with `.sortedKeys, .fragmentsAllowed, .withoutEscapingSlashes`.
     private static func json(_ value: Any) -> String {
-        JSONOutput.string(plain: value, format: JSONOutput.Format(sortedKeys: true)) ?? "null"
+        JSONOutput.string(plain: value, format: .wire) ?? "null"
     }
 }
