@@ -114,11 +114,6 @@ public enum Effect: Sendable, Hashable, Codable {
     /// The effect of the device at this index (sessions of several devices only): its replies
     /// come back as `AppEvent.onDevice` with the same index.
     indirect case onDevice(Int, Effect)
-
-    /// The effect without its device.
-    public var unwrapped: Effect {
-        if case .onDevice(_, let effect) = self { effect.unwrapped } else { self }
-    }
 }
 
 /// Who makes a call: the app, the hosted web widget in a browser, or a mail security scanner.

@@ -5,7 +5,7 @@ import Foundation
 /// (project, mailbox, clock) is the session's, not the app's.
 public struct AppState: Sendable, Equatable, Codable {
     /// The newsletter app's current screen.
-    public var screen: AppScreen
+    public var screen: AppScreen = .articles
     /// The signed-in user as the app caches it; stale until reloaded with `accounts:lookup`.
     public var session: CachedUser?
     /// Where the user was going when the app asked them to sign in or verify.
@@ -13,7 +13,7 @@ public struct AppState: Sendable, Equatable, Codable {
     /// The email action flow in progress, if any.
     public var flow: FlowProgress?
     /// Which app the user is looking at on the device.
-    public var location: DeviceLocation
+    public var location: DeviceLocation = .app
     public var device: Device
     /// The settings template the app sends; `url` nil means "the screen the user was trying to reach".
     public var settings: ActionCodeSettings
@@ -26,43 +26,29 @@ public struct AppState: Sendable, Equatable, Codable {
     /// The last link tapped or pasted, and what the device did with it.
     public var lastLink: LinkVisit?
     /// How many of the world's messages the mail app has listed (it lists on opening).
-    public var listedMessages: Int
+    public var listedMessages = 0
     /// How many of the world's messages the user has seen in the mail app (the rest are unread);
     /// nil in sessions saved before it was kept.
     public var seenMessages: Int?
     /// Messages the mail security scanner has already opened.
-    public var scannedMessageIDs: Set<String>
+    public var scannedMessageIDs: Set<String> = []
     /// Operations waiting for the transport.
-    public var busy: Set<BusyTask>
+    public var busy: Set<BusyTask> = []
     public var banner: ErrorBanner?
     /// The email the app remembers for finishing email-link sign-in (as apps keep it in storage).
     public var emailForSignIn: String?
     /// The newsletter subscription, kept by the app itself.
-    public var subscribed: Bool
+    public var subscribed = false
     /// The link the app last cold-started from, having been killed before the tap.
     public var coldStartLink: String?
     /// The phone second factor being added, until it is enrolled or refused.
     public var addingSecondFactor: SecondFactorEnrollment?
 
     public init(device: Device, settings: ActionCodeSettings, continueURLBase: String = "https://www.example.com", locale: String? = nil) {
-        screen = .articles
-        session = nil
-        pendingDestination = nil
-        flow = nil
-        location = .app
         self.device = device
         self.settings = settings
-        sentSettings = nil
         self.continueURLBase = continueURLBase
         self.locale = locale
-        lastLink = nil
-        listedMessages = 0
-        scannedMessageIDs = []
-        busy = []
-        banner = nil
-        emailForSignIn = nil
-        subscribed = false
-        coldStartLink = nil
     }
 
     /// The platform whose SDK the app uses: decides `clientType`.

@@ -13,9 +13,7 @@ extension Session {
                 return []
             }
             app.flow?.step = .signingIn
-            let call = AuthCall.signInWithEmailLink(SignInWithEmailLinkRequest(email: email, oobCode: code))
-            log(.request(call, by: .app, purpose: .emailConfirmed))
-            return start(.call(call, by: .app))
+            return send(.signInWithEmailLink(SignInWithEmailLinkRequest(email: email, oobCode: code)), for: .emailConfirmed)
         default:
             return []
         }

@@ -173,8 +173,7 @@ extension Session {
             app.banner = ErrorBanner(message: "This app does not handle \(Narration.safe(mode)) links", code: nil, retry: nil)
             return []
         }
-        log(.request(call, by: .app, purpose: .handleLink(continueURL: continueURL)))
-        return start(.call(call, by: .app))
+        return send(call, for: .handleLink(continueURL: continueURL))
     }
 
     /// What the app's SDK is given, and how the narration says it: the action URL inside a
@@ -221,9 +220,7 @@ extension Session {
                 }
                 continue
             }
-            let call = AuthCall(load)
-            log(.request(call, by: .mailScanner, purpose: .scannerPreOpened(subject: message.subject)))
-            effects += start(.call(call, by: .mailScanner))
+            effects += send(AuthCall(load), by: .mailScanner, for: .scannerPreOpened(subject: message.subject))
         }
         return effects
     }

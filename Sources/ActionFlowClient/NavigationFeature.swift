@@ -18,9 +18,7 @@ extension Session {
         case .signInSubmitted(let email, let password):
             app.location = .app
             app.banner = nil
-            let call = AuthCall.signInWithPassword(SignInWithPasswordRequest(email: email, password: password))
-            log(.request(call, by: .app, purpose: .signInForm))
-            return start(.call(call, by: .app))
+            return send(.signInWithPassword(SignInWithPasswordRequest(email: email, password: password)), for: .signInForm)
 
         case .forgotPasswordTapped:
             app.location = .app

@@ -15,9 +15,7 @@ extension Session {
             }
             app.flow?.step = .confirmingNewPassword
             app.banner = nil
-            let call = AuthCall.resetPassword(ResetPasswordRequest(oobCode: code, newPassword: password))
-            log(.request(call, by: .app, purpose: .newPasswordForm))
-            return start(.call(call, by: .app))
+            return send(.resetPassword(ResetPasswordRequest(oobCode: code, newPassword: password)), for: .newPasswordForm)
         default:
             return []
         }
@@ -34,9 +32,7 @@ extension Session {
         }
         app.flow?.step = .signingIn
         app.flow?.email = email
-        let call = AuthCall.signInWithPassword(SignInWithPasswordRequest(email: email, password: newPassword))
-        log(.request(call, by: .app, purpose: .signInWithNewPassword))
-        return start(.call(call, by: .app))
+        return send(.signInWithPassword(SignInWithPasswordRequest(email: email, password: newPassword)), for: .signInWithNewPassword)
     }
 
     mutating func codeChecked(_ response: ResetPasswordResponse) -> [Effect] {

@@ -41,12 +41,6 @@ public struct NamedDevice: Sendable, Equatable {
 }
 
 extension Scenario {
-    /// The first device (with one device, the only one).
-    public var device: Device {
-        get { devices[0].device }
-        set { devices[0].device = newValue }
-    }
-
     /// The devices the scenario starts with, each with the scenario's settings, locale and web origin.
     public var initialDevices: [SessionDevice] {
         devices.map { SessionDevice(name: $0.name, device: $0.device, settings: settings, continueURLBase: continueURLBase, locale: locale) }

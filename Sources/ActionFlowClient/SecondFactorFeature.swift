@@ -19,9 +19,7 @@ extension Session {
                 return []
             }
             app.addingSecondFactor = SecondFactorEnrollment(phoneNumber: phoneNumber)
-            let call = AuthCall.startMfaEnrollment(StartMfaEnrollmentRequest(idToken: token, phoneEnrollmentInfo: PhoneEnrollmentInfo(phoneNumber: phoneNumber)))
-            log(.request(call, by: .app, purpose: .addSecondFactor))
-            return start(.call(call, by: .app))
+            return send(.startMfaEnrollment(StartMfaEnrollmentRequest(idToken: token, phoneEnrollmentInfo: PhoneEnrollmentInfo(phoneNumber: phoneNumber))), for: .addSecondFactor)
         case .textMessagesRead(let messages):
             app.busy.remove(.secondFactor)
             guard let adding = app.addingSecondFactor, let sessionInfo = adding.sessionInfo else { return [] }
@@ -32,9 +30,7 @@ extension Session {
             }
             log(.textMessageArrived(phoneNumber: message.phoneNumber))
             let verification = PhoneVerificationInfo(sessionInfo: sessionInfo, code: message.code)
-            let call = AuthCall.finalizeMfaEnrollment(FinalizeMfaEnrollmentRequest(idToken: token, phoneVerificationInfo: verification))
-            log(.request(call, by: .app, purpose: .finishSecondFactor))
-            return start(.call(call, by: .app))
+            return send(.finalizeMfaEnrollment(FinalizeMfaEnrollmentRequest(idToken: token, phoneVerificationInfo: verification)), for: .finishSecondFactor)
         default:
             return []
         }

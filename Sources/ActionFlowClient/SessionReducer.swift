@@ -115,6 +115,12 @@ extension Session {
         journal.append(JournalEntry(at: now, fact, device: device))
     }
 
+    /// Journals a call with why it is made, then starts it.
+    mutating func send(_ call: AuthCall, by caller: Caller = .app, for purpose: CallPurpose) -> [Effect] {
+        log(.request(call, by: caller, purpose: purpose))
+        return start(.call(call, by: caller))
+    }
+
     /// Marks the effect's work as busy and returns it.
     mutating func start(_ effect: Effect) -> [Effect] {
         app.busy.insert(effect.busyTask)

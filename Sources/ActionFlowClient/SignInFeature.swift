@@ -132,9 +132,7 @@ extension Session {
         let request = SendOobCodeRequest(requestType: type, email: type == .verifyEmail ? nil : email, idToken: type == .verifyEmail ? app.session?.idToken : nil, settings: sent, clientType: platform)
         app.flow = FlowProgress(kind: FlowKind(type), step: .requesting, email: email, continueURL: sent.url)
         app.sentSettings = sent
-        let call = AuthCall.sendOobCode(request, locale: app.locale)
-        log(.request(call, by: .app, purpose: .sendEmail(recipient: email)))
-        return start(.call(call, by: .app))
+        return send(.sendOobCode(request, locale: app.locale), for: .sendEmail(recipient: email))
     }
 
     mutating func emailSent(_ request: SendOobCodeRequest, locale: String?) -> [Effect] {

@@ -17,9 +17,7 @@ extension Session {
                 log(.refused(.reloadNeedsSignIn))
                 return []
             }
-            let call = AuthCall.lookup(LookupRequest(idToken: token))
-            log(.request(call, by: .app, purpose: .reloadTapped))
-            return start(.call(call, by: .app))
+            return send(.lookup(LookupRequest(idToken: token)), for: .reloadTapped)
         default:
             return []
         }
@@ -33,8 +31,6 @@ extension Session {
             return resume()
         }
         app.flow?.step = .reloadingUser
-        let call = AuthCall.lookup(LookupRequest(idToken: token))
-        log(.request(call, by: .app, purpose: .reloadAfterApplying(cachedVerified: app.session?.emailVerified ?? false)))
-        return start(.call(call, by: .app))
+        return send(.lookup(LookupRequest(idToken: token)), for: .reloadAfterApplying(cachedVerified: app.session?.emailVerified ?? false))
     }
 }

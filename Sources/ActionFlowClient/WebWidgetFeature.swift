@@ -23,9 +23,7 @@ extension Session {
     mutating func webWidgetNewPassword(_ password: String) -> [Effect]? {
         guard case .webWidget(var page) = app.location, let save = page.handler.submitNewPassword(password) else { return nil }
         app.location = .webWidget(page)
-        let call = AuthCall(save)
-        log(.request(call, by: .webWidget, purpose: .newPasswordForm))
-        return start(.call(call, by: .webWidget))
+        return send(AuthCall(save), by: .webWidget, for: .newPasswordForm)
     }
 
     /// The hosted page loads and does what its mode says: checks a reset code, applies a
@@ -51,9 +49,7 @@ extension Session {
             }
             return []
         }
-        let call = AuthCall(load)
-        log(.request(call, by: .webWidget, purpose: .webWidgetLoaded(actionURL: actionURL)))
-        return start(.call(call, by: .webWidget))
+        return send(AuthCall(load), by: .webWidget, for: .webWidgetLoaded(actionURL: actionURL))
     }
 
     /// The hosted page sent the browser on to `target`, the continue URL with the link's

@@ -74,6 +74,13 @@ struct ActionFlowCommand: AsyncParsableCommand {
     }
 }
 
+/// Says `message` on standard error, a line of its own, and gives the exit status to throw
+/// (2, a usage or input error, unless told).
+public func failing(_ message: String, _ status: ExitCode = ExitCode(2)) -> ExitCode {
+    FileHandle.standardError.write(Data((message + "\n").utf8))
+    return status
+}
+
 /// The program's entry point, called on the main thread by the `actionflow` executable's
 /// main.swift: the command runs in a task, and the main thread serves the main actor's queue
 /// with libdispatch's public `dispatchMain()` until the command exits.

@@ -71,8 +71,7 @@ struct DoctorCommand: AsyncParsableCommand {
             guard (0.1...600).contains(timeout) else { throw ValidationError("--timeout must be between 0.1 and 600 seconds") }
             fetcher = try AssociationFetcher(caCertificates: cacert, resolve: resolve, timeoutSeconds: timeout)
         } catch {
-            FileHandle.standardError.write(Data("actionflow doctor: \(error)\n".utf8))
-            throw ExitCode(2)
+            throw failing("actionflow doctor: \(error)")
         }
         var checks = await Self.checks(loaded, authorities: targets.map(\.authority), continueURLs: continueURLs, fetcher: fetcher)
             + (configuration?.hostingChecks(loaded) ?? [])

@@ -127,8 +127,7 @@ struct ExportCommand: AsyncParsableCommand {
         do {
             try write(prepared.chosen, source: source, drawing: prepared.drawing, picturesFolder: prepared.picturesFolder)
         } catch {
-            FileHandle.standardError.write(Data("actionflow export: \(error)\n".utf8))
-            throw ExitCode(2)
+            throw failing("actionflow export: \(error)")
         }
         if let failure = source.failure {
             FileHandle.standardError.write(Data("actionflow export: the scenario stopped early, exported where it stopped: \(failure)\n".utf8))

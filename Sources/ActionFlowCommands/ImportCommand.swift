@@ -64,15 +64,12 @@ struct ImportCommand: AsyncParsableCommand {
             }
             if let save { try SessionFile.save(flow.recording(project: configuration, source: URL(fileURLWithPath: capture).lastPathComponent), to: save) }
         } catch let error as SessionFileError {
-            FileHandle.standardError.write(Data("actionflow import: \(error)\n".utf8))
-            throw ExitCode(2)
+            throw failing("actionflow import: \(error)")
         } catch let error as OutputFile.Refused {
-            FileHandle.standardError.write(Data("actionflow import: --save \(error)\n".utf8))
-            throw ExitCode(2)
+            throw failing("actionflow import: --save \(error)")
         } catch {
             let reason = (error as? CaptureError)?.description ?? (error as? MappedFile.Failure)?.description ?? Self.readFailure(error)
-            FileHandle.standardError.write(Data("actionflow import: \(UntrustedText.sanitize(source)): \(reason)\n".utf8))
-            throw ExitCode(2)
+            throw failing("actionflow import: \(UntrustedText.sanitize(source)): \(reason)")
         }
         print(output)
     }

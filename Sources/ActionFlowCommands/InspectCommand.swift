@@ -47,8 +47,7 @@ struct InspectCommand: ParsableCommand {
         do {
             return try ProjectFileOption.load(projectFile).authorizedDomains
         } catch {
-            FileHandle.standardError.write(Data("actionflow inspect: \(error)\n".utf8))
-            throw ExitCode(2)
+            throw failing("actionflow inspect: \(error)")
         }
     }
 
@@ -85,16 +84,14 @@ struct InspectCommand: ParsableCommand {
         let rendered = Self.render(text, json: json, authorizedDomains: try authorizedDomains(), sdks: try profiles())
         if let output = rendered.output { print(output) }
         if let error = rendered.error {
-            FileHandle.standardError.write(Data("actionflow inspect: \(error.description)\n".utf8))
-            throw ExitCode(2)
+            throw failing("actionflow inspect: \(error.description)")
         }
     }
 
     private func runStream() throws {
         let input = link == "-" ? STDIN_FILENO : open(link, O_RDONLY)
         guard input >= 0 else {
-            FileHandle.standardError.write(Data("actionflow inspect: cannot open \(UntrustedText.sanitize(link)): \(String(cString: strerror(errno)))\n".utf8))
-            throw ExitCode(2)
+            throw failing("actionflow inspect: cannot open \(UntrustedText.sanitize(link)): \(String(cString: strerror(errno)))")
         }
         defer { if input != STDIN_FILENO { close(input) } }
         let stream = InspectStream(authorizedDomains: try authorizedDomains(), flushEachLine: isatty(input) == 1,
@@ -102,8 +99,7 @@ struct InspectCommand: ParsableCommand {
         do {
             try stream.run(input: input, output: STDOUT_FILENO)
         } catch {
-            FileHandle.standardError.write(Data("actionflow inspect: \(error)\n".utf8))
-            throw ExitCode(2)
+            throw failing("actionflow inspect: \(error)")
         }
     }
 

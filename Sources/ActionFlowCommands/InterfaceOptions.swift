@@ -47,8 +47,7 @@ struct InterfaceSettings {
         do {
             return try TUIApplication.startTerminal(monochrome: monochrome, theme: theme, errorLog: logFile)
         } catch {
-            FileHandle.standardError.write(Data("\(error.description)\n".utf8))
-            throw ExitCode(1)
+            throw failing("\(error.description)", ExitCode(1))
         }
     }
 

@@ -114,8 +114,7 @@ struct MatrixCommand: ParsableCommand {
         do {
             project = try projectFile.load()
         } catch {
-            FileHandle.standardError.write(Data("actionflow matrix: \(error)\n".utf8))
-            throw ExitCode(2)
+            throw failing("actionflow matrix: \(error)")
         }
         if let linkStyle { project.mobileLinkStyle = linkStyle.mobileLinkStyle }
         if migration {

@@ -76,8 +76,7 @@ struct ProjectInitCommand: AsyncParsableCommand {
             let questions = text.components(separatedBy: "# QUESTION:").count - 1
             FileHandle.standardError.write(Data((UntrustedText.sanitize("wrote \(output) for \(config.projectId?.value ?? "?") from \(config.files.count) file(s); \(questions) question(s) to answer in it") + "\n").utf8))
         } catch {
-            FileHandle.standardError.write(Data("actionflow project init: \(error)\n".utf8))
-            throw ExitCode(2)
+            throw failing("actionflow project init: \(error)")
         }
     }
 

@@ -87,8 +87,7 @@ struct RunLaunch {
                 try OutputFile.check(save, inputs: [parsed.source], force: force, option: "--save")
             }
         } catch {
-            FileHandle.standardError.write(Data("actionflow run: \(error)\n".utf8))
-            throw ExitCode(2)
+            throw failing("actionflow run: \(error)")
         }
         let transcript: ScenarioTranscript
         if let rest {
@@ -101,8 +100,7 @@ struct RunLaunch {
             do throws(SessionFileError) {
                 try SessionFile.save(recording, to: save)
             } catch {
-                FileHandle.standardError.write(Data("actionflow run: \(error)\n".utf8))
-                throw ExitCode(2)
+                throw failing("actionflow run: \(error)")
             }
         }
         if let failure = transcript.failure {

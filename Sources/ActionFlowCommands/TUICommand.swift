@@ -85,8 +85,7 @@ struct InterfaceLaunch {
             // What stops the launch is said on the restored screen, never under the interface.
             terminal.stop()
             if let refusal = error as? LaunchRefusal {
-                FileHandle.standardError.write(Data("actionflow: \(refusal.message)\n".utf8))
-                throw ExitCode(2)
+                throw failing("actionflow: \(refusal.message)")
             }
             throw error
         }

@@ -19,8 +19,7 @@ extension ServeCommand {
         do throws(SessionFileError) {
             feed = try TrafficFeed(capture: LiveCapture(project: project, source: "serve --inspect"), savingTo: save, mail: { api.sentMail() })
         } catch {
-            FileHandle.standardError.write(Data("actionflow serve: \(error)\n".utf8))
-            throw ExitCode(2)
+            throw failing("actionflow serve: \(error)")
         }
         // The interface is the log: the server's own lines would draw over it.
         let quietLogger = Logger(label: "actionflow.serve") { _ in SwiftLogNoOpLogHandler() }
@@ -30,8 +29,7 @@ extension ServeCommand {
         do {
             running = try await server.start()
         } catch {
-            FileHandle.standardError.write(Data("actionflow serve: could not listen on \(host):\(port) (\(error))\n".utf8))
-            throw ExitCode(1)
+            throw failing("actionflow serve: could not listen on \(host):\(port) (\(error))", ExitCode(1))
         }
         let served = EmulatorAddress(host: host, port: running.port)
         // Short enough for the status line at 80 columns, with the clock beside it.
@@ -65,8 +63,7 @@ extension ServeCommand {
                 outcome += "; saved \(saved.events) event\(saved.events == 1 ? "" : "s") to \(saved.path) (replay or export it)"
             }
         } catch {
-            FileHandle.standardError.write(Data("actionflow serve: \(error)\n".utf8))
-            throw ExitCode(1)
+            throw failing("actionflow serve: \(error)", ExitCode(1))
         }
         print(UntrustedText.sanitize(outcome))
         if let endingSignal { ts_reraise(endingSignal) }

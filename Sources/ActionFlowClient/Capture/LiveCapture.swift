@@ -83,8 +83,6 @@ public struct EarlierTraffic: Sendable, Equatable, Codable {
     public var calls: [String: Int] = [:]
     public var links = 0
 
-    public init() {}
-
     mutating func count(_ entry: JournalEntry) {
         facts += 1
         switch entry.fact {
