@@ -33,7 +33,7 @@ enum CaptureChecks {
             let narration = flow.narration(source: "fuzz.har")
             violations.expectSafeLines(narration, of: "the narration")
             let session = flow.recording(project: project, source: "fuzz.har").current
-            let outputs = [("the narration", narration), ("the JSON report", JSONOutput.commandOutput(flow.report)),
+            let outputs = [("the narration", narration), ("the JSON report", JSONOutput.commandOutput(CapturedFlow.Report(flow))),
                            ("the review report", ReviewReport(title: "fuzz.har", session: session).markdown),
                            ("the diagram", SequenceDiagram(session).mermaid),
                            ("the masked curl script", CurlScript(title: "fuzz.har", session: flow.recording(project: project, source: "fuzz.har", keepsValues: true).current,

@@ -72,14 +72,6 @@ public struct Replay: Sendable, Equatable {
         return true
     }
 
-    /// Back one event; false at the start.
-    @discardableResult
-    public mutating func back() -> Bool {
-        guard position > 0 else { return false }
-        seek(to: position - 1)
-        return true
-    }
-
     /// The session after the first `target` events, rebuilt from the start.
     public mutating func seek(to target: Int) {
         let target = max(0, min(count, target))

@@ -21,13 +21,8 @@ public struct ScenarioTranscript: Sendable, Equatable {
     /// For each step that sent an event, by the step's index in the scenario, the event's index in
     /// the recording: where the scenario's own words for a step (its caption) apply.
     public var sentEvents: [Int: Int] = [:]
-    public var finalSession: Session? { recording?.current }
 
     public var passed: Bool { failure == nil }
-
-    public var narration: [String] {
-        lines.compactMap { if case .narration(_, let text) = $0 { text } else { nil } }
-    }
 
     /// The transcript as printed by `actionflow run`; `quiet` keeps only steps' results.
     public func text(quiet: Bool = false) -> String {

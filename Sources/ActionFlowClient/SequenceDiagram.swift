@@ -64,14 +64,6 @@ public struct SequenceDiagram: Sendable, Equatable {
     public var lifelines: [Lifeline]
     public var items: [Item]
 
-    public var messages: [Message] {
-        items.compactMap { if case .message(let message) = $0 { message } else { nil } }
-    }
-
-    public var notes: [Note] {
-        items.compactMap { if case .note(let note) = $0 { note } else { nil } }
-    }
-
     /// The lifelines are those of the participants that act (an arrow's ends, a note's span),
     /// in the order of `Participant`, and those of `alwaysShown`, so that a diagram declares no
     /// participant the flow never uses.

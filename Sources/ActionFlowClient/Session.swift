@@ -63,10 +63,6 @@ public struct Session: Sendable, Equatable {
     }
 
     /// A session whose world runs elsewhere: only the app side is kept.
-    public static func remote(project: ProjectConfiguration, app: AppState, now: Date?) -> Session {
-        fresh(project: project, devices: [SessionDevice(app: app)], now: now, simulated: false)
-    }
-
     public static func remote(project: ProjectConfiguration, devices: [SessionDevice], now: Date?) -> Session {
         fresh(project: project, devices: devices, now: now, simulated: false)
     }
@@ -89,11 +85,6 @@ public struct Session: Sendable, Equatable {
 
     /// `embedded` or `rest`: which world the session talks to, as session files name it.
     public var transport: String { isEmbedded ? "embedded" : "rest" }
-
-    /// The narration: every journal entry rendered, one line per fact.
-    public var narration: [String] {
-        journal.flatMap(\.lines)
-    }
 
     /// The last `limit` lines of the narration and how many it has in all, rendering only the
     /// entries those lines come from.

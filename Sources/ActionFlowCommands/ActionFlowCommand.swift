@@ -66,12 +66,6 @@ struct ActionFlowCommand: AsyncParsableCommand {
         guard let first = arguments.first, first.hasPrefix("-") else { return false }
         return !rootOptions.contains { first == $0 || first.hasPrefix($0 + "=") }
     }
-
-    /// Whether these arguments (the program's name left out) run the interface: none at all,
-    /// `tui`, or the interface's options without a command, as `main()` routes them.
-    static func runsInterface(_ arguments: [String]) -> Bool {
-        arguments.isEmpty || arguments.first == TUICommand.configuration.commandName || opensInterface(arguments)
-    }
 }
 
 /// Says `message` on standard error, a line of its own, and gives the exit status to throw

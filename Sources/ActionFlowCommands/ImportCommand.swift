@@ -74,12 +74,6 @@ struct ImportCommand: AsyncParsableCommand {
         print(output)
     }
 
-    /// The command's output for a capture's bytes, or why they are no capture.
-    static func render(_ data: Data, source: String, json: Bool, project: ProjectConfiguration) throws(CaptureError) -> String {
-        let flow = try CapturedFlow.read(data, project: project)
-        return json ? JSONOutput.commandOutput(flow.report) : flow.narration(source: source)
-    }
-
     private static func readFailure(_ error: any Error) -> String {
         let underlying = (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError
         if let code = underlying?.code, underlying?.domain == NSPOSIXErrorDomain, let reason = strerror(Int32(code)) {

@@ -103,13 +103,6 @@ struct InspectCommand: ParsableCommand {
         }
     }
 
-    /// The command's output for `text`, or why it is no action link.
-    static func render(_ text: String, json: Bool, authorizedDomains: [String]?) -> Result<String, LinkParseError> {
-        let rendered = render(text, json: json, authorizedDomains: authorizedDomains, sdks: nil)
-        if let error = rendered.error { return .failure(error) }
-        return .success(rendered.output ?? "")
-    }
-
     /// The output and, for text that is no action link, why. With `sdks`, the SDKs' readings are
     /// printed even then: a hash-router link is no action link to the inspector, but the JS SDK
     /// reads it.

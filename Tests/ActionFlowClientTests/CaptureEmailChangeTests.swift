@@ -22,7 +22,7 @@ struct CaptureEmailChangeTests {
         #expect(flow.actionLinks.first?.email == "new@example.com")
         let narration = flow.narration(source: "change.har")
         #expect(narration.contains("VERIFY_AND_CHANGE_EMAIL for old@example.com, to change it to new@example.com"), "\(narration)")
-        let json = JSONOutput.commandOutput(flow.report)
+        let json = JSONOutput.commandOutput(CapturedFlow.Report(flow))
         #expect(json.contains(#""newEmail" : "new@example.com""#) || json.contains(#""newEmail":"new@example.com""#), "\(json)")
         let recording = flow.recording(project: project, source: "change.har")
         #expect(recording.current.sentMail.map(\.to) == ["new@example.com"])

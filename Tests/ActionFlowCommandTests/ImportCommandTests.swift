@@ -333,3 +333,11 @@ import Testing
         #expect(session.exchanges.first?.requestHeaders["origin"]?.hasPrefix("http://127.0.0.1:") == true)
     }
 }
+
+extension ImportCommand {
+    /// The command's output for a capture's bytes, or why they are no capture.
+    static func render(_ data: Data, source: String, json: Bool, project: ProjectConfiguration) throws(CaptureError) -> String {
+        let flow = try CapturedFlow.read(data, project: project)
+        return json ? JSONOutput.commandOutput(CapturedFlow.Report(flow)) : flow.narration(source: source)
+    }
+}

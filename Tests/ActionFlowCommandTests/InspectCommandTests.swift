@@ -142,3 +142,12 @@ import Testing
         #expect(object["lang"] as? String == "en\u{202E}\u{1B}[31m\u{85}👩‍💻")
     }
 }
+
+extension InspectCommand {
+    /// The command's output for `text`, or why it is no action link.
+    static func render(_ text: String, json: Bool, authorizedDomains: [String]?) -> Result<String, LinkParseError> {
+        let rendered = render(text, json: json, authorizedDomains: authorizedDomains, sdks: nil)
+        if let error = rendered.error { return .failure(error) }
+        return .success(rendered.output ?? "")
+    }
+}

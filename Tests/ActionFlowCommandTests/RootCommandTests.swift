@@ -128,3 +128,11 @@ struct NewcomerTests {
         #expect(entries.filter { $0.kind == "story" }.count == ScenarioLibrary.stories.count)
     }
 }
+
+extension ActionFlowCommand {
+    /// Whether these arguments (the program's name left out) run the interface: none at all,
+    /// `tui`, or the interface's options without a command, as `main()` routes them.
+    static func runsInterface(_ arguments: [String]) -> Bool {
+        arguments.isEmpty || arguments.first == TUICommand.configuration.commandName || opensInterface(arguments)
+    }
+}

@@ -6,9 +6,6 @@ import Foundation
 // the capture is made safe for a terminal (UntrustedText; the JSON writer's terminal-safe form).
 
 extension CapturedFlow {
-    /// `{"operations": [...], "actionLinks": [...], "findings": [...]}`.
-    public var report: Report { Report(self) }
-
     public struct Report: Encodable {
         let flow: CapturedFlow
         /// With `--compare`: each request's captured and simulated answers.
