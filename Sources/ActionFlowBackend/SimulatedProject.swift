@@ -289,7 +289,7 @@ public struct SimulatedProject: Sendable, Equatable, Codable {
             upgraded = try tokenAccount(idToken).account
         }
         if let email, let existing = account(email: email), existing.localId != upgraded?.localId {
-            throw AuthFailure.server(.emailExists, detail: "The email address is already in use by another account.")
+            throw Self.emailInUse
         }
         var account = upgraded ?? newAccount(localId: Self.nonEmpty(request.localId), email: nil, password: nil, displayName: nil, anonymous: false)
         if let email { setEmail(&account, email) }
@@ -325,8 +325,7 @@ public struct SimulatedProject: Sendable, Equatable, Codable {
         guard !request.password.isEmpty else { throw AuthFailure.server(.missingPassword, detail: nil) }
         let protected = self.protected
         guard var account = account(email: email) else {
-            throw protected ? AuthFailure.server(.invalidLoginCredentials, detail: nil)
-                : AuthFailure.server(.emailNotFound, detail: "There is no user record corresponding to this identifier. The user may have been deleted.")
+            throw protected ? AuthFailure.server(.invalidLoginCredentials, detail: nil) : Self.emailNotFound
         }
         guard !account.disabled else { throw Self.userDisabled }
         guard account.password != nil, account.password == request.password else {
@@ -493,7 +492,7 @@ public struct SimulatedProject: Sendable, Equatable, Codable {
             guard let newEmail = request.newEmail else { throw AuthFailure.server(.missingNewEmail, detail: nil) }
             guard EmailSyntax.isValid(newEmail) else { throw AuthFailure.server(.invalidNewEmail, detail: nil) }
             guard account(email: newEmail) == nil else {
-                throw AuthFailure.server(.emailExists, detail: "The email address is already in use by another account.")
+                throw Self.emailInUse
             }
             return Recipient(account: user, email: userEmail, newEmail: newEmail)
         }
@@ -699,7 +698,7 @@ public struct SimulatedProject: Sendable, Equatable, Codable {
         if let existing = linking ?? byEmail {
             guard !existing.disabled else { throw Self.userDisabled }
             if let linking, let byEmail, linking.localId != byEmail.localId {
-                throw AuthFailure.server(.emailExists, detail: "The email address is already in use by another account.")
+                throw Self.emailInUse
             }
             account = existing
             if account.email?.lowercased() != code.email.lowercased() { setEmail(&account, code.email) }
@@ -791,6 +790,7 @@ public struct SimulatedProject: Sendable, Equatable, Codable {
 
     static let userDisabled = AuthFailure.server(.userDisabled, detail: "The user account has been disabled by an administrator.")
     static let emailNotFound = AuthFailure.server(.emailNotFound, detail: "There is no user record corresponding to this identifier. The user may have been deleted.")
+    static let emailInUse = AuthFailure.server(.emailExists, detail: "The email address is already in use by another account.")
 
     func checkAuthEnabled() throws(AuthFailure) {
         if tenant?.disableAuth == true { throw AuthFailure.server(.projectDisabled, detail: nil) }

@@ -120,11 +120,11 @@ public enum JournalText {
         case .clockAdvanceRequested(let seconds):
             return ["advance the project clock by \(SimulatedDuration.describe(seconds))"]
         case .clockAdvanced(let now):
-            return ["project clock now \(Narration.timestamp(now))"]
+            return ["project clock now \(now.iso8601Stamp)"]
         case .worldResetRequested:
             return ["reset the world: preset users, no codes, empty mailbox, clock at its start"]
         case .worldReset(let now):
-            return ["world reset: signed out, empty mailbox\(now.map { ", clock at \(Narration.timestamp($0))" } ?? "")"]
+            return ["world reset: signed out, empty mailbox\(now.map { ", clock at \($0.iso8601Stamp)" } ?? "")"]
         case .serviceFailed(let effect, let failure):
             return ["\(effect.summary) failed: \(Narration.describe(failure))"]
         case .retryRequested:

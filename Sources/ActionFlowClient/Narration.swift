@@ -91,10 +91,6 @@ public enum Narration {
         if old.linkDomain != new.linkDomain { parts.append("linkDomain \(text(new.linkDomain))") }
         return parts.isEmpty ? "unchanged" : parts.joined(separator: ", ")
     }
-
-    static func timestamp(_ date: Date) -> String {
-        date.iso8601Stamp
-    }
 }
 
 extension HostedActionHandler.Failure {

@@ -160,7 +160,7 @@ public struct ReviewReport: Sendable {
             [
                 "- Subject: \(MarkdownText.inline(message.subject))",
                 "- To: \(MarkdownText.code(message.to))",
-                "- Type: \(message.requestType.rawValue), language \(MarkdownText.code(message.locale)), sent \(Narration.timestamp(message.sentAt))",
+                "- Type: \(message.requestType.rawValue), language \(MarkdownText.code(message.locale)), sent \(message.sentAt.iso8601Stamp)",
                 "- Link: \(MarkdownText.code(message.link))",
                 "",
             ]

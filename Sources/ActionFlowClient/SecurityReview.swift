@@ -105,7 +105,7 @@ public struct SecurityReview: Sendable {
             return check
         }
         for use in flow.uses where use.consumes && use.succeeded {
-            guard let asked = flow.requester(of: use.code) else { continue }
+            guard let asked = flow.requesters[use.code] else { continue }
             if use.caller == .mailScanner || use.device != asked {
                 check.verdict = .notMet
                 check.evidence = "A code asked for by \(asked.map { "the \($0.title)" } ?? "the app") was used by \(use.who): it is not bound to the request, the device or the session that asked."
@@ -397,8 +397,8 @@ struct FlowEvidence {
     private(set) var formsSent: [(code: String, mode: String?)] = []
     /// Codes of the links a capture shows opened by GET, by fingerprint.
     private(set) var openedCodes: Set<String> = []
-    /// Each sent code's requesting device (nil in a one-device session).
-    private var requesters: [String: DeviceName?] = [:]
+    /// Each sent code's requesting device (nil in a one-device session; no entry when unknown).
+    private(set) var requesters: [String: DeviceName?] = [:]
 
     init(_ session: Session) {
         project = session.project
@@ -520,11 +520,6 @@ struct FlowEvidence {
     var sentTypes: [OobRequestType] {
         var seen: Set<OobRequestType> = []
         return (mail.map(\.requestType) + acceptedSendTypes).filter { seen.insert($0).inserted }
-    }
-
-    /// The device that asked for `code`: `.some(nil)` in a one-device session, nil when unknown.
-    func requester(of code: String) -> DeviceName?? {
-        requesters[code]
     }
 
     static func use(of call: AuthCall, by caller: Caller, on device: DeviceName?) -> CodeUse? {

@@ -11,12 +11,12 @@ public struct Session: Sendable, Equatable {
     public var devices: [SessionDevice]
     /// The device in focus: events and taps apply to it (an event wrapped in `onDevice` applies
     /// to the device it names).
-    public var focus: Int
+    public var focus = 0
     /// The latest backend exchanges (at most `exchangeWindow`), and how many there were in all.
-    public var exchanges: [ExchangeRecord]
-    public var exchangeCount: Int
+    public var exchanges: [ExchangeRecord] = []
+    public var exchangeCount = 0
     /// What happened, typed; the narration is rendered from it.
-    public var journal: [JournalEntry]
+    public var journal: [JournalEntry] = []
     /// A scenario being presented one step per key press.
     public var presenter: PresenterProgress?
     /// The file an imported capture came from: the session holds its traffic, not an app's screens.
@@ -49,11 +49,6 @@ public struct Session: Sendable, Equatable {
         precondition(!devices.isEmpty, "a session holds at least one device")
         self.world = world
         self.devices = devices
-        focus = 0
-        exchanges = []
-        exchangeCount = 0
-        journal = []
-        presenter = nil
     }
 
     /// A session whose world is behind a transport: the app knows nothing of it yet but its
@@ -168,19 +163,15 @@ public struct PresenterProgress: Sendable, Equatable, Codable {
     public var title: String
     /// Each step's description, as shown in the header.
     public var steps: [String]
-    public var played: Int
+    public var played = 0
     public var lastResult: String?
-    public var failed: Bool
+    public var failed = false
     /// Journal entries already behind the previous expectation (`narrates` looks after them).
-    public var journalMark: Int
+    public var journalMark = 0
 
     public init(title: String, steps: [String]) {
         self.title = title
         self.steps = steps
-        played = 0
-        lastResult = nil
-        failed = false
-        journalMark = 0
     }
 
     public var isFinished: Bool { played >= steps.count }
@@ -229,9 +220,6 @@ extension Session: Codable {
     private enum CodingKeys: String, CodingKey {
         case world, app, drafts, deviceName, devices, focus, exchanges, exchangeCount, journal, presenter, capture, earlier
     }
-
-    /// Whether the session needs the layout of format version 2 (more than one device).
-    public var needsDeviceList: Bool { devices.count > 1 }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -282,7 +270,8 @@ extension Session: Codable {
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(world, forKey: .world)
-        if needsDeviceList {
+        // Format version 2's layout for more than one device.
+        if hasSeveralDevices {
             try container.encode(devices, forKey: .devices)
             try container.encode(focus, forKey: .focus)
         } else {

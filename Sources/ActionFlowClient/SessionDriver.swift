@@ -64,11 +64,6 @@ public struct EffectRunner: Sendable {
         EffectRunner(simulated: project, remote: nil)
     }
 
-    /// A runner on a fresh simulated project.
-    public static func embedded(project: ProjectConfiguration) -> EffectRunner {
-        .embedded(SimulatedProject(configuration: project))
-    }
-
     public static func remote(_ remote: RemoteEffects) -> EffectRunner {
         EffectRunner(simulated: nil, remote: remote)
     }
@@ -173,7 +168,7 @@ public struct SessionDriver: Sendable {
 
     /// A session on a fresh simulated project in this process.
     public static func embedded(project: ProjectConfiguration, devices: [SessionDevice]) -> SessionDriver {
-        let runner = EffectRunner.embedded(project: project)
+        let runner = EffectRunner.embedded(SimulatedProject(configuration: project))
         return SessionDriver(session: .fresh(project: project, devices: devices, now: runner.simulated?.now, simulated: true), runner: runner)
     }
 

@@ -7,22 +7,17 @@ extension Session {
     /// The one reducer: applies `event` and returns the effects a runner is to run
     /// (`EffectRunner`), whose replies come back as events, in both worlds.
     ///
-    /// Synchronous, no I/O, no wall clock.
+    /// Synchronous, no I/O, no wall clock. An event is reduced on the device it is for: the one
+    /// it names (`onDevice`), else the one in focus. With several devices each effect names the
+    /// device it came from, so that its replies return there even when the focus has moved meanwhile.
     public mutating func reduce(_ event: AppEvent) -> [Effect] {
-        reduceOnDevice(event)
-    }
-
-    /// Reduces an event on the device it is for: the one it names (`onDevice`), else the one in
-    /// focus. With several devices each effect names the device it came from, so that its
-    /// replies return there even when the focus has moved meanwhile.
-    mutating func reduceOnDevice(_ event: AppEvent) -> [Effect] {
         switch event {
         case .onDevice(let index, let inner):
             guard devices.indices.contains(index) else { return [] }
             let focused = focus
             focus = index
             defer { focus = focused }
-            return reduceOnDevice(inner)
+            return reduce(inner)
         case .deviceFocused(let index):
             if devices.indices.contains(index) { focus = index }
             return []
@@ -56,7 +51,7 @@ extension Session {
              .clockAdvanced, .worldReset, .projectApplied, .serviceFailed:
             return reduceEditing(event)
         case .deviceFocused, .onDevice:
-            return reduceOnDevice(event)
+            return reduce(event)
         case .draftEdited(let field, let text):
             drafts[field] = text
             return []

@@ -111,14 +111,10 @@ extension Expectation {
         }
     }
 
-    /// Checks an audience sees as marks: the narration's words are in the Flow pane already.
-    var isShownAsMark: Bool {
-        if case .narrates = self { false } else { true }
-    }
-
-    /// The marks of a passed check: `✓ back on /articles/42 in the app  ✓ signed in as …`.
+    /// The marks of a passed check: `✓ back on /articles/42 in the app  ✓ signed in as …`; not
+    /// the narration's words, which are in the Flow pane already.
     public static func marks(_ expectations: [Expectation]) -> String {
-        expectations.filter(\.isShownAsMark).map { "✓ " + $0.spoken }.joined(separator: "  ")
+        expectations.filter { if case .narrates = $0 { false } else { true } }.map { "✓ " + $0.spoken }.joined(separator: "  ")
     }
 }
 

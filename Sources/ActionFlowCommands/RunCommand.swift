@@ -52,26 +52,6 @@ struct RunLaunch {
     var save: String?
     var force = false
 
-    /// `["run", SCENARIO]` with an optional `--quiet` before or after it, else nil.
-    init?(plainArguments arguments: [String]) {
-        guard arguments.first == RunCommand.configuration.commandName, (2...3).contains(arguments.count) else { return nil }
-        let rest = arguments.dropFirst()
-        let named = rest.filter { !$0.hasPrefix("-") }
-        guard named.count == 1, let scenario = named.first, scenario != "help",
-              rest.allSatisfy({ $0 == scenario || $0 == "--quiet" }) else { return nil }
-        self.init(scenario: scenario, quiet: rest.contains("--quiet"))
-    }
-
-    init(scenario: String, quiet: Bool, transport: TransportOptions? = nil, devices: [DeviceName]? = nil, sdk: SDKProfile? = nil, save: String? = nil, force: Bool = false) {
-        self.scenario = scenario
-        self.quiet = quiet
-        self.transport = transport
-        self.devices = devices
-        self.sdk = sdk
-        self.save = save
-        self.force = force
-    }
-
     func perform() async throws {
         let rest = transport.restOptions
         var parsed: Scenario
@@ -107,5 +87,17 @@ struct RunLaunch {
             FileHandle.standardError.write(Data("actionflow run: \(failure)\n".utf8))
             throw failure.isSetup ? ExitCode(2) : ExitCode.failure
         }
+    }
+}
+
+extension RunLaunch {
+    /// `["run", SCENARIO]` with an optional `--quiet` before or after it, else nil.
+    init?(plainArguments arguments: [String]) {
+        guard arguments.first == RunCommand.configuration.commandName, (2...3).contains(arguments.count) else { return nil }
+        let rest = arguments.dropFirst()
+        let named = rest.filter { !$0.hasPrefix("-") }
+        guard named.count == 1, let scenario = named.first, scenario != "help",
+              rest.allSatisfy({ $0 == scenario || $0 == "--quiet" }) else { return nil }
+        self.init(scenario: scenario, quiet: rest.contains("--quiet"))
     }
 }

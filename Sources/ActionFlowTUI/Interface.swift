@@ -164,8 +164,20 @@ public struct Interface: Sendable {
 
     /// A recording played back: read-only, stepped with n, b and g.
     public init(replaying recording: SessionRecording, title: String, colorMode: ColorMode, theme: Theme = .dark, width: Int, height: Int, speed: Double = 1) {
-        driver = SessionDriver(session: recording.start, runner: nil)
-        replay = Replay(recording)
+        self.init(readOnly: recording.start, replay: Replay(recording), title: title, colorMode: colorMode, theme: theme, width: width, height: height, speed: speed)
+    }
+
+    /// Traffic watched as it happens (`serve --inspect`): read-only, fed by `.observed`.
+    public init(watching start: Session, colorMode: ColorMode, theme: Theme = .dark, width: Int, height: Int, notice: String? = nil) {
+        self.init(readOnly: start, replay: nil, title: "", colorMode: colorMode, theme: theme, width: width, height: height, speed: 1)
+        ui.watching = true
+        ui.message = notice
+    }
+
+    /// A session shown, not played: no runner and no scenario.
+    private init(readOnly session: Session, replay: Replay?, title: String, colorMode: ColorMode, theme: Theme, width: Int, height: Int, speed: Double) {
+        driver = SessionDriver(session: session, runner: nil)
+        self.replay = replay
         replayTitle = title
         scenario = nil
         presentedSteps = []
@@ -176,23 +188,6 @@ public struct Interface: Sendable {
         ui = UIState(colorMode: colorMode, theme: theme)
         ui.mode = .main
         ui.readOnly = true
-    }
-
-    /// Traffic watched as it happens (`serve --inspect`): read-only, fed by `.observed`.
-    public init(watching start: Session, colorMode: ColorMode, theme: Theme = .dark, width: Int, height: Int, notice: String? = nil) {
-        driver = SessionDriver(session: start, runner: nil)
-        replayTitle = ""
-        scenario = nil
-        presentedSteps = []
-        stepCaptions = []
-        self.width = width
-        self.height = height
-        speed = 1
-        ui = UIState(colorMode: colorMode, theme: theme)
-        ui.mode = .main
-        ui.readOnly = true
-        ui.watching = true
-        ui.message = notice
     }
 
     /// Events a watched session keeps; the rest are in its file (`--save`), summarised on screen.

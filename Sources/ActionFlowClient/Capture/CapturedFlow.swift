@@ -74,11 +74,9 @@ public struct CapturedExchange: Sendable, Hashable {
         IdentityToolkitMapping.requestObject(body: requestBody, contentType: requestHeaders["content-type"]) ?? [:]
     }
 
-    /// A request to the emulator's own API (`/emulator/v1/...`), not an Identity Toolkit call.
-    public var isToEmulatorAPI: Bool { CapturedEndpoint(url: url) == .emulator }
-
-    /// A request to the emulator's own API that can change its state: anything but a GET.
-    public var changesEmulatorState: Bool { method != "GET" && isToEmulatorAPI }
+    /// A request to the emulator's own API (`/emulator/v1/...`, not an Identity Toolkit call)
+    /// that can change its state: anything but a GET.
+    public var changesEmulatorState: Bool { method != "GET" && CapturedEndpoint(url: url) == .emulator }
 
     var responseJSON: Any? {
         try? JSONSerialization.jsonObject(with: responseBody, options: [.fragmentsAllowed])
