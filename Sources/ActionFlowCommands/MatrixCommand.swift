@@ -117,21 +117,14 @@ struct MatrixCommand: ParsableCommand {
             throw failing("actionflow matrix: \(error)")
         }
         if let linkStyle { project.mobileLinkStyle = linkStyle.mobileLinkStyle }
-        if migration {
-            switch Self.renderMigration(settings: settings, requestType: requestType.oobRequestType, project: project, format: format) {
-            case .success(let output): print(output)
-            case .failure(let refusal):
-                FileHandle.standardError.write(Data(refusal.lines.map { "actionflow matrix: \($0)\n" }.joined().utf8))
-                throw ExitCode.failure
-            }
-            return
-        }
-        switch Self.render(settings: settings, requestType: requestType.oobRequestType, project: project, format: format, sdks: try profiles()) {
+        let result = migration
+            ? Self.renderMigration(settings: settings, requestType: requestType.oobRequestType, project: project, format: format)
+            : Self.render(settings: settings, requestType: requestType.oobRequestType, project: project, format: format, sdks: try profiles())
+        switch result {
         case .success(let output):
             print(output)
         case .failure(let refusal):
-            FileHandle.standardError.write(Data(refusal.lines.map { "actionflow matrix: \($0)\n" }.joined().utf8))
-            throw ExitCode.failure
+            throw failing(refusal.lines.map { "actionflow matrix: \($0)" }.joined(separator: "\n"), .failure)
         }
     }
 
@@ -153,8 +146,8 @@ struct MatrixCommand: ParsableCommand {
             matrix = try routed(settings, requestType: requestType, project: project)
             for profile in sdks {
                 let sent = profile.sends(settings, appBundleID: project.iOSApp?.bundleId)
-                releases.append(SDKMatrix(name: profile.name, range: profile.range, sent: sent.settings, sendNotes: sent.notes,
-                                          matrix: try routed(sent.settings, requestType: requestType, project: project).read(by: profile)))
+                let read = try routed(sent.settings, requestType: requestType, project: project).read(by: profile)
+                releases.append(SDKMatrix(name: profile.name, range: profile.range, sent: sent.settings, sendNotes: sent.notes, link: read.link, rows: read.rows))
             }
         } catch {
             return .failure(error)
@@ -185,19 +178,9 @@ struct MatrixCommand: ParsableCommand {
         /// The settings that release sends for the ones given, and why each change.
         var sent: ActionCodeSettings
         var sendNotes: [String]
-        var matrix: RoutingMatrix
-
-        enum CodingKeys: String, CodingKey { case name, range, sent, sendNotes, link, rows }
-
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(name, forKey: .name)
-            try container.encode(range, forKey: .range)
-            try container.encode(sent, forKey: .sent)
-            try container.encode(sendNotes, forKey: .sendNotes)
-            try container.encode(matrix.link, forKey: .link)
-            try container.encode(matrix.rows, forKey: .rows)
-        }
+        /// The release's routing matrix, its link and rows beside the fields above.
+        var link: String
+        var rows: [RoutingMatrix.Row]
     }
 
     /// `--migration`: each field app before and after the switch, and the association files.
@@ -318,15 +301,15 @@ struct MatrixCommand: ParsableCommand {
 
     /// An SDK release's rows: what it sent, the link when it differs, and what its app reads.
     static func sdkTable(_ release: SDKMatrix, base: RoutingMatrix, markdown: Bool) -> String {
-        let anatomy = try? LinkInspector.inspect(release.matrix.link)
+        let anatomy = try? LinkInspector.inspect(release.link)
         var lines = ["\(markdown ? "### " : "")App on \(release.name) (\(release.range))"]
         lines += release.sendNotes.map { "\(markdown ? "- " : "  ")\(UntrustedText.sanitize($0))" }
-        if release.matrix.link != base.link {
-            lines.append("Email link: \(UntrustedText.sanitize(release.matrix.link))")
+        if release.link != base.link {
+            lines.append("Email link: \(UntrustedText.sanitize(release.link))")
         }
         lines.append("")
         let header = ["Device", "App", "Links", "Mail", "Tap lands in", "Continue leads to", "The app reads"]
-        let rows = release.matrix.rows.map { row in
+        let rows = release.rows.map { row in
             [row.condition.osName, row.condition.appLabel, row.condition.linksLabel, row.condition.mailLabel,
              describe(row.tap, anatomy: anatomy), describe(row.afterContinue, anatomy: anatomy), row.appReads.map(describe) ?? "-"]
         }

@@ -49,18 +49,16 @@ public enum HTTPClientExchange {
     /// the program, like URLSession's shared session. Its event loop is its own, so a server in
     /// the same process (a test's) never delays it. A refused connection fails the request at
     /// once instead of being retried until the deadline.
-    private static let client: HTTPClient = {
-        var configuration = HTTPClient.Configuration(redirectConfiguration: .follow(max: 5, allowCycles: false))
-        configuration.connectionPool.retryConnectionEstablishment = false
-        return HTTPClient(eventLoopGroup: MultiThreadedEventLoopGroup(numberOfThreads: 1), configuration: configuration)
-    }()
+    private static let client = makeClient(.follow(max: 5, allowCycles: false))
 
     /// For forwarding (`serve --upstream`): redirects are the client's to follow, not ours.
-    private static let forwardingClient: HTTPClient = {
-        var configuration = HTTPClient.Configuration(redirectConfiguration: .disallow)
+    private static let forwardingClient = makeClient(.disallow)
+
+    private static func makeClient(_ redirects: HTTPClient.Configuration.RedirectConfiguration) -> HTTPClient {
+        var configuration = HTTPClient.Configuration(redirectConfiguration: redirects)
         configuration.connectionPool.retryConnectionEstablishment = false
         return HTTPClient(eventLoopGroup: MultiThreadedEventLoopGroup(numberOfThreads: 1), configuration: configuration)
-    }()
+    }
 
     /// A reply as it came, headers included, redirects not followed.
     public struct ForwardedReply: Sendable {
@@ -71,30 +69,27 @@ public enum HTTPClientExchange {
 
     /// Sends a request on as it came and returns the reply as it came (`serve --upstream`).
     public static func forward(method: String, url: String, headers: [(name: String, value: String)], body: Data, timeoutSeconds: Double) async throws(Failure) -> ForwardedReply {
-        var request = HTTPClientRequest(url: url)
-        request.method = HTTPMethod(rawValue: method)
-        for (name, value) in headers { request.headers.add(name: name, value: value) }
-        if !body.isEmpty { request.body = .bytes(ByteBuffer(bytes: body)) }
-        do {
-            let response = try await forwardingClient.execute(request, timeout: .milliseconds(Int64(timeoutSeconds * 1000)))
-            let bytes = try await response.body.collect(upTo: maximumReplyBytes)
-            return ForwardedReply(status: Int(response.status.code), headers: response.headers.map { ($0.name, $0.value) }, body: Data(bytes.readableBytesView))
-        } catch {
-            throw classify(error)
-        }
+        let (response, bytes) = try await send(forwardingClient, method: method, url: url, headers: headers, body: body.isEmpty ? nil : body, timeoutSeconds: timeoutSeconds)
+        return ForwardedReply(status: Int(response.status.code), headers: response.headers.map { ($0.name, $0.value) }, body: Data(bytes.readableBytesView))
     }
 
     /// One request and its reply; cancelling the task cancels the request. `backstopSeconds`
     /// bounds the exchange even if the caller's own deadline is never reached.
     static func exchange(method: String, url: String, headers: [String: String], body: Data?, backstopSeconds: Double) async throws(Failure) -> Reply {
+        let (response, bytes) = try await send(client, method: method, url: url, headers: headers.map { ($0.key, $0.value) }, body: body, timeoutSeconds: backstopSeconds)
+        return Reply(status: Int(response.status.code), body: Data(bytes.readableBytesView))
+    }
+
+    /// The request sent, its reply's head and its body (at most `maximumReplyBytes`).
+    private static func send(_ client: HTTPClient, method: String, url: String, headers: [(name: String, value: String)], body: Data?,
+                             timeoutSeconds: Double) async throws(Failure) -> (HTTPClientResponse, ByteBuffer) {
         var request = HTTPClientRequest(url: url)
         request.method = HTTPMethod(rawValue: method)
         for (name, value) in headers { request.headers.add(name: name, value: value) }
         if let body { request.body = .bytes(ByteBuffer(bytes: body)) }
         do {
-            let response = try await client.execute(request, timeout: .milliseconds(Int64(backstopSeconds * 1000)))
-            let bytes = try await response.body.collect(upTo: maximumReplyBytes)
-            return Reply(status: Int(response.status.code), body: Data(bytes.readableBytesView))
+            let response = try await client.execute(request, timeout: .milliseconds(Int64(timeoutSeconds * 1000)))
+            return (response, try await response.body.collect(upTo: maximumReplyBytes))
         } catch {
             throw classify(error)
         }
