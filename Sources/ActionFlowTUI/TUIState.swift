@@ -115,4 +115,13 @@ public struct UIState: Sendable {
     }
 
     public func selected(_ pane: PaneID) -> Int { selection[pane] ?? 0 }
+
+    /// Forgets what was selected, scrolled, focused and opened in the panes: after a reset of
+    /// the world or a new story, none of it points at anything that is still there.
+    mutating func forgetPaneState() {
+        selection = [:]
+        scroll = [:]
+        fieldFocus = [:]
+        expandedExchange = nil
+    }
 }

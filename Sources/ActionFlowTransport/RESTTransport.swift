@@ -98,12 +98,8 @@ public final class RESTTransport: AuthTransport {
     /// not used yet (`.../oobCodes`), so its mailbox loses a message once its link is used.
     public func mailbox() async throws(AuthFailure) -> [MailMessage] {
         let base = try emulatorBase(orExplain: "a production project's email goes to a real inbox: paste the link from there")
-        let list: EmulatorOobCodeList
-        if servesExtensions {
-            list = try await send(method: "GET", url: "\(base)/mailbox", body: nil, label: "mailbox")
-        } else {
-            list = try await send(method: "GET", url: "\(base)/oobCodes", body: nil, label: "oobCodes")
-        }
+        let resource = servesExtensions ? "mailbox" : "oobCodes"
+        let list: EmulatorOobCodeList = try await send(method: "GET", url: "\(base)/\(resource)", body: nil, label: resource)
         var messages: [MailMessage] = []
         for entry in list.oobCodes {
             guard let type = OobRequestType(rawValue: entry.requestType) else { continue }
@@ -162,12 +158,7 @@ public final class RESTTransport: AuthTransport {
     /// and production projects are configured elsewhere). Returns the new clock reading.
     public func applyProject(_ project: ProjectConfiguration) async throws(AuthFailure) -> Date {
         let base = try emulatorBase(orExplain: "a production project is configured in the Firebase console")
-        let body: Data
-        do {
-            body = try WireDates.encoder().encode(project)
-        } catch {
-            throw AuthFailure.network(.malformedResponse("could not encode the request: \(error)"))
-        }
+        let body = try encode(project, with: WireDates.encoder())
         do {
             let state: EmulatorClockState = try await send(method: "PUT", url: "\(base)/config", body: body, label: "config")
             await firstSeen.removeAll()
@@ -196,9 +187,9 @@ public final class RESTTransport: AuthTransport {
 
     // MARK: HTTP
 
-    private func encode(_ value: some Encodable) throws(AuthFailure) -> Data {
+    private func encode(_ value: some Encodable, with encoder: JSONEncoder = JSONEncoder()) throws(AuthFailure) -> Data {
         do {
-            return try JSONEncoder().encode(value)
+            return try encoder.encode(value)
         } catch {
             throw .network(.malformedResponse("could not encode the request: \(error)"))
         }

@@ -53,10 +53,7 @@ public enum Controller {
                 ui.message = "the world was not reset"
                 return []
             }
-            ui.selection = [:]
-            ui.scroll = [:]
-            ui.fieldFocus = [:]
-            ui.expandedExchange = nil
+            ui.forgetPaneState()
             ui.message = "world reset"
             return [.send(.worldResetRequested)]
         case .help:
@@ -132,11 +129,8 @@ public enum Controller {
         ui.story = choice.story?.name
         guard let story = choice.story else { return [] }
         // A new story's screens and fields are its own: nothing selected or typed before carries over.
-        ui.selection = [:]
-        ui.scroll = [:]
-        ui.fieldFocus = [:]
+        ui.forgetPaneState()
         ui.editing = nil
-        ui.expandedExchange = nil
         return [.playStory(story)]
     }
 
