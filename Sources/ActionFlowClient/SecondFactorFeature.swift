@@ -54,9 +54,7 @@ extension Session {
         log(.reply(.secondFactorEnrolled(phoneNumber: app.addingSecondFactor?.phoneNumber)))
         app.addingSecondFactor = nil
         app.session?.idToken = response.idToken
-        let lookup = AuthCall.lookup(LookupRequest(idToken: response.idToken))
-        log(.request(lookup, by: .app, purpose: .reloadAfterSecondFactor))
-        return start(.call(lookup, by: .app)) + start(.refreshMailbox)
+        return send(.lookup(LookupRequest(idToken: response.idToken)), for: .reloadAfterSecondFactor) + start(.refreshMailbox)
     }
 
     /// Whether `call` applies the code of a "second factor added" email in the inbox.

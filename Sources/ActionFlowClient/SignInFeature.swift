@@ -44,9 +44,7 @@ extension Session {
             return resume()
         }
         if app.flow != nil, app.flow?.step != .completed, app.flow?.step != .handledInWebWidget { app.flow?.step = .signingIn }
-        let lookup = AuthCall.lookup(LookupRequest(idToken: token))
-        log(.request(lookup, by: .app, purpose: .loadSignedInUser))
-        return start(.call(lookup, by: .app))
+        return send(.lookup(LookupRequest(idToken: token)), for: .loadSignedInUser)
     }
 
     /// A lookup answer: the user of a fresh sign-in, or a reload of the cached one.

@@ -130,8 +130,7 @@ struct ExportCommand: AsyncParsableCommand {
             throw failing("actionflow export: \(error)")
         }
         if let failure = source.failure {
-            FileHandle.standardError.write(Data("actionflow export: the scenario stopped early, exported where it stopped: \(failure)\n".utf8))
-            throw failure.isSetup ? ExitCode(2) : ExitCode.failure
+            throw failing("actionflow export: the scenario stopped early, exported where it stopped: \(failure)", failure.isSetup ? ExitCode(2) : .failure)
         }
     }
 

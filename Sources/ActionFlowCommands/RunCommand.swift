@@ -84,8 +84,7 @@ struct RunLaunch {
             }
         }
         if let failure = transcript.failure {
-            FileHandle.standardError.write(Data("actionflow run: \(failure)\n".utf8))
-            throw failure.isSetup ? ExitCode(2) : ExitCode.failure
+            throw failing("actionflow run: \(failure)", failure.isSetup ? ExitCode(2) : .failure)
         }
     }
 }

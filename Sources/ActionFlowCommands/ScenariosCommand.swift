@@ -60,8 +60,7 @@ struct ScenariosCommand: ParsableCommand {
             }
         }
         if !unreadable.isEmpty {
-            FileHandle.standardError.write(Data(("cannot read: " + unreadable.joined(separator: "; ") + "\n").utf8))
-            throw ExitCode(2)
+            throw failing("cannot read: " + unreadable.joined(separator: "; "))
         }
     }
 }

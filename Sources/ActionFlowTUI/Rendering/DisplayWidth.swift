@@ -20,7 +20,7 @@ public enum DisplayWidth {
     /// Columns of a whole string.
     public static func of(_ text: String) -> Int {
         // Printable ASCII takes a column a byte: no grapheme breaking needed.
-        if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return text.utf8.count }
+        if let count = text.printableASCIICount { return count }
         if let columns = singleColumnCount(text) { return columns }
         var total = 0
         for character in text { total += of(character) }
@@ -87,7 +87,7 @@ extension String {
     /// The text made safe for the screen (see `UntrustedText.sanitize`).
     var screenSafe: String {
         // Printable ASCII (most of what is drawn) has nothing to replace: a byte test, for every put.
-        if utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return self }
+        if printableASCIICount != nil { return self }
         return UntrustedText.needsSanitizing(self) ? UntrustedText.sanitize(self) : self
     }
 

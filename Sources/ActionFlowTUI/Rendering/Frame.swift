@@ -221,8 +221,12 @@ public struct Frame: Hashable, Sendable {
     public mutating func put(_ text: String, x: Int, y: Int, style: CellStyle, clip: Rect? = nil) -> Int {
         let area = self.clip(clip ?? bounds)
         guard y >= area.y, y < area.maxY else { return x + text.displayWidth }
-        if text.printableASCIICount != nil || DisplayWidth.singleColumnCount(text) != nil {
-            return putSingleColumnScalars(text, x: x, y: y, style: style, area: area)
+        // Printable ASCII, most of a screen, is a scalar a byte: no decoding.
+        if text.printableASCIICount != nil {
+            return putSingleColumnScalars(text.utf8.lazy.map { Unicode.Scalar($0) }, x: x, y: y, style: style, area: area)
+        }
+        if DisplayWidth.singleColumnCount(text) != nil {
+            return putSingleColumnScalars(text.unicodeScalars, x: x, y: y, style: style, area: area)
         }
         var column = x
         for character in text.screenSafe {
@@ -257,13 +261,6 @@ public struct Frame: Hashable, Sendable {
     /// `put` of text whose every scalar is a character of one column that needs no sanitizing
     /// (`DisplayWidth.isSingleColumnScalar`), which most of a screen is: it skips grapheme
     /// breaking, which was a third of a key's work.
-    private mutating func putSingleColumnScalars(_ text: String, x: Int, y: Int, style: CellStyle, area: Rect) -> Int {
-        // Printable ASCII, most of a screen, is a scalar a byte: no decoding.
-        text.printableASCIICount != nil
-            ? putSingleColumnScalars(text.utf8.lazy.map { Unicode.Scalar($0) }, x: x, y: y, style: style, area: area)
-            : putSingleColumnScalars(text.unicodeScalars, x: x, y: y, style: style, area: area)
-    }
-
     private mutating func putSingleColumnScalars(_ scalars: some Sequence<Unicode.Scalar>, x: Int, y: Int, style: CellStyle, area: Rect) -> Int {
         var column = x
         let width = width
